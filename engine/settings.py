@@ -1,0 +1,75 @@
+"""Typed settings. One data directory holds everything: the index, settings.json, imported models, logs.
+
+Resolution of the data directory: an explicit argument (--data-dir), else CITELINE_HOME, else the
+platform's user data dir. Assembled model files are cached under CITELINE_MODEL_CACHE when it is set
+(tests point it at the cache bootstrap.py prepared), else under <data dir>/models.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.errors import CiteError
+
+APP_NAME = "citeline"
+
+
+def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The one data directory, created if missing."""
+    raw = explicit or os.environ.get("CITELINE_HOME") or platformdirs.user_data_dir(APP_NAME, appauthor=False)
+    path = Path(raw).expanduser().resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def model_cache_dir(home: Path) -> Path:
+    """Where assembled/exported model files live (shared between data dirs when CITELINE_MODEL_CACHE is set)."""
+    raw = os.environ.get("CITELINE_MODEL_CACHE")
+    path = Path(raw).expanduser().resolve() if raw else home / "models"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Settings(BaseModel):
+    """User settings, persisted as JSON in the data directory. Unknown keys are an error, not ignored."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    generator: Literal["local", "claude", "extractive"] = Field(
+        "local", description="Which answer generator to use; extractive needs no model."
+    )
+    claude_model: str = Field("claude-sonnet-4-5", description="Model name for the optional Claude backend.")
+    threads: int = Field(
+        default_factory=lambda: os.cpu_count() or 2, ge=1, le=256, description="CPU threads for inference."
+    )
+    max_file_mb: float = Field(20.0, gt=0, description="Files larger than this are skipped and recorded.")
+    chunk_tokens: int = Field(200, ge=32, le=512, description="Target chunk size in embedder tokens.")
+    candidates: int = Field(50, ge=1, le=1000, description="How many hits each ranked list contributes.")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal Rank Fusion constant k (Cormack et al. 2009).")
+    rerank: Literal["none", "maxsim", "cross-encoder"] = Field(
+        "none", description="Second-stage reranker applied to the fused candidates."
+    )
+    rerank_top: int = Field(30, ge=1, le=200, description="How many fused candidates the reranker scores.")
+    theme: Literal["system", "light", "dark"] = Field("system", description="Desktop colour theme.")
+
+    @classmethod
+    def load(cls, home: Path) -> Settings:
+        path = home / "settings.json"
+        if not path.exists():
+            return cls()
+        try:
+            return cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, OSError) as exc:
+            raise CiteError(f"Settings file {path} is invalid: {exc}", "fix or delete the file") from exc
+
+    def save(self, home: Path) -> None:
+        path = home / "settings.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.model_dump_json(indent=2), encoding="utf-8")
+        os.replace(tmp, path)
