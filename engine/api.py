@@ -1,0 +1,219 @@
+"""The Engine facade: the one door the CLI, the desktop app, the MCP server and tests use.
+
+Construction is cheap (no model is loaded); stores open on first use, models load on first need.
+Writes (add/remove/sync) are serialised by one lock: one writer for DuckDB and Tantivy.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import CiteError, MissingModel
+from engine.events import IndexProgress
+from engine.indexer import Event, Indexer
+from engine.retrieve.search import Filters, Mode, Reranker, Searcher, SearchResult
+from engine.settings import Settings, data_dir, model_cache_dir
+from engine.store.catalog import Catalog, FileRow, FolderRow
+from engine.store.lexical import LexicalIndex
+from engine.store.vectors import VectorIndex
+from models.locator import Locator
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class FolderStatus:
+    path: str
+    files: int
+    indexed: int
+    skipped: int
+    failed: int
+    chunks: int
+    synced_at: Any
+
+
+@dataclass(frozen=True)
+class Status:
+    home: str
+    folders: list[FolderStatus]
+    chunks: int
+    vectors_done: int
+    vectors_total: int
+    skipped: list[FileRow] = field(default_factory=list)
+
+    @property
+    def vectors_fraction(self) -> float:
+        return 1.0 if self.vectors_total == 0 else self.vectors_done / self.vectors_total
+
+
+class Engine:
+    def __init__(self, home: str | os.PathLike[str] | None = None, settings: Settings | None = None) -> None:
+        self.home = data_dir(home)
+        self.settings = settings or Settings.load(self.home)
+        self.locator = Locator(self.home, model_cache_dir(self.home))
+        self._write_lock = threading.RLock()
+        self._open_lock = threading.Lock()
+        self._catalog: Catalog | None = None
+        self._lexical: LexicalIndex | None = None
+        self._vectors: VectorIndex | None = None
+        self._embedder: Any = None
+
+    # -- lazy parts -----------------------------------------------------------------------------------
+    def _open(self) -> tuple[Catalog, LexicalIndex, VectorIndex]:
+        with self._open_lock:
+            if self._catalog is None:
+                index_dir = self.home / "index"
+                index_dir.mkdir(parents=True, exist_ok=True)
+                catalog = Catalog(index_dir / "catalog.duckdb")
+                lexical = LexicalIndex(index_dir / "bm25")
+                vectors = VectorIndex()
+                ids, mat = catalog.vectors_for_chunks()
+                vectors.add(ids, mat)
+                self._catalog, self._lexical, self._vectors = catalog, lexical, vectors
+                with self._write_lock:
+                    self._indexer().ensure_lexical_consistent()
+        assert self._catalog is not None and self._lexical is not None and self._vectors is not None
+        return self._catalog, self._lexical, self._vectors
+
+    @property
+    def catalog(self) -> Catalog:
+        return self._open()[0]
+
+    def embedder(self) -> Any:
+        """The ONNX embedder (loaded on first use); raises MissingModel with the fix if absent."""
+        if self._embedder is None:
+            from engine.backends.onnx_embed import OnnxEmbedder
+
+            self._embedder = OnnxEmbedder(self.locator.path("embedder"), self.locator.tokenizer_path("embedder"),
+                                          threads=self.settings.threads)
+        return self._embedder
+
+    def _count_tokens(self) -> Callable[[str], int] | None:
+        try:
+            tok_path = self.locator.tokenizer_path("embedder")
+        except MissingModel:
+            return None
+        from tokenizers import Tokenizer
+
+        tok = Tokenizer.from_file(str(tok_path))
+        tok.no_truncation()
+        return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+
+    def _indexer(self) -> Indexer:
+        catalog, lexical, vectors = self._catalog, self._lexical, self._vectors
+        assert catalog is not None and lexical is not None and vectors is not None
+        return Indexer(catalog, lexical, vectors, self._count_tokens(), self.settings.chunk_tokens,
+                       int(self.settings.max_file_mb * 1024 * 1024))
+
+    # -- folders --------------------------------------------------------------------------------------
+    def add_folder(self, path: str | os.PathLike[str], include: Iterable[str] = (),
+                   exclude: Iterable[str] = ()) -> FolderRow:
+        folder = Path(path).expanduser().resolve()
+        if not folder.is_dir():
+            raise CiteError(f"{folder} is not a folder.", "give the path of a folder to index")
+        for other in self.folders():
+            if folder != Path(other.path) and Path(other.path) in folder.parents:
+                raise CiteError(f"{folder} is inside the watched folder {other.path}.",
+                                "it is indexed already; use include/exclude patterns to narrow it")
+        with self._write_lock:
+            return self.catalog.add_folder(str(folder), list(include), list(exclude))
+
+    def remove_folder(self, path: str | os.PathLike[str]) -> None:
+        folder = self.catalog.folder(str(Path(path).expanduser().resolve()))
+        if folder is None:
+            raise CiteError(f"{path} is not a watched folder.", "see: citeline status")
+        with self._write_lock:
+            self._indexer().remove_folder(folder)
+
+    def folders(self) -> list[FolderRow]:
+        return self.catalog.folders()
+
+    def folder_of(self, path: Path) -> FolderRow | None:
+        for folder in self.folders():
+            root = Path(folder.path)
+            if path == root or root in path.parents:
+                return folder
+        return None
+
+    # -- indexing -------------------------------------------------------------------------------------
+    def sync(self, paths: Iterable[str | os.PathLike[str]] | None = None, embed: bool = True,
+             cancelled: Callable[[], bool] = _never) -> Iterator[Event]:
+        """Index every watched folder (or just `paths`): BM25 first, then vectors behind."""
+        self._open()
+        with self._write_lock:
+            indexer = self._indexer()
+            if paths is None:
+                for folder in self.folders():
+                    yield from indexer.sync_folder(folder, cancelled)
+            else:
+                yield from self._sync_paths(indexer, [Path(p).expanduser().resolve() for p in paths], cancelled)
+            if embed:
+                yield from self.embed_pending(cancelled)
+            yield IndexProgress("done", 1, 1)
+
+    def _sync_paths(self, indexer: Indexer, paths: list[Path], cancelled: Callable[[], bool]) -> Iterator[Event]:
+        groups: dict[int, tuple[FolderRow, list[Path]]] = {}
+        for path in paths:
+            folder = self.folder_of(path)
+            if folder is not None:
+                groups.setdefault(folder.id, (folder, []))[1].append(path)
+        for folder, members in groups.values():
+            yield from indexer.sync_paths(folder, members, cancelled)
+
+    def embed_pending(self, cancelled: Callable[[], bool] = _never) -> Iterator[IndexProgress]:
+        self._open()
+        embedder = self.embedder()
+        with self._write_lock:
+            yield from self._indexer().embed_pending(embedder.embed, cancelled)
+
+    def run(self, job: Iterator[Event]) -> list[Event]:
+        """Drain a job (tests and scripts)."""
+        return list(job)
+
+    # -- search ---------------------------------------------------------------------------------------
+    def _embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        vec: npt.NDArray[np.float32] = self.embedder().embed([text])[0]
+        return vec
+
+    def searcher(self) -> Searcher:
+        catalog, lexical, vectors = self._open()
+        embed = self._embed_query if len(vectors) else None
+        return Searcher(catalog, lexical, vectors, embed, self.settings.candidates, self.settings.rrf_k)
+
+    def search(self, query: str, k: int = 10, mode: Mode = "hybrid", folder: str | None = None,
+               extensions: Iterable[str] = (), reranker: Reranker | None = None) -> SearchResult:
+        filters = Filters(folder=str(Path(folder).expanduser().resolve()) if folder else None,
+                          extensions=tuple(e.lower().lstrip(".") for e in extensions))
+        if mode == "vector" and not len(self._open()[2]):
+            raise CiteError("No vectors yet.", "run: citeline sync (embeddings fill in after keyword indexing)")
+        return self.searcher().search(query, k, mode, filters, reranker, self.settings.rerank_top)
+
+    # -- status ---------------------------------------------------------------------------------------
+    def status(self) -> Status:
+        catalog = self.catalog
+        folders = []
+        skipped = []
+        for folder in catalog.folders():
+            files = catalog.files(folder.id)
+            counts = {s: sum(1 for f in files if f.status == s) for s in ("indexed", "skipped", "failed")}
+            folders.append(FolderStatus(folder.path, len(files), counts["indexed"], counts["skipped"],
+                                        counts["failed"], sum(f.chunks for f in files), folder.synced_at))
+            skipped.extend(f for f in files if f.status != "indexed")
+        missing, total = catalog.count_missing_vectors()
+        return Status(str(self.home), folders, catalog.count_chunks(), total - missing, total, skipped)
+
+    def close(self) -> None:
+        with self._open_lock:
+            if self._catalog is not None:
+                self._catalog.close()
+            self._catalog = self._lexical = self._vectors = None

@@ -1,0 +1,285 @@
+"""`citeline`: the command line over the same Engine the desktop app uses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from engine import __version__
+from engine.errors import CiteError
+from engine.events import FileSkipped, IndexProgress
+
+log = logging.getLogger("citeline")
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _engine(args: argparse.Namespace) -> Any:
+    from engine.api import Engine
+
+    return Engine(args.data_dir)
+
+
+def _drain(job: Any, quiet: bool = False) -> dict[str, int]:
+    from engine.progress import ProgressLine
+
+    bar = ProgressLine()
+    counts: dict[str, int] = {}
+    try:
+        for event in job:
+            name = type(event).__name__
+            counts[name] = counts.get(name, 0) + 1
+            if isinstance(event, IndexProgress):
+                bar.update(event)
+            elif isinstance(event, FileSkipped) and not quiet:
+                log.info("skipped %s: %s", event.path, event.reason)
+    finally:
+        bar.close()
+    return counts
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    for path in args.paths:
+        folder = engine.add_folder(path, args.include, args.exclude)
+        print(f"watching {folder.path}")
+    if not args.no_sync:
+        _report_sync(_drain(engine.sync(embed=not args.no_vectors)))
+    return 0
+
+
+def _report_sync(counts: dict[str, int]) -> None:
+    print(f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "
+          f"removed {counts.get('FileRemoved', 0)}")
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    engine.remove_folder(args.path)
+    print(f"removed {args.path} from both indexes")
+    return 0
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    _report_sync(_drain(engine.sync(embed=not args.no_vectors)))
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    status = engine.status()
+    if args.json:
+        print(json.dumps(asdict(status), default=str, indent=2))
+        return 0
+    print(f"data dir: {status.home}")
+    for f in status.folders:
+        print(f"{f.path}\n  files {f.files}: indexed {f.indexed}, skipped {f.skipped}, failed {f.failed}; "
+              f"chunks {f.chunks}; synced {f.synced_at or 'never'}")
+    print(f"chunks {status.chunks}; vectors {status.vectors_fraction:.0%} ({status.vectors_done}/"
+          f"{status.vectors_total} distinct texts)")
+    if status.skipped:
+        print("skipped or failed:")
+        for row in status.skipped[: args.limit]:
+            print(f"  {row.path}: {row.error or row.status}")
+        if len(status.skipped) > args.limit:
+            print(f"  … {len(status.skipped) - args.limit} more (--limit N)")
+    return 0
+
+
+def _bold(text: str) -> str:
+    if sys.stdout.isatty():
+        return re.sub(r"\*\*(.+?)\*\*", "\x1b[1m\\1\x1b[0m", text)
+    return text
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    result = engine.search(args.query, k=args.k, mode=args.mode, folder=args.folder,
+                           extensions=args.ext or ())
+    if args.json:
+        print(json.dumps({"query": result.query, "mode": result.mode, "timings_ms": result.timings_ms,
+                          "hits": [asdict(h) for h in result.hits]}, indent=2))
+        return 0
+    if not result.hits:
+        print("no results")
+    for rank, hit in enumerate(result.hits, start=1):
+        where = f"{hit.path}:{hit.start_line}-{hit.end_line}" + (f" (page {hit.page})" if hit.page else "")
+        print(f"{rank:2}. {where}" + (f"  [{hit.heading}]" if hit.heading else ""))
+        print(f"    {_bold(hit.snippet)}")
+        if args.explain:
+            print(f"    fused {hit.score:.5f} | bm25 rank {hit.lexical_rank} score "
+                  f"{_fmt(hit.lexical_score)} | vector rank {hit.vector_rank} score {_fmt(hit.vector_score)}")
+    if args.explain:
+        print("timings (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in result.timings_ms.items()))
+    return 0
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from engine.ingest.watcher import watch_forever
+
+    engine = _engine(args)
+    _report_sync(_drain(engine.sync()))
+    print("watching for changes (Ctrl+C to stop)")
+    watch_forever(engine, polling=args.polling, on_batch=lambda c: _report_sync(_drain(c, quiet=True)))
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from engine.settings import data_dir, model_cache_dir
+    from models.locator import Locator
+
+    home = data_dir(args.data_dir)
+    locator = Locator(home, model_cache_dir(home))
+    if args.action == "fetch":
+        roles = args.roles or [s.role for s in locator.specs if not (args.defaults and s.optional)]
+        if args.defaults and args.roles:
+            raise CiteError("Give roles or --defaults, not both.")
+        for role in roles:
+            path = locator.fetch(role)
+            print(f"{role}: verified {path}")
+        return 0
+    if args.action == "import":
+        if not args.roles or len(args.roles) != 1:
+            raise CiteError("Give exactly one PATH.", "citeline models import PATH --role ROLE")
+        status = locator.import_model(Path(args.roles[0]), args.role,
+                                      Path(args.tokenizer) if args.tokenizer else None)
+        print(f"{status.role}: {status.state.value} {status.path}")
+        return 0
+    rows = locator.status(force=args.verify)
+    for s in rows:
+        origin = "imported" if s.imported else "default"
+        print(f"{s.role:16} {s.state.value:9} {origin:8} {s.name}")
+        if s.path:
+            print(f"{'':16} {s.path}")
+        if s.fix:
+            print(f"{'':16} {s.detail}; fix: {s.fix}")
+    return 0 if all(s.state.value == "verified" or _optional(locator, s.role) for s in rows) else 1
+
+
+def _optional(locator: Any, role: str) -> bool:
+    return bool(locator.spec(role).optional)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from engine.eval.runner import run_eval
+
+    report = run_eval(Path(args.dataset), modes=args.modes, k=args.k, limit=args.limit,
+                      work_dir=Path(args.work_dir) if args.work_dir else None, answers=args.answers,
+                      generator=args.generator)
+    print(report.markdown())
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from engine.eval.bench import run_bench
+
+    report = run_bench(chunks=args.chunks, embed_sample=args.embed_sample)
+    print(report.markdown())
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="citeline", description="Search and ask your folders, offline.")
+    parser.add_argument("--version", action="version", version=f"citeline {__version__}")
+    parser.add_argument("--data-dir", default=os.environ.get("CITELINE_HOME"),
+                        help="data directory (default: platform data dir, or $CITELINE_HOME)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("add", help="watch and index folders")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--include", action="append", default=[], help="gitignore-style glob to include")
+    p.add_argument("--exclude", action="append", default=[], help="gitignore-style glob to exclude")
+    p.add_argument("--no-sync", action="store_true", help="only register the folder")
+    p.add_argument("--no-vectors", action="store_true", help="keyword index only for now")
+    p.set_defaults(func=cmd_add)
+
+    p = sub.add_parser("remove", help="stop watching a folder and drop it from both indexes")
+    p.add_argument("path")
+    p.set_defaults(func=cmd_remove)
+
+    p = sub.add_parser("sync", help="bring the index in line with the folders")
+    p.add_argument("--no-vectors", action="store_true")
+    p.set_defaults(func=cmd_sync)
+
+    p = sub.add_parser("watch", help="sync, then keep the index in sync as files change (foreground)")
+    p.add_argument("--polling", action="store_true", help="poll instead of OS notifications")
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("status", help="folders, counts, vectors progress, skipped files")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, default=50)
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("search", help="hybrid search")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=10)
+    p.add_argument("--mode", choices=["keyword", "vector", "hybrid"], default="hybrid")
+    p.add_argument("--folder")
+    p.add_argument("--ext", action="append", help="only files with this extension (repeatable)")
+    p.add_argument("--explain", action="store_true", help="show each list's rank and score")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("models", help="list models and their state; fetch or import models")
+    p.add_argument("action", nargs="?", choices=["list", "fetch", "import"], default="list")
+    p.add_argument("roles", nargs="*", help="roles to fetch, or the PATH to import")
+    p.add_argument("--defaults", action="store_true", help="fetch every non-optional default model")
+    p.add_argument("--role", default="generator", help="role for an imported model")
+    p.add_argument("--tokenizer", help="tokenizer.json for an imported ONNX model")
+    p.add_argument("--verify", action="store_true", help="rehash every file")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("eval", help="retrieval (and answer) metrics on an evaluation set")
+    p.add_argument("dataset", help="a folder in BEIR layout, the Meridian set or the LangChain set")
+    p.add_argument("--modes", nargs="+", default=["keyword", "vector", "hybrid"])
+    p.add_argument("-k", type=int, default=10)
+    p.add_argument("--limit", type=int, help="only the first N queries")
+    p.add_argument("--work-dir", help="where to keep the eval index (default: a cache dir)")
+    p.add_argument("--answers", action="store_true", help="also score answers")
+    p.add_argument("--generator", default="extractive")
+    p.add_argument("--json", help="write the full report as JSON here")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("bench", help="synthetic ingest and query benchmark")
+    p.add_argument("--chunks", type=int, nargs="+", default=[10_000, 100_000])
+    p.add_argument("--embed-sample", type=int, default=256)
+    p.add_argument("--json")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(message)s")
+    try:
+        code: int = args.func(args)
+        return code
+    except CiteError as exc:
+        log.debug("error", exc_info=True)
+        print(f"error: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

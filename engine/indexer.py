@@ -1,0 +1,246 @@
+"""The indexing pipeline: scan -> extract -> chunk -> catalog + BM25 first, vectors behind.
+
+Every job is a generator of typed events; each yield is a cancellation point. Only the caller that owns
+the engine's writer lock runs these (one writer for DuckDB and Tantivy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.errors import Cancelled, CiteError
+from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexProgress
+from engine.ingest import scanner
+from engine.ingest.chunker import chunk as chunk_document
+from engine.ingest.extract import extract
+from engine.store.catalog import Catalog, FileRow, FolderRow
+from engine.store.lexical import LexicalIndex
+from engine.store.vectors import VectorIndex
+
+Event = IndexProgress | FileIndexed | FileSkipped | FileRemoved
+BATCH_FILES = 64
+BATCH_CHUNKS = 2000
+EMBED_BATCH = 32
+
+
+def text_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+@dataclass
+class Parsed:
+    """A file ready to be written: its chunks, or the reason it has none."""
+
+    scan: scanner.ScanResult
+    digest: str
+    chunks: list[Chunk]
+    status: str  # indexed | skipped | failed
+    error: str | None = None
+
+
+class Indexer:
+    def __init__(self, catalog: Catalog, lexical: LexicalIndex, vectors: VectorIndex,
+                 count_tokens: Callable[[str], int] | None, chunk_tokens: int, max_bytes: int) -> None:
+        self.catalog = catalog
+        self.lexical = lexical
+        self.vectors = vectors
+        self.count_tokens = count_tokens
+        self.chunk_tokens = chunk_tokens
+        self.max_bytes = max_bytes
+
+    # -- repair ---------------------------------------------------------------------------------------
+    def ensure_lexical_consistent(self) -> bool:
+        """Rebuild BM25 from the catalog if a crash left it behind. Returns True if it rebuilt."""
+        generation = self.catalog.generation()
+        if self.lexical.generation() == generation:
+            return False
+        self.lexical.clear()
+        rows: list[tuple[int, int, str, str, str]] = []
+        for batch in self.catalog.iter_lexical_rows():
+            rows.extend(batch)
+        self.lexical.apply(generation, (), rows)
+        return True
+
+    # -- folder sync ----------------------------------------------------------------------------------
+    def sync_folder(self, folder: FolderRow, cancelled: Callable[[], bool]) -> Iterator[Event]:
+        """Bring one folder's files in line with the disk: index new/changed, drop vanished."""
+        root = Path(folder.path)
+        yield IndexProgress("scan", 0, 0, folder.path)
+        found = list(scanner.scan(root, folder.include, folder.exclude, self.max_bytes, cancelled))
+        self._check(cancelled)
+        known = {f.path: f for f in self.catalog.files(folder.id)}
+        seen = {str(r.path) for r in found}
+        gone = [f for p, f in known.items() if p not in seen]
+        yield from self._remove(gone)
+        todo = [r for r in found if _changed(r, known.get(str(r.path)))]
+        yield from self._index(folder.id, todo, known, cancelled)
+        self.catalog.mark_synced(folder.id)
+
+    def sync_paths(self, folder: FolderRow, paths: Iterable[Path], cancelled: Callable[[], bool]
+                   ) -> Iterator[Event]:
+        """Re-check specific paths (from the watcher): files, directories, or paths that vanished."""
+        root = Path(folder.path)
+        known = {f.path: f for f in self.catalog.files(folder.id)}
+        results: dict[str, scanner.ScanResult] = {}
+        gone: dict[str, FileRow] = {}
+        for path in sorted(set(paths)):
+            if path.is_dir():
+                for r in scanner.scan(root, folder.include, folder.exclude, self.max_bytes, cancelled):
+                    if _under(r.path, path):
+                        results[str(r.path)] = r
+                prefix = str(path)
+                gone.update({p: f for p, f in known.items() if _under(Path(p), path) and p not in results
+                             and p.startswith(prefix)})
+            elif path.is_file():
+                result = _classify(root, path, folder, self.max_bytes)
+                if result is None:
+                    if str(path) in known:
+                        gone[str(path)] = known[str(path)]
+                else:
+                    results[str(path)] = result
+            else:
+                gone.update({p: f for p, f in known.items() if p == str(path) or _under(Path(p), path)})
+        yield from self._remove(list(gone.values()))
+        todo = [r for r in results.values() if _changed(r, known.get(str(r.path)))]
+        yield from self._index(folder.id, todo, known, cancelled)
+
+    def remove_folder(self, folder: FolderRow) -> None:
+        file_ids, chunk_ids = self.catalog.remove_folder(folder.id)
+        self.lexical.apply(self.catalog.generation(), file_ids, [])
+        self.vectors.remove(chunk_ids)
+
+    # -- internals ------------------------------------------------------------------------------------
+    def _remove(self, files: list[FileRow]) -> Iterator[Event]:
+        if not files:
+            return
+        with self.catalog.write() as con:
+            chunk_ids = self.catalog.delete_files(con, [f.id for f in files])
+        self.lexical.apply(self.catalog.generation(), [f.id for f in files], [])
+        self.vectors.remove(chunk_ids)
+        for f in files:
+            yield FileRemoved(f.path)
+
+    def _index(self, folder_id: int, todo: list[scanner.ScanResult], known: dict[str, FileRow],
+               cancelled: Callable[[], bool]) -> Iterator[Event]:
+        batch: list[Parsed] = []
+        n_chunks = 0
+        for done, result in enumerate(todo, start=1):
+            self._check(cancelled)
+            parsed = self._parse(result, known.get(str(result.path)))
+            if parsed is None:  # vanished while we looked, or unchanged content
+                continue
+            batch.append(parsed)
+            n_chunks += len(parsed.chunks)
+            if len(batch) >= BATCH_FILES or n_chunks >= BATCH_CHUNKS:
+                yield from self._write(folder_id, batch)
+                batch, n_chunks = [], 0
+            if done % 16 == 0 or done == len(todo):
+                yield IndexProgress("lexical", done, len(todo), str(result.path))
+        yield from self._write(folder_id, batch)
+
+    def _parse(self, result: scanner.ScanResult, old: FileRow | None) -> Parsed | None:
+        if result.skip_reason is not None:
+            return Parsed(result, "", [], "skipped", result.skip_reason)
+        try:
+            data = result.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return Parsed(result, "", [], "failed", f"unreadable: {exc.strerror or exc}")
+        digest = hashlib.blake2b(data).hexdigest()
+        if old is not None and old.hash == digest and old.status == "indexed":
+            return Parsed(result, digest, [], "touch")
+        try:
+            doc = extract(result.path, data)
+            chunks = chunk_document(doc, self.chunk_tokens, self.count_tokens)
+        except CiteError as exc:
+            return Parsed(result, digest, [], "failed", f"parse error: {exc.message}")
+        except Exception as exc:  # a broken file must never stop the sync; the reason is recorded
+            return Parsed(result, digest, [], "failed", f"parse error: {type(exc).__name__}: {exc}")
+        return Parsed(result, digest, chunks, "indexed")
+
+    def _write(self, folder_id: int, batch: list[Parsed]) -> Iterator[Event]:
+        if not batch:
+            return
+        lexical_rows: list[tuple[int, int, str, str, str]] = []
+        replaced: list[int] = []
+        removed_chunks: list[int] = []
+        with self.catalog.write() as con:
+            for p in batch:
+                path = str(p.scan.path)
+                if p.status == "touch":
+                    old = self.catalog.file(path)
+                    if old:
+                        self.catalog.touch_file(con, old.id, p.scan.size, p.scan.mtime)
+                    continue
+                old_ids = [int(r[0]) for r in con.execute(
+                    "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?",
+                    [path]).fetchall()]
+                removed_chunks.extend(old_ids)
+                hashes = [text_hash(c.text) for c in p.chunks]
+                file_id, ids = self.catalog.replace_file(
+                    con, folder_id, path, p.scan.size, p.scan.mtime, p.digest, p.chunks, hashes, p.status, p.error)
+                replaced.append(file_id)
+                lexical_rows.extend((cid, file_id, path, c.heading, c.text)
+                                    for cid, c in zip(ids, p.chunks, strict=True))
+        self.lexical.apply(self.catalog.generation(), replaced, lexical_rows)
+        self.vectors.remove(removed_chunks)
+        ids, vecs = self.catalog.vectors_for_chunks([r[0] for r in lexical_rows]) if lexical_rows else (None, None)
+        if ids is not None and vecs is not None:
+            self.vectors.add(ids, vecs)  # texts embedded before (renames, copies) are searchable at once
+        for p in batch:
+            if p.status == "indexed":
+                yield FileIndexed(str(p.scan.path), len(p.chunks))
+            elif p.status != "touch":
+                yield FileSkipped(str(p.scan.path), p.error or p.status)
+
+    # -- vectors --------------------------------------------------------------------------------------
+    def embed_pending(self, embed: Callable[[list[str]], object], cancelled: Callable[[], bool]
+                      ) -> Iterator[IndexProgress]:
+        """Embed every distinct chunk text that has no vector yet; each batch is committed as it lands."""
+        missing, total = self.catalog.count_missing_vectors()
+        done = total - missing
+        yield IndexProgress("vectors", done, total)
+        while True:
+            self._check(cancelled)
+            todo = self.catalog.missing_vectors(EMBED_BATCH)
+            if not todo:
+                break
+            hashes = [h for h, _ in todo]
+            vecs = embed([t for _, t in todo])
+            self.catalog.store_vectors(hashes, vecs)  # type: ignore[arg-type]
+            ids, mat = self.catalog.vectors_for_chunks_by_hash(hashes)
+            self.vectors.add(ids, mat)
+            done += len(todo)
+            yield IndexProgress("vectors", done, total)
+
+    @staticmethod
+    def _check(cancelled: Callable[[], bool]) -> None:
+        if cancelled():
+            raise Cancelled()
+
+
+def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:
+    if old is None:
+        return True
+    if result.skip_reason is not None:
+        return old.status != "skipped" or old.error != result.skip_reason
+    return old.size != result.size or old.mtime != result.mtime or old.status == "skipped"
+
+
+def _under(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _classify(root: Path, path: Path, folder: FolderRow, max_bytes: int) -> scanner.ScanResult | None:
+    try:
+        reason = scanner.classify(path, root, folder.include, folder.exclude, max_bytes)
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    if reason == scanner.IGNORED:
+        return None
+    return scanner.ScanResult(path, stat.st_size, stat.st_mtime, reason)

@@ -1,0 +1,1 @@
+"""Turning folders into documents: scanner (walk, ignore rules, content hash), extract, chunker, watcher."""

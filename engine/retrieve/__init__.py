@@ -1,0 +1,1 @@
+"""Retrieval: rank fusion, reranking and the hybrid search pipeline."""

@@ -1,0 +1,119 @@
+"""The hybrid pipeline: BM25 top-N and vector top-N fused by RRF, optional second stage, hits with trace."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePath
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.events import Hit
+from engine.retrieve.fusion import rrf
+from engine.retrieve.snippets import snippet
+from engine.store.catalog import Catalog, ChunkRow
+from engine.store.lexical import LexicalIndex
+from engine.store.vectors import VectorIndex
+
+Mode = Literal["keyword", "vector", "hybrid"]
+Reranker = Callable[[str, list[Hit]], list[float]]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    mode: str
+    hits: list[Hit]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Filters:
+    folder: str | None = None
+    extensions: tuple[str, ...] = ()
+
+    def allows(self, path: str) -> bool:
+        if self.folder and not (path == self.folder or path.startswith(self.folder.rstrip("/\\") + "/")):
+            return False
+        return not self.extensions or PurePath(path).suffix.lower().lstrip(".") in self.extensions
+
+    @property
+    def active(self) -> bool:
+        return bool(self.folder or self.extensions)
+
+
+class Searcher:
+    def __init__(self, catalog: Catalog, lexical: LexicalIndex, vectors: VectorIndex,
+                 embed_query: Callable[[str], npt.NDArray[np.float32]] | None, candidates: int, rrf_k: int
+                 ) -> None:
+        self.catalog = catalog
+        self.lexical = lexical
+        self.vectors = vectors
+        self.embed_query = embed_query
+        self.candidates = candidates
+        self.rrf_k = rrf_k
+
+    def search(self, query: str, k: int = 10, mode: Mode = "hybrid", filters: Filters | None = None,
+               reranker: Reranker | None = None, rerank_top: int = 30) -> SearchResult:
+        filters = filters or Filters()
+        timings: dict[str, float] = {}
+        widen = 4 if filters.active else 1
+        n = max(self.candidates, k) * widen
+        lexical: list[tuple[int, float]] = []
+        dense: list[tuple[int, float]] = []
+        if mode in ("keyword", "hybrid"):
+            t = time.perf_counter()
+            lexical = self.lexical.search(query, n)
+            timings["bm25"] = _ms(t)
+        if mode in ("vector", "hybrid") and self.embed_query is not None and len(self.vectors):
+            t = time.perf_counter()
+            qvec = self.embed_query(query)
+            timings["embed_query"] = _ms(t)
+            t = time.perf_counter()
+            dense = self.vectors.search(qvec, n)
+            timings["vector"] = _ms(t)
+        t = time.perf_counter()
+        fused = rrf([[i for i, _ in lexical], [i for i, _ in dense]], self.rrf_k)
+        timings["fuse"] = _ms(t)
+        hits = self._hits(query, fused, lexical, dense, filters, max(k, rerank_top if reranker else k))
+        if reranker is not None and hits:
+            t = time.perf_counter()
+            head = hits[:rerank_top]
+            scores = reranker(query, head)
+            head = [replace(h, rerank_score=s) for h, s in zip(head, scores, strict=True)]
+            head.sort(key=lambda h: -(h.rerank_score or 0.0))
+            hits = head + hits[rerank_top:]
+            timings["rerank"] = _ms(t)
+        return SearchResult(query, mode, hits[:k], timings)
+
+    def _hits(self, query: str, fused: list[tuple[int, float]], lexical: Sequence[tuple[int, float]],
+              dense: Sequence[tuple[int, float]], filters: Filters, k: int) -> list[Hit]:
+        lex_rank = {cid: (r, s) for r, (cid, s) in enumerate(lexical, start=1)}
+        vec_rank = {cid: (r, s) for r, (cid, s) in enumerate(dense, start=1)}
+        rows = self.catalog.chunk_rows([cid for cid, _ in fused[: k * 8 if filters.active else k]])
+        hits: list[Hit] = []
+        for cid, score in fused:
+            row = rows.get(cid)
+            if row is None or not filters.allows(row.path):
+                continue
+            hits.append(_hit(row, score, query, lex_rank.get(cid), vec_rank.get(cid)))
+            if len(hits) >= k:
+                break
+        return hits
+
+
+def _hit(row: ChunkRow, score: float, query: str, lex: tuple[int, float] | None,
+         vec: tuple[int, float] | None) -> Hit:
+    return Hit(
+        chunk_id=row.id, path=row.path, start_line=row.start_line, end_line=row.end_line, page=row.page,
+        heading=row.heading, text=row.text, score=score, snippet=snippet(row.text, query),
+        lexical_rank=lex[0] if lex else None, lexical_score=lex[1] if lex else None,
+        vector_rank=vec[0] if vec else None, vector_score=vec[1] if vec else None, mtime=row.mtime,
+    )
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)

@@ -1,0 +1,331 @@
+"""DuckDB catalog: folders, files (with status and error), chunks and embedding vectors.
+
+The catalog is the source of truth. Every write bumps `generation`; the lexical index records the
+generation it reflects, so a crash between the two commits is detected and repaired at the next open.
+Schema changes are numbered migrations applied in order.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import CiteError
+from engine.events import Chunk
+
+DIM = 384
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: initial schema
+    """
+    CREATE TABLE meta(key VARCHAR PRIMARY KEY, value VARCHAR);
+    CREATE SEQUENCE folder_ids START 1;
+    CREATE TABLE folders(
+        id INTEGER PRIMARY KEY DEFAULT nextval('folder_ids'),
+        path VARCHAR NOT NULL UNIQUE,
+        include VARCHAR NOT NULL DEFAULT '[]',
+        exclude VARCHAR NOT NULL DEFAULT '[]',
+        added_at TIMESTAMP DEFAULT current_timestamp,
+        synced_at TIMESTAMP);
+    CREATE SEQUENCE file_ids START 1;
+    CREATE TABLE files(
+        id BIGINT PRIMARY KEY DEFAULT nextval('file_ids'),
+        folder_id INTEGER NOT NULL,
+        path VARCHAR NOT NULL,
+        size BIGINT, mtime DOUBLE, hash VARCHAR,
+        status VARCHAR NOT NULL,
+        error VARCHAR,
+        chunks INTEGER DEFAULT 0,
+        indexed_at TIMESTAMP DEFAULT current_timestamp);
+    CREATE INDEX files_path ON files(path);
+    CREATE SEQUENCE chunk_ids START 1;
+    CREATE TABLE chunks(
+        id BIGINT PRIMARY KEY DEFAULT nextval('chunk_ids'),
+        file_id BIGINT NOT NULL,
+        ord INTEGER NOT NULL,
+        start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, page INTEGER,
+        heading VARCHAR NOT NULL, text VARCHAR NOT NULL, text_hash VARCHAR NOT NULL);
+    CREATE INDEX chunks_file ON chunks(file_id);
+    CREATE TABLE vectors(text_hash VARCHAR PRIMARY KEY, vec FLOAT[384] NOT NULL);
+    INSERT INTO meta VALUES ('generation', '0');
+    """,
+)
+
+
+@dataclass(frozen=True)
+class FileRow:
+    id: int
+    folder_id: int
+    path: str
+    size: int
+    mtime: float
+    hash: str
+    status: str
+    error: str | None
+    chunks: int
+
+
+@dataclass(frozen=True)
+class FolderRow:
+    id: int
+    path: str
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    synced_at: Any
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    id: int
+    file_id: int
+    path: str
+    start_line: int
+    end_line: int
+    page: int | None
+    heading: str
+    text: str
+    mtime: float
+
+
+class Catalog:
+    """One DuckDB file. Writes are serialised by a lock; reads use per-call cursors (thread-safe)."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self._con = duckdb.connect(str(path))
+        except duckdb.IOException as exc:
+            raise CiteError(
+                f"The index at {path} is in use by another Citeline process.",
+                "close the other Citeline window or command, then try again",
+            ) from exc
+        self._lock = threading.RLock()
+        self._migrate()
+
+    def close(self) -> None:
+        with self._lock:
+            self._con.close()
+
+    # -- plumbing -------------------------------------------------------------------------------------
+    def _cur(self) -> duckdb.DuckDBPyConnection:
+        return self._con.cursor()
+
+    def _migrate(self) -> None:
+        with self._lock:
+            exists = self._con.execute(
+                "SELECT count(*) FROM information_schema.tables WHERE table_name = 'meta'"
+            ).fetchone()
+            version = 0
+            if exists and exists[0]:
+                row = self._con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+                version = int(row[0]) if row else 1
+            for number, sql in enumerate(MIGRATIONS[version:], start=version + 1):
+                self._con.execute("BEGIN")
+                self._con.execute(sql)
+                self._con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", [str(number)])
+                self._con.execute("COMMIT")
+
+    @contextmanager
+    def write(self, chunks_changed: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One write transaction. One that changes chunks bumps the generation, so the lexical index
+        can tell it is stale."""
+        with self._lock:
+            con = self._con
+            con.execute("BEGIN")
+            try:
+                yield con
+                if chunks_changed:
+                    con.execute("UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) "
+                                "WHERE key = 'generation'")
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+    def generation(self) -> int:
+        row = self._cur().execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    # -- folders --------------------------------------------------------------------------------------
+    def add_folder(self, path: str, include: Sequence[str] = (), exclude: Sequence[str] = ()) -> FolderRow:
+        with self.write(chunks_changed=False) as con:
+            con.execute(
+                "INSERT INTO folders(path, include, exclude) VALUES (?, ?, ?) ON CONFLICT (path) DO UPDATE "
+                "SET include = excluded.include, exclude = excluded.exclude",
+                [path, json.dumps(list(include)), json.dumps(list(exclude))],
+            )
+        folder = self.folder(path)
+        assert folder is not None
+        return folder
+
+    def folders(self) -> list[FolderRow]:
+        rows = self._cur().execute(
+            "SELECT id, path, include, exclude, synced_at FROM folders ORDER BY path").fetchall()
+        return [FolderRow(r[0], r[1], tuple(json.loads(r[2])), tuple(json.loads(r[3])), r[4]) for r in rows]
+
+    def folder(self, path: str) -> FolderRow | None:
+        return next((f for f in self.folders() if f.path == path), None)
+
+    def remove_folder(self, folder_id: int) -> tuple[list[int], list[int]]:
+        """Delete a folder with its files and chunks; returns the removed (file ids, chunk ids)."""
+        with self.write() as con:
+            ids = [int(r[0]) for r in con.execute("SELECT id FROM files WHERE folder_id = ?",
+                                                  [folder_id]).fetchall()]
+            chunk_ids = self.delete_files(con, ids)
+            con.execute("DELETE FROM folders WHERE id = ?", [folder_id])
+        return ids, chunk_ids
+
+    def mark_synced(self, folder_id: int) -> None:
+        with self.write(chunks_changed=False) as con:
+            con.execute("UPDATE folders SET synced_at = current_timestamp WHERE id = ?", [folder_id])
+
+    # -- files ----------------------------------------------------------------------------------------
+    def files(self, folder_id: int | None = None) -> list[FileRow]:
+        sql = "SELECT id, folder_id, path, size, mtime, hash, status, error, chunks FROM files"
+        args: list[Any] = []
+        if folder_id is not None:
+            sql += " WHERE folder_id = ?"
+            args.append(folder_id)
+        return [FileRow(*r) for r in self._cur().execute(sql + " ORDER BY path", args).fetchall()]
+
+    def file(self, path: str) -> FileRow | None:
+        row = self._cur().execute(
+            "SELECT id, folder_id, path, size, mtime, hash, status, error, chunks FROM files WHERE path = ?",
+            [path]).fetchone()
+        return FileRow(*row) if row else None
+
+    def replace_file(self, con: duckdb.DuckDBPyConnection, folder_id: int, path: str, size: int,
+                     mtime: float, digest: str, chunks: Sequence[Chunk], text_hashes: Sequence[str],
+                     status: str = "indexed", error: str | None = None) -> tuple[int, list[int]]:
+        """Inside a write(): drop the file's old chunks, store the new ones; returns (file id, chunk ids)."""
+        old = con.execute("SELECT id FROM files WHERE path = ?", [path]).fetchone()
+        if old:
+            file_id = int(old[0])
+            con.execute("DELETE FROM chunks WHERE file_id = ?", [file_id])
+            con.execute("UPDATE files SET folder_id=?, size=?, mtime=?, hash=?, status=?, error=?, chunks=?, "
+                        "indexed_at=current_timestamp WHERE id = ?",
+                        [folder_id, size, mtime, digest, status, error, len(chunks), file_id])
+        else:
+            row = con.execute("INSERT INTO files(folder_id, path, size, mtime, hash, status, error, chunks) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                              [folder_id, path, size, mtime, digest, status, error, len(chunks)]).fetchone()
+            assert row is not None
+            file_id = int(row[0])
+        if not chunks:
+            return file_id, []
+        first = con.execute(f"SELECT nextval('chunk_ids') FROM range({len(chunks)})").fetchall()
+        ids = [int(r[0]) for r in first]
+        con.executemany(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(cid, file_id, i, c.start_line, c.end_line, c.page, c.heading, c.text, h)
+             for i, (cid, c, h) in enumerate(zip(ids, chunks, text_hashes, strict=True))],
+        )
+        return file_id, ids
+
+    def touch_file(self, con: duckdb.DuckDBPyConnection, file_id: int, size: int, mtime: float) -> None:
+        con.execute("UPDATE files SET size = ?, mtime = ? WHERE id = ?", [size, mtime, file_id])
+
+    def delete_files(self, con: duckdb.DuckDBPyConnection, file_ids: Sequence[int]) -> list[int]:
+        """Inside a write(): remove files and their chunks; returns the removed chunk ids."""
+        if not file_ids:
+            return []
+        ids = list(file_ids)
+        chunk_ids = [int(r[0]) for r in con.execute(
+            "SELECT id FROM chunks WHERE list_contains(?, file_id)", [ids]).fetchall()]
+        con.execute("DELETE FROM chunks WHERE list_contains(?, file_id)", [ids])
+        con.execute("DELETE FROM files WHERE list_contains(?, id)", [ids])
+        return chunk_ids
+
+    # -- chunks ---------------------------------------------------------------------------------------
+    def chunk_rows(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
+        if not ids:
+            return {}
+        rows = self._cur().execute(
+            "SELECT c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime "
+            "FROM chunks c JOIN files f ON f.id = c.file_id WHERE list_contains(?, c.id)", [list(ids)]
+        ).fetchall()
+        return {int(r[0]): ChunkRow(*r) for r in rows}
+
+    def chunks_of_file(self, file_id: int) -> list[ChunkRow]:
+        rows = self._cur().execute(
+            "SELECT c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime "
+            "FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.file_id = ? ORDER BY c.ord", [file_id]
+        ).fetchall()
+        return [ChunkRow(*r) for r in rows]
+
+    def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
+        """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
+        cur = self._cur()
+        cur.execute("SELECT c.id, c.file_id, f.path, c.heading, c.text FROM chunks c "
+                    "JOIN files f ON f.id = c.file_id ORDER BY c.id")
+        while rows := cur.fetchmany(batch):
+            yield [(int(r[0]), int(r[1]), r[2], r[3], r[4]) for r in rows]
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.write(chunks_changed=False) as con:
+            con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
+
+    def meta(self, key: str, default: str = "") -> str:
+        row = self._cur().execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return str(row[0]) if row else default
+
+    def count_chunks(self) -> int:
+        row = self._cur().execute("SELECT count(*) FROM chunks").fetchone()
+        return int(row[0]) if row else 0
+
+    # -- vectors --------------------------------------------------------------------------------------
+    def missing_vectors(self, limit: int) -> list[tuple[str, str]]:
+        """(text hash, text) of chunk texts with no vector yet, one per distinct text."""
+        rows = self._cur().execute(
+            "SELECT text_hash, any_value(text) FROM chunks WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
+            "GROUP BY text_hash ORDER BY min(id) LIMIT ?", [limit]).fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    def count_missing_vectors(self) -> tuple[int, int]:
+        """(distinct texts without vectors, distinct texts) for progress."""
+        row = self._cur().execute(
+            "SELECT count(DISTINCT text_hash) FILTER (WHERE text_hash NOT IN (SELECT text_hash FROM vectors)), "
+            "count(DISTINCT text_hash) FROM chunks").fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def store_vectors(self, hashes: Sequence[str], vecs: npt.NDArray[np.float32]) -> None:
+        with self.write(chunks_changed=False) as con:
+            con.execute("INSERT OR IGNORE INTO vectors SELECT unnest(?::VARCHAR[]), unnest(?::FLOAT[384][])",
+                        [list(hashes), vecs.tolist()])
+
+    def vectors_for_chunks(self, chunk_ids: Iterable[int] | None = None
+                           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        sql = "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash)"
+        args: list[Any] = []
+        if chunk_ids is not None:
+            sql += " WHERE list_contains(?, c.id)"
+            args.append(list(chunk_ids))
+        res = self._cur().execute(sql + " ORDER BY c.id", args).fetchnumpy()
+        ids = np.asarray(res["id"], dtype=np.int64)
+        if len(ids) == 0:
+            return ids, np.zeros((0, DIM), dtype=np.float32)
+        return ids, np.stack([np.asarray(v, dtype=np.float32) for v in res["vec"]])
+
+    def vectors_for_chunks_by_hash(self, hashes: Sequence[str]
+                                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """(chunk ids, vectors) of every chunk whose text has one of these hashes."""
+        res = self._cur().execute(
+            "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash) "
+            "WHERE list_contains(?, c.text_hash) ORDER BY c.id", [list(hashes)]).fetchnumpy()
+        ids = np.asarray(res["id"], dtype=np.int64)
+        if len(ids) == 0:
+            return ids, np.zeros((0, DIM), dtype=np.float32)
+        return ids, np.stack([np.asarray(v, dtype=np.float32) for v in res["vec"]])
+
+    def prune_vectors(self) -> None:
+        """Drop vectors no chunk uses any more."""
+        with self.write(chunks_changed=False) as con:
+            con.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT DISTINCT text_hash FROM chunks)")

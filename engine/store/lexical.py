@@ -1,0 +1,162 @@
+"""Tantivy BM25 index over chunks: English-stemmed body, a code-aware identifier field, path and heading.
+
+The index is derived from the catalog. It records the catalog generation it reflects in a small JSON
+file written after each commit; a mismatch at open (a crash between the two commits) triggers a rebuild.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import tantivy
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
+CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+WORD = re.compile(r'"[^"]+"|[\w][\w.\-]*', re.UNICODE)
+FIELDS = ("body", "code", "path", "heading")
+BOOSTS = {"body": 1.0, "code": 0.7, "path": 0.6, "heading": 1.2}
+SCHEMA_VERSION = 1
+
+
+def split_identifier(ident: str) -> list[str]:
+    """getUserName -> [getusername, get, user, name]; snake_case and dotted names likewise."""
+    parts: list[str] = []
+    for piece in re.split(r"[._:]+", ident):
+        parts.extend(m.group(0).lower() for m in CAMEL.finditer(piece))
+    whole = re.sub(r"[^A-Za-z0-9]", "", ident).lower()
+    return [whole, *[p for p in parts if p != whole]] if whole else parts
+
+
+def code_terms(text: str) -> str:
+    """Text for the code field: each identifier whole (separators removed) plus its parts."""
+    out: list[str] = []
+    for match in IDENT.finditer(text):
+        ident = match.group(0)
+        if any(ch in ident for ch in "._:") or (ident != ident.lower() and ident != ident.upper()):
+            out.extend(split_identifier(ident))
+    return " ".join(out)
+
+
+def path_terms(path: str) -> str:
+    return " ".join(split_identifier(re.sub(r"[\\/]", ".", path))) + " " + re.sub(r"[\\/._-]", " ", path)
+
+
+def sanitize(query: str) -> str:
+    """User text -> a safe Tantivy query: words, identifiers and quoted phrases, no operators or fields."""
+    terms: list[str] = []
+    for match in WORD.finditer(query):
+        term = match.group(0)
+        if term.startswith('"'):
+            inner = " ".join(re.findall(r"\w+", term))
+            if inner:
+                terms.append(f'"{inner}"')
+            continue
+        if term in ("AND", "OR", "NOT"):
+            term = term.lower()
+        terms.extend(p for p in re.split(r"[.\-]", term) if p)
+        if any(ch in term for ch in "._") or term != term.lower():
+            terms.extend(split_identifier(term)[:1])
+    return " ".join(terms)
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_unsigned_field("chunk_id", stored=True, indexed=True, fast=True)
+    builder.add_unsigned_field("file_id", stored=False, indexed=True)
+    builder.add_text_field("body", tokenizer_name="en_stem")
+    builder.add_text_field("code", tokenizer_name="default")
+    builder.add_text_field("path", tokenizer_name="default")
+    builder.add_text_field("heading", tokenizer_name="en_stem")
+    return builder.build()
+
+
+def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -> tantivy.Document:
+    doc = tantivy.Document()
+    doc.add_unsigned("chunk_id", chunk_id)
+    doc.add_unsigned("file_id", file_id)
+    doc.add_text("body", text)
+    doc.add_text("code", code_terms(text + " " + heading))
+    doc.add_text("path", path_terms(path))
+    doc.add_text("heading", heading)
+    return doc
+
+
+class LexicalIndex:
+    """One writer (guarded by a lock); searches use the reloaded searcher and never block on writes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._state_path = folder / "state.json"
+        folder.mkdir(parents=True, exist_ok=True)
+        if self._state().get("schema") != SCHEMA_VERSION:
+            self._wipe()
+        self.index = tantivy.Index(_schema(), path=str(folder), reuse=True)
+        self._writer: tantivy.IndexWriter | None = None
+
+    def _wipe(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def _state(self) -> dict[str, int]:
+        try:
+            data: dict[str, int] = json.loads(self._state_path.read_text(encoding="utf-8"))
+            return data
+        except (OSError, ValueError):
+            return {}
+
+    def generation(self) -> int:
+        return int(self._state().get("generation", -1))
+
+    def _writer_(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+        return self._writer
+
+    def apply(self, generation: int, remove_files: Iterable[int],
+              add: Sequence[tuple[int, int, str, str, str]]) -> None:
+        """Delete every chunk of remove_files, add (chunk id, file id, path, heading, text), commit."""
+        with self._lock:
+            writer = self._writer_()
+            for file_id in remove_files:
+                writer.delete_documents_by_query(tantivy.Query.term_query(self.index.schema, "file_id", file_id))
+            for row in add:
+                writer.add_document(_document(*row))
+            writer.commit()
+            writer.wait_merging_threads()
+            self._writer = None
+            self._write_state(generation)
+        self.index.reload()
+
+    def _write_state(self, generation: int) -> None:
+        tmp = self._state_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "generation": generation}), encoding="utf-8")
+        os.replace(tmp, self._state_path)
+
+    def clear(self) -> None:
+        with self._lock:
+            writer = self._writer_()
+            writer.delete_all_documents()
+            writer.commit()
+            writer.wait_merging_threads()
+            self._writer = None
+        self.index.reload()
+
+    def num_docs(self) -> int:
+        return int(self.index.searcher().num_docs)
+
+    def search(self, query: str, limit: int) -> list[tuple[int, float]]:
+        """BM25 top-`limit` as (chunk id, score). Any user text is accepted; nothing raises on syntax."""
+        text = sanitize(query)
+        if not text:
+            return []
+        parsed, _errors = self.index.parse_query_lenient(text, list(FIELDS), field_boosts=BOOSTS)
+        searcher = self.index.searcher()
+        result = searcher.search(parsed, limit)
+        return [(int(searcher.doc(addr)["chunk_id"][0]), float(score)) for score, addr in result.hits]

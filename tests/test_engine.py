@@ -1,0 +1,166 @@
+"""The engine end to end on real files, real DuckDB, real Tantivy and the real ONNX embedder."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.api import Engine
+from engine.errors import CiteError
+from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
+from tests.conftest import write
+
+
+def paths(engine: Engine, query: str, mode: str = "keyword", k: int = 5) -> list[str]:
+    return [Path(h.path).name for h in engine.search(query, k=k, mode=mode).hits]  # type: ignore[arg-type]
+
+
+def test_add_sync_and_keyword_search(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    events = engine.run(engine.sync(embed=False))
+    indexed = {Path(e.path).name for e in events if isinstance(e, FileIndexed)}
+    assert {"deploy.md", "pto.md", "billing.py", "meeting.txt"} <= indexed
+    skipped = {Path(e.path).name: e.reason for e in events if isinstance(e, FileSkipped)}
+    assert skipped == {".env": "secret", "logo.bin": "binary"}
+    assert paths(engine, "zebracorn")[0] == "deploy.md"
+    hit = engine.search("zebracorn", mode="keyword").hits[0]
+    lines = (small_folder / "docs/deploy.md").read_text().splitlines()
+    assert "zebracorn" in "\n".join(lines[hit.start_line - 1 : hit.end_line])
+    assert "**zebracorn**" in hit.snippet
+
+
+def test_code_identifiers_are_split_and_kept_whole(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    assert paths(engine, "invoice total")[0] == "billing.py"
+    assert paths(engine, "computeInvoiceTotal")[0] == "billing.py"
+    hit = engine.search("PaymentGateway", mode="keyword").hits[0]
+    assert "PaymentGateway" in hit.heading
+
+
+def test_secrets_are_never_searchable(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    assert engine.search("hunter2 SECRET_TOKEN", mode="keyword").hits == []
+
+
+def test_edit_delete_and_rename_reach_both_indexes(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    note = small_folder / "notes/meeting.txt"
+    note.write_text("Meeting notes, April.\nThe wombat rollout slipped a week.\n", encoding="utf-8")
+    os.utime(note, (time.time() + 5, time.time() + 5))
+    engine.run(engine.sync())
+    for mode in ("keyword", "vector", "hybrid"):
+        texts = [h.text for h in engine.search("quokka migration", mode=mode, k=20).hits]  # type: ignore[arg-type]
+        assert not any("quokka" in t for t in texts), mode
+    assert paths(engine, "wombat rollout")[0] == "meeting.txt"
+    (small_folder / "docs/pto.md").rename(small_folder / "docs/leave.md")
+    note.unlink()
+    events = engine.run(engine.sync())
+    assert {Path(e.path).name for e in events if isinstance(e, FileRemoved)} == {"pto.md", "meeting.txt"}
+    assert paths(engine, "paid leave per year")[0] == "leave.md"
+    for mode in ("keyword", "vector", "hybrid"):
+        found = {Path(h.path).name for h in engine.search("wombat rollout", mode=mode, k=20).hits}  # type: ignore[arg-type]
+        assert "meeting.txt" not in found and "pto.md" not in found
+
+
+def test_unchanged_files_are_not_reindexed(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    again = engine.run(engine.sync(embed=False))
+    assert not [e for e in again if isinstance(e, FileIndexed)]
+    note = small_folder / "notes/meeting.txt"
+    os.utime(note, (time.time() + 9, time.time() + 9))  # touched, same bytes: no new chunks
+    before = engine.search("quokka", mode="keyword").hits[0].chunk_id
+    engine.run(engine.sync(embed=False))
+    assert engine.search("quokka", mode="keyword").hits[0].chunk_id == before
+
+
+def test_vectors_fill_in_behind_and_hybrid_fuses(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    assert engine.status().vectors_fraction == 0.0
+    progress = [e for e in engine.embed_pending() if isinstance(e, IndexProgress)]
+    assert progress[-1].done == progress[-1].total > 0
+    assert engine.status().vectors_fraction == 1.0
+    # A paraphrase with no shared keyword is found by the vector list.
+    assert paths(engine, "how many vacation days do staff get", mode="vector")[0] == "pto.md"
+    hit = engine.search("zebracorn pipeline deploy", mode="hybrid").hits[0]
+    assert hit.lexical_rank == 1 and hit.vector_rank is not None
+    assert hit.score == pytest.approx(1 / 61 + 1 / (60 + hit.vector_rank))
+
+
+def test_identical_texts_are_embedded_once(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "dups"
+    for i in range(3):
+        write(root, f"copy{i}.txt", "The same paragraph about lighthouse maintenance schedules.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    status = engine.status()
+    assert status.chunks == 3 and status.vectors_total == 1
+
+
+def test_bad_input_is_recorded_not_fatal(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "bad"
+    write(root, "good.md", "# Fine\n\nThe heron index is healthy.\n")
+    (root / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    (root / "latin.txt").write_bytes("Caf\xe9 cr\xe8me br\xfbl\xe9e recipe".encode("latin-1"))
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    status = engine.status()
+    failed = {Path(r.path).name: r.error for r in status.skipped}
+    assert "broken.pdf" in failed and "parse error" in (failed["broken.pdf"] or "")
+    assert paths(engine, "heron") == ["good.md"]
+    assert paths(engine, "crème brûlée")[0] == "latin.txt"
+    # A failed file is not retried while it is unchanged.
+    assert not [e for e in engine.run(engine.sync(embed=False)) if isinstance(e, FileSkipped)]
+
+
+def test_remove_folder_empties_both_indexes(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    engine.remove_folder(small_folder)
+    assert engine.status().chunks == 0
+    for mode in ("keyword", "hybrid"):
+        assert engine.search("zebracorn", mode=mode).hits == []  # type: ignore[arg-type]
+
+
+def test_nested_folder_and_missing_folder_are_clear_errors(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    with pytest.raises(CiteError, match="inside the watched folder"):
+        engine.add_folder(small_folder / "docs")
+    with pytest.raises(CiteError, match="not a folder"):
+        engine.add_folder(small_folder / "nope")
+
+
+def test_lexical_index_rebuilt_after_crash_between_commits(citeline_home: Path, small_folder: Path) -> None:
+    first = Engine(citeline_home)
+    first.add_folder(small_folder)
+    first.run(first.sync(embed=False))
+    first.close()
+    # Simulate a crash after the catalog commit but before the BM25 state was written.
+    state = citeline_home / "index" / "bm25" / "state.json"
+    state.write_text('{"schema": 1, "generation": -5}', encoding="utf-8")
+    second = Engine(citeline_home)
+    assert paths(second, "zebracorn")[0] == "deploy.md"
+    second.close()
+
+
+def test_search_filters(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    only_py = engine.search("invoice OR deploy", mode="keyword", extensions=["py"]).hits
+    assert only_py and all(h.path.endswith(".py") for h in only_py)
+    docs = engine.search("deploy OR invoice", mode="keyword", folder=str(small_folder / "docs")).hits
+    assert docs and all("/docs/" in h.path for h in docs)
+
+
+def test_user_input_never_raises(engine: Engine, small_folder: Path) -> None:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    for query in ['"unbalanced', "a:b:c", "(((", "AND OR NOT", "*", "title:[a TO", "", "   ", "ü∂ƒ©"]:
+        engine.search(query, mode="keyword")
