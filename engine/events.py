@@ -111,3 +111,36 @@ class AnswerToken:
     """Streamed text of the answer as it is produced (before verification)."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class EvidenceReady:
+    """First event of an answer: the ranked evidence, numbered [1]..[n] in this order."""
+
+    hits: tuple[Hit, ...]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Sources that disagree; `current` is the one judged current, with why (marker, version, date...)."""
+
+    sources: tuple[int, ...]
+    current: int
+    reason: str
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The final, verified answer. When refused, text is exactly REFUSAL and sentences is empty."""
+
+    question: str
+    text: str
+    refused: bool
+    reason: str = ""
+    sentences: tuple[AnswerSentence, ...] = ()
+    evidence: tuple[Hit, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+    dropped: tuple[str, ...] = ()  # generated sentences removed because they were not supported
+    generator: str = ""
+    timings_ms: dict[str, float] = field(default_factory=dict)
