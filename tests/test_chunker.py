@@ -1,0 +1,391 @@
+"""The chunker: structure-aware splitting, checked by examples and by Hypothesis invariants."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.events import Chunk, Document, Line
+from engine.ingest.chunker import approx_tokens, chunk
+from engine.ingest.extract import extract
+
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
+
+
+def doc_of(text: str, kind: str = "text") -> Document:
+    return Document(tuple(Line(line, number) for number, line in enumerate(text.split("\n"), 1)), kind=kind)
+
+
+def check_invariants(doc: Document, chunks: list[Chunk], limit: int, count: Callable[[str], int]) -> None:
+    """(a) coverage, (b) exact text map-back, (d) order, (e) budget, and no blank chunk."""
+    for piece in chunks:
+        assert piece.start_line <= piece.end_line
+        assert piece.text.strip(), "a chunk is entirely blank"
+        lines = [
+            line.text
+            for line in doc.lines
+            if line.page == piece.page and piece.start_line <= line.line <= piece.end_line
+        ]
+        assert piece.text == "\n".join(lines)
+        assert count(piece.text) <= limit or piece.start_line == piece.end_line
+    keys = [(piece.page or 0, piece.start_line) for piece in chunks]
+    assert keys == sorted(keys)
+    for line in doc.lines:
+        if line.text.strip():
+            assert any(
+                piece.page == line.page and piece.start_line <= line.line <= piece.end_line
+                for piece in chunks
+            ), f"line {line} is in no chunk"
+
+
+# ------------------------------------------------------------------------------------------ properties
+
+WORDS = st.sampled_from(
+    [
+        "alpha",
+        "beta",
+        "Install",
+        "the",
+        "quick",
+        "internationalisation",
+        "x",
+        "(",
+        ")",
+        ":",
+        "=",
+        "42",
+        "é",
+        "日本",
+    ]
+)
+MARKUP = st.sampled_from(
+    [
+        "```",
+        "```python",
+        "~~~",
+        "---",
+        "=====",
+        "# Title",
+        "## Sub section",
+        "### Deep",
+        "def f(x):",
+        "class A:",
+        "    return x",
+        "@decorator",
+        "# comment",
+        "func main() {",
+        "}",
+        "fn run() -> u8 {",
+        "export const x = 1",
+        "\t",
+        "   ",
+    ]
+)
+LINE = st.one_of(
+    st.just(""),
+    MARKUP,
+    st.lists(WORDS, min_size=1, max_size=12).map(" ".join),
+    st.lists(WORDS, min_size=40, max_size=90).map(" ".join),
+    st.text(st.characters(exclude_characters="\r\n", exclude_categories=["Cs"]), max_size=30),
+)
+KINDS = st.sampled_from(["text", "markdown", "rst", "code", "python", "chat", "table", "unknown"])
+COUNTERS: list[Callable[[str], int]] = [approx_tokens, lambda text: len(text) // 4 + 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(LINE, max_size=60),
+    kind=KINDS,
+    limit=st.integers(min_value=3, max_value=80),
+    overlap=st.integers(min_value=0, max_value=3),
+    counter=st.sampled_from(COUNTERS),
+)
+def test_invariants_for_line_documents(
+    lines: list[str], kind: str, limit: int, overlap: int, counter: Callable[[str], int]
+) -> None:
+    doc = Document(tuple(Line(text, number) for number, text in enumerate(lines, 1)), kind=kind)
+    chunks = chunk(doc, max_tokens=limit, count_tokens=counter, overlap_lines=overlap)
+    check_invariants(doc, chunks, limit, counter)
+    assert chunks == chunk(doc, max_tokens=limit, count_tokens=counter, overlap_lines=overlap)  # (c)
+
+
+PAGE = st.lists(st.one_of(st.just(""), st.lists(WORDS, min_size=1, max_size=15).map(" ".join)), max_size=15)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pages=st.lists(PAGE, max_size=5), limit=st.integers(min_value=3, max_value=60))
+def test_invariants_for_paged_documents(pages: list[list[str]], limit: int) -> None:
+    doc = Document(
+        tuple(
+            Line(text, number, page)
+            for page, texts in enumerate(pages, 1)
+            for number, text in enumerate(texts, 1)
+        ),
+        kind="pdf",
+    )
+    chunks = chunk(doc, max_tokens=limit)
+    check_invariants(doc, chunks, limit, approx_tokens)
+    assert {piece.page for piece in chunks} <= set(range(1, len(pages) + 1))
+
+
+SNIPPETS = st.sampled_from(
+    [
+        "import os\nimport sys",
+        "CONSTANT = 1  # a module constant",
+        "# leading comment\n# more\ndef helper(a, b):\n    '''Add.'''\n    return a + b",
+        "@property\n@other(1)\ndef decorated(self):\n    return 1",
+        "async def fetch():\n    await thing()\n\n    return None",
+        "class Small:\n    x = 1\n\n    def m(self):\n        return self.x",
+        "class Big(Base):\n    '''Doc.'''\n\n"
+        + "\n\n".join(
+            f"    def method_{n}(self, value):\n        return value * {n} + {n}" for n in range(12)
+        )
+        + "\n\n    class Inner:\n        pass",
+        "if __name__ == '__main__':\n    main()",
+        "",
+        "x = [\n    1,\n    2,\n]",
+    ]
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(snippets=st.lists(SNIPPETS, max_size=10), limit=st.integers(min_value=5, max_value=120))
+def test_invariants_for_python(snippets: list[str], limit: int) -> None:
+    doc = doc_of("\n\n".join(snippets), kind="python")
+    chunks = chunk(doc, max_tokens=limit)
+    check_invariants(doc, chunks, limit, approx_tokens)
+
+
+def test_invariants_on_real_source_files() -> None:
+    for path in sorted(ENGINE.rglob("*.py")):
+        doc = extract(path, path.read_bytes())
+        for limit in (40, 200):
+            check_invariants(doc, chunk(doc, max_tokens=limit), limit, approx_tokens)
+
+
+# ------------------------------------------------------------------------------------------ markdown
+
+
+def test_markdown_heading_paths_and_fences() -> None:
+    doc = doc_of(
+        "# Install\n\nPick your system.\n\n## Linux\n\n```sh\n# not a heading\napt install citeline\n```\n\n"
+        "## macOS\n\nbrew install citeline\n\n# Usage\n\nRun it.",
+        kind="markdown",
+    )
+    chunks = chunk(doc, max_tokens=25)
+    assert [(piece.heading, piece.start_line) for piece in chunks] == [
+        ("Install", 1),
+        ("Install > Linux", 5),
+        ("Install > macOS", 12),
+        ("Usage", 16),
+    ]
+    assert chunks[1].text.startswith("## Linux\n")  # the heading path is not injected into the text
+
+
+def test_small_sibling_sections_merge_under_their_common_parent() -> None:
+    doc = doc_of(
+        "# Install\n## Linux\napt install x\n## macOS\nbrew install x\n# Usage\nrun", kind="markdown"
+    )
+    chunks = chunk(doc, max_tokens=200)
+    assert [(piece.heading, piece.start_line, piece.end_line) for piece in chunks] == [
+        ("Install", 1, 5),
+        ("Usage", 6, 7),
+    ]
+
+
+def test_lone_heading_travels_with_the_next_section() -> None:
+    doc = doc_of("Intro text here.\n\n# Part\n\n## Chapter\n\nBody of the chapter.", kind="markdown")
+    chunks = chunk(doc, max_tokens=15)
+    assert [(piece.heading, piece.text) for piece in chunks] == [
+        ("", "Intro text here."),
+        ("Part > Chapter", "# Part\n\n## Chapter\n\nBody of the chapter."),
+    ]
+
+
+def test_rst_titles_give_headings() -> None:
+    doc = doc_of(
+        "=====\nGuide\n=====\n\nIntro words here.\n\nInstall\n-------\n\nSteps one two three.\n\n"
+        "Linux\n~~~~~\n\napt install it now.",
+        kind="rst",
+    )
+    chunks = chunk(doc, max_tokens=15)
+    assert [piece.heading for piece in chunks] == ["Guide", "Guide > Install", "Guide > Install > Linux"]
+    assert chunks[0].start_line == 1
+
+
+# -------------------------------------------------------------------------------------------- python
+
+PYTHON = '''"""Module doc."""
+
+import os
+
+# How many retries.
+RETRIES = 3
+
+
+# Fetch with retries.
+@cached
+@traced(level=2)
+def fetch(url):
+    return os.environ.get(url)
+
+
+class Engine:
+    """The facade."""
+
+    limit = 10
+
+    def search(self, query):
+        words = query.split()
+        hits = [word for word in words if word]
+        return hits[: self.limit]
+
+    # Ask with citations.
+    def ask(self, question):
+        answer = self.search(question)
+        return " ".join(answer)
+
+
+if __name__ == "__main__":
+    fetch("x")
+'''
+
+
+def test_python_splits_at_definitions_with_decorators_and_comments() -> None:
+    doc = doc_of(PYTHON, kind="python")
+    chunks = chunk(doc, max_tokens=45)
+    assert [piece.heading for piece in chunks] == ["", "fetch", "Engine", "Engine.search", "Engine.ask", ""]
+    by_heading = {piece.heading: piece for piece in chunks}
+    assert chunks[0].text.endswith("# How many retries.\nRETRIES = 3")
+    assert by_heading["fetch"].text.startswith("# Fetch with retries.\n@cached\n@traced(level=2)\ndef fetch")
+    assert by_heading["Engine"].text == 'class Engine:\n    """The facade."""\n\n    limit = 10'
+    assert by_heading["Engine.search"].text.startswith("    def search")
+    assert by_heading["Engine.ask"].text.startswith("    # Ask with citations.\n    def ask")
+    assert chunks[-1].text == 'if __name__ == "__main__":\n    fetch("x")'
+    check_invariants(doc, chunks, 45, approx_tokens)
+
+
+def test_loose_module_code_travels_with_the_next_definition() -> None:
+    chunks = chunk(doc_of(PYTHON, kind="python"), max_tokens=60)
+    assert chunks[0].heading == "fetch"
+    assert chunks[0].text.startswith('"""Module doc."""')
+
+
+def test_class_that_fits_stays_whole() -> None:
+    chunks = chunk(doc_of(PYTHON, kind="python"), max_tokens=200)
+    assert "Engine" in [piece.heading for piece in chunks]
+    assert not any(piece.heading.startswith("Engine.") for piece in chunks)
+
+
+def test_python_that_does_not_parse_falls_back_to_the_heuristic() -> None:
+    doc = doc_of("def broken(:\n    pass\n\ndef fine():\n    return '\\d'\n", kind="python")
+    chunks = chunk(doc, max_tokens=12)
+    assert [piece.heading for piece in chunks] == ["broken", "fine"]
+
+
+def test_invalid_escape_in_python_does_not_warn() -> None:
+    doc = doc_of("def f():\n    return '\\d'\n", kind="python")  # a SyntaxWarning would fail the test run
+    assert [piece.heading for piece in chunk(doc)] == ["f"]
+
+
+# ---------------------------------------------------------------------------------------------- code
+
+GO = """package main
+
+import "fmt"
+
+// Server answers requests.
+type Server struct {
+\tname string
+}
+
+// Handle serves one request.
+func (s *Server) Handle(w Writer, r *Request) {
+\tfmt.Println(s.name)
+\tfmt.Println(r.URL)
+}
+
+func main() {
+\ts := &Server{name: "x"}
+\ts.Handle(nil, nil)
+}
+"""
+
+
+def test_code_heuristic_splits_at_declarations() -> None:
+    chunks = chunk(doc_of(GO, kind="code"), max_tokens=60)
+    assert [piece.heading for piece in chunks] == ["Server", "Handle", "main"]
+    assert chunks[0].text.startswith("package main")  # loose code travels with the declaration after it
+    assert chunks[1].text.startswith("// Handle serves one request.")
+
+
+# ------------------------------------------------------------------------------------- prose, pages
+
+
+def test_long_paragraph_is_cut_at_lines_with_overlap() -> None:
+    lines = [f"sentence number {n} says something" for n in range(1, 21)]
+    chunks = chunk(doc_of("\n".join(lines)), max_tokens=30, overlap_lines=1)
+    assert len(chunks) > 2
+    for first, second in pairwise(chunks):
+        assert second.start_line == first.end_line  # one line repeated
+    assert (
+        chunk(doc_of("\n".join(lines)), max_tokens=30, overlap_lines=0)[1].start_line
+        == chunks[0].end_line + 1
+    )
+
+
+def test_prose_prefers_paragraph_breaks_without_overlap() -> None:
+    paragraph = "word " * 20
+    text = "\n".join([paragraph, paragraph, "", paragraph, paragraph, "", paragraph])
+    chunks = chunk(doc_of(text), max_tokens=50)
+    assert [(piece.start_line, piece.end_line) for piece in chunks] == [(1, 2), (4, 5), (7, 7)]
+
+
+def test_last_two_windows_are_balanced() -> None:
+    lines = [f"line {n} alpha beta" for n in range(1, 13)]
+    chunks = chunk(doc_of("\n".join(lines)), max_tokens=40, overlap_lines=0)
+    sizes = [piece.end_line - piece.start_line + 1 for piece in chunks]
+    assert sum(sizes) == 12
+    assert min(sizes) >= 4
+
+
+def test_a_line_longer_than_the_budget_is_its_own_chunk() -> None:
+    long_line = "token " * 100
+    chunks = chunk(doc_of(f"short one\n{long_line}\nshort two"), max_tokens=20)
+    assert [piece.text for piece in chunks] == ["short one", long_line, "short two"]
+
+
+def test_pdf_chunks_never_span_pages() -> None:
+    doc = Document(
+        (Line("page one text", 1, 1), Line("more", 2, 1), Line("page two text", 1, 2)),
+        kind="pdf",
+    )
+    chunks = chunk(doc, max_tokens=200)
+    assert [(piece.page, piece.text) for piece in chunks] == [
+        (1, "page one text\nmore"),
+        (2, "page two text"),
+    ]
+
+
+def test_tables_group_rows_without_overlap() -> None:
+    rows = [Line("a; b", 1), *(Line(f"a={n}; b={n * 2}", n + 1) for n in range(1, 30))]
+    chunks = chunk(Document(tuple(rows), kind="table"), max_tokens=40)
+    assert len(chunks) > 1
+    assert all(second.start_line == first.end_line + 1 for first, second in pairwise(chunks))
+
+
+def test_blank_documents_have_no_chunks() -> None:
+    assert chunk(doc_of("\n   \n\t\n")) == []
+    assert chunk(Document(())) == []
+
+
+def test_approx_tokens_counts_words_punctuation_and_digits() -> None:
+    assert approx_tokens("") == 0
+    assert approx_tokens("hello, world!") == 4
+    assert approx_tokens("getUserName") == 3
+    assert approx_tokens("1234567") == 3
+    assert approx_tokens("日本語") == 3

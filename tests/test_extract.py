@@ -1,0 +1,467 @@
+"""Extractors on real files written to tmp_path: every Line must point at the source line it came from."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import ExtractError
+from engine.events import Document, Line
+from engine.ingest import extract as extract_module
+from engine.ingest.extract import (
+    TextExtractor,
+    decode_text,
+    extract,
+    extractor_for,
+    register,
+)
+
+
+def read(path: Path) -> Document:
+    return extract(path, path.read_bytes())
+
+
+def source_line(path: Path, number: int, encoding: str = "utf-8") -> str:
+    """Line `number` (1-based) of the file as an editor shows it."""
+    return path.read_text(encoding=encoding).splitlines()[number - 1]
+
+
+def texts(doc: Document) -> list[str]:
+    return [line.text for line in doc.lines]
+
+
+# ------------------------------------------------------------------------------------------ registry
+
+
+def test_extractor_lookup_by_suffix_name_and_prefix() -> None:
+    assert extractor_for(Path("a/b/Script.PY")) is extractor_for(Path("x.py"))
+    assert extractor_for(Path("Makefile")) is not None
+    assert extractor_for(Path("makefile")) is extractor_for(Path("Makefile"))
+    assert extractor_for(Path("Dockerfile.dev")) is extractor_for(Path("Dockerfile"))
+    assert extractor_for(Path("photo.jpeg")) is None
+    assert extractor_for(Path("README")) is None
+
+
+def test_unsupported_file_raises_extract_error() -> None:
+    with pytest.raises(ExtractError, match="unsupported file type"):
+        extract(Path("photo.jpeg"), b"\xff\xd8\xff")
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registrations made by a test vanish after it."""
+    monkeypatch.setattr(extract_module, "_REGISTRY", dict(extract_module._REGISTRY))
+
+
+@pytest.mark.usefixtures("scratch_registry")
+def test_register_a_third_party_extractor() -> None:
+    class Shouting:
+        def extract(self, path: Path, data: bytes) -> Document:
+            return Document((Line(data.decode().upper(), 1),), kind="text")
+
+    register([".shout"], Shouting())
+    assert texts(extract(Path("a.SHOUT"), b"hi")) == ["HI"]
+    with pytest.raises(ValueError):
+        register(["."], Shouting())
+
+
+def test_kinds_of_text_and_code(tmp_path: Path) -> None:
+    cases = {"a.py": "python", "a.ts": "code", "Makefile": "code", "a.txt": "text", "a.rst": "rst"}
+    for name, kind in cases.items():
+        path = tmp_path / name
+        path.write_text("one\ntwo\n")
+        doc = read(path)
+        assert (doc.kind, doc.lines) == (kind, (Line("one", 1), Line("two", 2)))
+
+
+# ---------------------------------------------------------------------------------------- encodings
+
+
+def test_decode_text_handles_boms_and_legacy_encodings() -> None:
+    assert decode_text("\ufeffhé".encode()) == "hé"
+    assert decode_text("hé wörld".encode("utf-16")) == "hé wörld"
+    assert decode_text(b"\xfe\xff" + "hé wörld".encode("utf-16-be")) == "hé wörld"
+    assert decode_text("hé wörld".encode("utf-32")) == "hé wörld"
+    french = "Le café était très réputé à Montréal; déjà célèbre, élégant et raffiné."
+    assert decode_text(french.encode("latin-1")) == french
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(max_size=300))
+def test_decode_text_never_raises(data: bytes) -> None:
+    assert isinstance(decode_text(data), str)
+
+
+def test_latin1_and_utf16_files_keep_line_numbers(tmp_path: Path) -> None:
+    latin = tmp_path / "notes.txt"
+    latin.write_bytes("première ligne\r\ndeuxième ligne, très française\r\n\r\nquatrième".encode("latin-1"))
+    doc = read(latin)
+    assert doc.lines[1] == Line("deuxième ligne, très française", 2)
+    assert doc.lines[3] == Line("quatrième", 4)
+    wide = tmp_path / "wide.log"
+    wide.write_bytes("alpha\nbeta\rgamma\n".encode("utf-16"))
+    assert read(wide).lines == (Line("alpha", 1), Line("beta", 2), Line("gamma", 3))
+
+
+# ----------------------------------------------------------------------------------------- markdown
+
+
+def test_markdown_front_matter_gives_title_and_is_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "guide.md"
+    path.write_text('---\ntitle: "Setup guide"\ntags: [a]\n---\n# Install\n\nRun it.\n')
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Setup guide")
+    assert doc.lines[0] == Line("# Install", 5)
+    assert all(source_line(path, line.line) == line.text for line in doc.lines)
+
+
+def test_mdx_drops_import_and_export_blocks(tmp_path: Path) -> None:
+    path = tmp_path / "page.mdx"
+    path.write_text(
+        "import {Chart} from './chart'\nexport const meta = {\n  a: 1,\n}\n\n# Title\n\n"
+        "```js\nimport x from 'y'\n```\n<Chart />\n"
+    )
+    doc = read(path)
+    assert texts(doc)[:2] == ["", "# Title"]
+    assert "import x from 'y'" in texts(doc)
+    assert not any(text.startswith(("import {", "export")) for text in texts(doc))
+    assert doc.title == "Title"
+
+
+# --------------------------------------------------------------------------------------------- html
+
+
+def test_html_keeps_visible_text_with_source_lines(tmp_path: Path) -> None:
+    path = tmp_path / "page.html"
+    path.write_text(
+        "<!doctype html>\n<html><head>\n<title>My  page</title>\n<style>p { color: red }</style>\n"
+        "<script>var hidden = 1;</script>\n</head>\n<body>\n<h1>Welcome</h1>\n"
+        "<p>First <b>bold</b> words\ncontinue here &amp; there</p>\n"
+        "<script>\nalert('no')\n</script>\n<ul><li>one</li><li>two</li></ul>\n</body></html>\n"
+    )
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("text", "My page")
+    assert texts(doc) == ["Welcome", "First bold words", "continue here & there", "one", "two"]
+    for line in doc.lines:
+        raw = source_line(path, line.line)
+        assert line.text.split()[0] in raw
+    assert not any("hidden" in text or "alert" in text or "color" in text for text in texts(doc))
+
+
+# ---------------------------------------------------------------------------------------------- pdf
+
+
+def _pdf_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def make_pdf(pages: list[list[str]]) -> bytes:
+    """A minimal valid PDF: one Helvetica text object per page, one line per entry, exact xref offsets."""
+    kids = " ".join(f"{4 + 2 * index} 0 R" for index in range(len(pages)))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for index, lines in enumerate(pages):
+        shown = " T* ".join(f"({_pdf_string(line)}) Tj" for line in lines)
+        stream = f"BT /F1 12 Tf 14 TL 72 720 Td {shown} ET".encode("latin-1")
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * index)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _encrypted(data: bytes, user: str, owner: str) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    writer.encrypt(user, owner, algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+PAGES = [["Quarterly report", "Revenue grew (a lot)"], ["Second page", "Costs", "Outlook"]]
+
+
+def test_pdf_lines_carry_page_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(make_pdf(PAGES))
+    doc = read(path)
+    assert doc.kind == "pdf"
+    assert doc.lines == (
+        Line("Quarterly report", 1, 1),
+        Line("Revenue grew (a lot)", 2, 1),
+        Line("Second page", 1, 2),
+        Line("Costs", 2, 2),
+        Line("Outlook", 3, 2),
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"not a pdf at all", b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog", make_pdf(PAGES)[:150], b""],
+    ids=["garbage", "header-only", "truncated", "empty"],
+)
+def test_corrupt_pdf_raises_extract_error(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(data)
+    with pytest.raises(ExtractError, match=r"broken\.pdf is (corrupt|encrypted)|no extractable text"):
+        read(path)
+
+
+def test_password_protected_pdf_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "secret.pdf"
+    path.write_bytes(_encrypted(make_pdf(PAGES), "secret", "owner"))
+    with pytest.raises(ExtractError, match=r"secret\.pdf is encrypted"):
+        read(path)
+
+
+def test_pdf_with_only_an_owner_password_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "restricted.pdf"
+    path.write_bytes(_encrypted(make_pdf(PAGES), "", "owner"))
+    assert texts(read(path))[0] == "Quarterly report"
+
+
+def test_pdf_without_text_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(make_pdf([[]]))
+    with pytest.raises(ExtractError, match="no extractable text"):
+        read(path)
+
+
+# --------------------------------------------------------------------------------------------- docx
+
+
+def test_docx_paragraphs_headings_and_tables(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.core_properties.title = "Handbook"
+    document.add_heading("Onboarding", level=1)  # ordinal 1
+    document.add_paragraph("Welcome aboard.")  # 2
+    document.add_paragraph("")  # 3, empty: no Line
+    document.add_heading("Laptop", level=2)  # 4
+    table = document.add_table(rows=2, cols=3)  # rows are ordinals 5 and 6
+    for cell, text in zip(table.rows[0].cells, ["Item", "Owner", "Due"], strict=True):
+        cell.text = text
+    merged = table.cell(1, 0).merge(table.cell(1, 1))
+    merged.text = "Badge"
+    table.cell(1, 2).text = "Friday"
+    document.add_paragraph("Ask IT.")  # 7
+    path = tmp_path / "handbook.docx"
+    document.save(str(path))
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Handbook")
+    assert doc.lines == (
+        Line("# Onboarding", 1),
+        Line("Welcome aboard.", 2),
+        Line("## Laptop", 4),
+        Line("Item | Owner | Due", 5),
+        Line("Badge | Friday", 6),
+        Line("Ask IT.", 7),
+    )
+
+
+def test_docx_without_headings_is_text(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Just prose.")
+    path = tmp_path / "plain.docx"
+    document.save(str(path))
+    assert read(path).kind == "text"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"PK\x03\x04 not really a zip", "corrupt or not a Word document"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 100, "encrypted or a legacy .doc"),
+    ],
+)
+def test_unreadable_docx_raises_extract_error(tmp_path: Path, data: bytes, message: str) -> None:
+    path = tmp_path / "bad.docx"
+    path.write_bytes(data)
+    with pytest.raises(ExtractError, match=message):
+        read(path)
+
+
+# --------------------------------------------------------------------------------------------- json
+
+SLACK: list[dict[str, object]] = [
+    {"type": "message", "user": "U1", "text": "Deploy is done", "ts": "1700000000.000100"},
+    {
+        "type": "message",
+        "user": "U2",
+        "user_profile": {"real_name": "Ada Lovelace"},
+        "text": "Great,\nthanks!",
+        "ts": "1700000060.000200",
+    },
+    {"type": "message", "subtype": "channel_join", "user_name": "bob", "text": "", "ts": "1700000120.0"},
+    {"type": "message", "user_name": "bob", "text": "late reply", "ts": "1700003600.0"},
+]
+
+
+def test_slack_export_becomes_chat_lines_at_each_message(tmp_path: Path) -> None:
+    path = tmp_path / "2023-11-14.json"
+    path.write_text(json.dumps(SLACK, indent=4))
+    doc = read(path)
+    assert doc.kind == "chat"
+    assert texts(doc) == [
+        "U1 (2023-11-14 22:13 UTC): Deploy is done",
+        "Ada Lovelace (2023-11-14 22:14 UTC): Great, thanks!",
+        "bob (2023-11-14 23:13 UTC): late reply",
+    ]
+    raw = path.read_text().splitlines()
+    for line, message in zip(doc.lines, [SLACK[0], SLACK[1], SLACK[3]], strict=True):
+        assert raw[line.line - 1].strip() == "{"
+        body = raw[line.line : line.line + 8]
+        assert any(str(message["ts"]) in row for row in body)
+
+
+def test_compact_slack_export_maps_each_message_to_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "day.json"
+    path.write_text("[\n" + ",\n".join(json.dumps(message) for message in SLACK) + "\n]\n")
+    assert [line.line for line in read(path).lines] == [2, 3, 5]
+
+
+def test_other_json_maps_lines_to_themselves(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    path.write_text('{\n  "name": "citeline",\n  "ts": 1\n}\n')
+    doc = read(path)
+    assert doc.kind == "code"
+    assert doc.lines[1] == Line('  "name": "citeline",', 2)
+
+
+def test_broken_json_still_reads_as_lines(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('[{"ts": "1", "text": "x"},\n')
+    assert read(path).kind == "code"
+
+
+# ---------------------------------------------------------------------------------------------- csv
+
+
+def test_csv_rows_describe_themselves_and_map_to_their_line(tmp_path: Path) -> None:
+    path = tmp_path / "people.csv"
+    path.write_text(
+        'name,city,note\nAda,London,"first\nprogrammer"\n\nAlan,,\nGrace,Arlington,admiral,extra\n'
+    )
+    doc = read(path)
+    assert doc.kind == "table"
+    assert doc.lines == (
+        Line("name; city; note", 1),
+        Line("name=Ada; city=London; note=first programmer", 2),
+        Line("name=Alan", 5),
+        Line("name=Grace; city=Arlington; note=admiral; column 4=extra", 6),
+    )
+    for line in doc.lines[1:]:
+        assert line.text.split(";")[0].split("=")[1] in source_line(path, line.line)
+
+
+def test_tsv_and_semicolon_csv(tmp_path: Path) -> None:
+    tsv = tmp_path / "a.tsv"
+    tsv.write_text("k\tv\nx\t1, 2\n")
+    assert texts(read(tsv))[1] == "k=x; v=1, 2"
+    semi = tmp_path / "b.csv"
+    semi.write_text("k;v\nx;1\ny;2\n")
+    assert texts(read(semi))[2] == "k=y; v=2"
+
+
+# ----------------------------------------------------------------------------------------- notebook
+
+
+def notebook(cells: list[dict[str, object]]) -> str:
+    """Serialised the way Jupyter writes notebooks (indent=1, sorted keys, source as a list of lines)."""
+    body = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def test_notebook_cells_map_to_their_json_lines(tmp_path: Path) -> None:
+    cells: list[dict[str, object]] = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Analysis\n", "\n", "Load the data."]},
+        {
+            "cell_type": "code",
+            "execution_count": 1,
+            "metadata": {},
+            "outputs": [{"name": "stdout", "output_type": "stream", "text": ["import pandas\n"]}],
+            "source": ["# comment, not a heading\n", "import pandas"],
+        },
+        {"cell_type": "markdown", "metadata": {}, "source": "## Results\nAll good."},
+    ]
+    path = tmp_path / "analysis.ipynb"
+    path.write_text(notebook(cells))
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Analysis")
+    assert texts(doc) == [
+        "# Analysis",
+        "",
+        "Load the data.",
+        "```python",
+        "# comment, not a heading",
+        "import pandas",
+        "```",
+        "## Results",
+        "All good.",
+    ]
+    raw = path.read_text().splitlines()
+    for line in doc.lines:
+        if line.text and not line.text.startswith("```"):
+            assert json.dumps(line.text, ensure_ascii=False)[1:-1] in raw[line.line - 1]
+    fence_open, code_line, fence_close = doc.lines[3], doc.lines[5], doc.lines[6]
+    assert raw[fence_open.line - 1].strip() == "{"
+    assert fence_open.line < code_line.line < fence_close.line
+    assert raw[fence_close.line - 1].strip().startswith("}")
+    assert "outputs" not in "".join(raw[code_line.line - 1 : fence_close.line])
+
+
+def test_notebook_that_is_not_json_raises(tmp_path: Path) -> None:
+    path = tmp_path / "broken.ipynb"
+    path.write_text('{"cells": [')
+    with pytest.raises(ExtractError, match="not a valid notebook"):
+        read(path)
+
+
+# ----------------------------------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize("name", ["a.txt", "a.md", "a.html", "a.json", "a.csv", "a.py", "a.rst", "a.mdx"])
+def test_text_formats_survive_binary_garbage(name: str) -> None:
+    garbage = bytes(range(256)) * 4 + b"\n\x00\xff\xfe"
+    doc = extract(Path(name), garbage)
+    assert all("\n" not in line.text and line.line >= 1 for line in doc.lines)
+
+
+@pytest.mark.usefixtures("scratch_registry")
+def test_an_extractor_crash_becomes_extract_error() -> None:
+    class Broken:
+        def extract(self, path: Path, data: bytes) -> Document:
+            raise KeyError("boom")
+
+    register([".broken"], Broken())
+    with pytest.raises(ExtractError, match=r"x\.broken could not be read \(KeyError"):
+        extract(Path("x.broken"), b"")
+    assert isinstance(TextExtractor().extract(Path("x"), b""), Document)
