@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import CiteError, MissingModel
-from engine.events import IndexProgress
+from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
 from engine.retrieve.search import Filters, Mode, Reranker, Searcher, SearchResult
 from engine.settings import Settings, data_dir, model_cache_dir
@@ -57,16 +57,23 @@ class Status:
 
 
 class Engine:
-    def __init__(self, home: str | os.PathLike[str] | None = None, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        settings: Settings | None = None,
+        model_cache: Path | None = None,
+    ) -> None:
         self.home = data_dir(home)
         self.settings = settings or Settings.load(self.home)
-        self.locator = Locator(self.home, model_cache_dir(self.home))
+        self.locator = Locator(self.home, model_cache or model_cache_dir(self.home))
         self._write_lock = threading.RLock()
         self._open_lock = threading.Lock()
         self._catalog: Catalog | None = None
         self._lexical: LexicalIndex | None = None
         self._vectors: VectorIndex | None = None
         self._embedder: Any = None
+        self._generators: dict[str, Any] = {}
+        self._rerankers: dict[str, Any] = {}
 
     # -- lazy parts -----------------------------------------------------------------------------------
     def _open(self) -> tuple[Catalog, LexicalIndex, VectorIndex]:
@@ -94,8 +101,11 @@ class Engine:
         if self._embedder is None:
             from engine.backends.onnx_embed import OnnxEmbedder
 
-            self._embedder = OnnxEmbedder(self.locator.path("embedder"), self.locator.tokenizer_path("embedder"),
-                                          threads=self.settings.threads)
+            self._embedder = OnnxEmbedder(
+                self.locator.path("embedder"),
+                self.locator.tokenizer_path("embedder"),
+                threads=self.settings.threads,
+            )
         return self._embedder
 
     def _count_tokens(self) -> Callable[[str], int] | None:
@@ -107,24 +117,34 @@ class Engine:
 
         tok = Tokenizer.from_file(str(tok_path))
         tok.no_truncation()
+        tok.no_padding()
         return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
 
     def _indexer(self) -> Indexer:
         catalog, lexical, vectors = self._catalog, self._lexical, self._vectors
         assert catalog is not None and lexical is not None and vectors is not None
-        return Indexer(catalog, lexical, vectors, self._count_tokens(), self.settings.chunk_tokens,
-                       int(self.settings.max_file_mb * 1024 * 1024))
+        return Indexer(
+            catalog,
+            lexical,
+            vectors,
+            self._count_tokens(),
+            self.settings.chunk_tokens,
+            int(self.settings.max_file_mb * 1024 * 1024),
+        )
 
     # -- folders --------------------------------------------------------------------------------------
-    def add_folder(self, path: str | os.PathLike[str], include: Iterable[str] = (),
-                   exclude: Iterable[str] = ()) -> FolderRow:
+    def add_folder(
+        self, path: str | os.PathLike[str], include: Iterable[str] = (), exclude: Iterable[str] = ()
+    ) -> FolderRow:
         folder = Path(path).expanduser().resolve()
         if not folder.is_dir():
             raise CiteError(f"{folder} is not a folder.", "give the path of a folder to index")
         for other in self.folders():
             if folder != Path(other.path) and Path(other.path) in folder.parents:
-                raise CiteError(f"{folder} is inside the watched folder {other.path}.",
-                                "it is indexed already; use include/exclude patterns to narrow it")
+                raise CiteError(
+                    f"{folder} is inside the watched folder {other.path}.",
+                    "it is indexed already; use include/exclude patterns to narrow it",
+                )
         with self._write_lock:
             return self.catalog.add_folder(str(folder), list(include), list(exclude))
 
@@ -146,8 +166,12 @@ class Engine:
         return None
 
     # -- indexing -------------------------------------------------------------------------------------
-    def sync(self, paths: Iterable[str | os.PathLike[str]] | None = None, embed: bool = True,
-             cancelled: Callable[[], bool] = _never) -> Iterator[Event]:
+    def sync(
+        self,
+        paths: Iterable[str | os.PathLike[str]] | None = None,
+        embed: bool = True,
+        cancelled: Callable[[], bool] = _never,
+    ) -> Iterator[Event]:
         """Index every watched folder (or just `paths`): BM25 first, then vectors behind."""
         self._open()
         with self._write_lock:
@@ -156,12 +180,16 @@ class Engine:
                 for folder in self.folders():
                     yield from indexer.sync_folder(folder, cancelled)
             else:
-                yield from self._sync_paths(indexer, [Path(p).expanduser().resolve() for p in paths], cancelled)
+                yield from self._sync_paths(
+                    indexer, [Path(p).expanduser().resolve() for p in paths], cancelled
+                )
             if embed:
                 yield from self.embed_pending(cancelled)
             yield IndexProgress("done", 1, 1)
 
-    def _sync_paths(self, indexer: Indexer, paths: list[Path], cancelled: Callable[[], bool]) -> Iterator[Event]:
+    def _sync_paths(
+        self, indexer: Indexer, paths: list[Path], cancelled: Callable[[], bool]
+    ) -> Iterator[Event]:
         groups: dict[int, tuple[FolderRow, list[Path]]] = {}
         for path in paths:
             folder = self.folder_of(path)
@@ -190,24 +218,92 @@ class Engine:
         embed = self._embed_query if len(vectors) else None
         return Searcher(catalog, lexical, vectors, embed, self.settings.candidates, self.settings.rrf_k)
 
-    def search(self, query: str, k: int = 10, mode: Mode = "hybrid", folder: str | None = None,
-               extensions: Iterable[str] = (), reranker: Reranker | None = None) -> SearchResult:
-        filters = Filters(folder=str(Path(folder).expanduser().resolve()) if folder else None,
-                          extensions=tuple(e.lower().lstrip(".") for e in extensions))
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        folder: str | None = None,
+        extensions: Iterable[str] = (),
+        reranker: Reranker | None = None,
+    ) -> SearchResult:
+        filters = Filters(
+            folder=str(Path(folder).expanduser().resolve()) if folder else None,
+            extensions=tuple(e.lower().lstrip(".") for e in extensions),
+        )
         if mode == "vector" and not len(self._open()[2]):
-            raise CiteError("No vectors yet.", "run: citeline sync (embeddings fill in after keyword indexing)")
+            raise CiteError(
+                "No vectors yet.", "run: citeline sync (embeddings fill in after keyword indexing)"
+            )
         return self.searcher().search(query, k, mode, filters, reranker, self.settings.rerank_top)
+
+    def reranker(self, name: str) -> Reranker:
+        """A second-stage reranker by name ("maxsim" or "cross-encoder"); loads nothing until first use."""
+        from engine.backends.registry import rerankers
+
+        if name not in self._rerankers:
+            self._rerankers[name] = rerankers.create(name, self)
+        reranker: Reranker = self._rerankers[name]
+        return reranker
+
+    def has_vectors(self) -> bool:
+        return len(self._open()[2]) > 0
+
+    def doc_freq(self, word: str) -> tuple[int, int]:
+        return self._open()[1].doc_freq(word)
+
+    # -- answers --------------------------------------------------------------------------------------
+    def generator(self, name: str) -> Any:
+        """A generator by name ("local", "claude", "extractive"), created once and kept loaded."""
+        from engine.backends.registry import generators
+
+        if name not in self._generators:
+            self._generators[name] = generators.create(name, self)
+        return self._generators[name]
+
+    def evidence(self, question: str, k: int = 12) -> list[Hit]:
+        """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked if set."""
+        mode: Mode = "hybrid" if self.has_vectors() else "keyword"
+        reranker = self.reranker(self.settings.rerank) if self.settings.rerank != "none" else None
+        return self.search(question, k=k, mode=mode, reranker=reranker).hits
+
+    def ask_stream(
+        self, question: str, generator: str | None = None, cancelled: Callable[[], bool] = _never
+    ) -> Iterator[Any]:
+        """Evidence first (EvidenceReady), then verified AnswerSentence events, then the final Answer."""
+        from engine.answer.pipeline import ask_stream
+
+        if not question.strip():
+            raise CiteError("The question is empty.", "type a question")
+        return ask_stream(self, question, generator, cancelled)
+
+    def ask(self, question: str, generator: str | None = None) -> Answer:
+        final = None
+        for event in self.ask_stream(question, generator):
+            if isinstance(event, Answer):
+                final = event
+        assert final is not None
+        return final
 
     # -- status ---------------------------------------------------------------------------------------
     def status(self) -> Status:
         catalog = self.catalog
         folders = []
-        skipped = []
+        skipped: list[FileRow] = []
         for folder in catalog.folders():
             files = catalog.files(folder.id)
             counts = {s: sum(1 for f in files if f.status == s) for s in ("indexed", "skipped", "failed")}
-            folders.append(FolderStatus(folder.path, len(files), counts["indexed"], counts["skipped"],
-                                        counts["failed"], sum(f.chunks for f in files), folder.synced_at))
+            folders.append(
+                FolderStatus(
+                    folder.path,
+                    len(files),
+                    counts["indexed"],
+                    counts["skipped"],
+                    counts["failed"],
+                    sum(f.chunks for f in files),
+                    folder.synced_at,
+                )
+            )
             skipped.extend(f for f in files if f.status != "indexed")
         missing, total = catalog.count_missing_vectors()
         return Status(str(self.home), folders, catalog.count_chunks(), total - missing, total, skipped)

@@ -56,8 +56,10 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def _report_sync(counts: dict[str, int]) -> None:
-    print(f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "
-          f"removed {counts.get('FileRemoved', 0)}")
+    print(
+        f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "
+        f"removed {counts.get('FileRemoved', 0)}"
+    )
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
@@ -81,10 +83,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0
     print(f"data dir: {status.home}")
     for f in status.folders:
-        print(f"{f.path}\n  files {f.files}: indexed {f.indexed}, skipped {f.skipped}, failed {f.failed}; "
-              f"chunks {f.chunks}; synced {f.synced_at or 'never'}")
-    print(f"chunks {status.chunks}; vectors {status.vectors_fraction:.0%} ({status.vectors_done}/"
-          f"{status.vectors_total} distinct texts)")
+        print(
+            f"{f.path}\n  files {f.files}: indexed {f.indexed}, skipped {f.skipped}, failed {f.failed}; "
+            f"chunks {f.chunks}; synced {f.synced_at or 'never'}"
+        )
+    print(
+        f"chunks {status.chunks}; vectors {status.vectors_fraction:.0%} ({status.vectors_done}/"
+        f"{status.vectors_total} distinct texts)"
+    )
     if status.skipped:
         print("skipped or failed:")
         for row in status.skipped[: args.limit]:
@@ -102,11 +108,21 @@ def _bold(text: str) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    result = engine.search(args.query, k=args.k, mode=args.mode, folder=args.folder,
-                           extensions=args.ext or ())
+    result = engine.search(
+        args.query, k=args.k, mode=args.mode, folder=args.folder, extensions=args.ext or ()
+    )
     if args.json:
-        print(json.dumps({"query": result.query, "mode": result.mode, "timings_ms": result.timings_ms,
-                          "hits": [asdict(h) for h in result.hits]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "query": result.query,
+                    "mode": result.mode,
+                    "timings_ms": result.timings_ms,
+                    "hits": [asdict(h) for h in result.hits],
+                },
+                indent=2,
+            )
+        )
         return 0
     if not result.hits:
         print("no results")
@@ -115,8 +131,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"{rank:2}. {where}" + (f"  [{hit.heading}]" if hit.heading else ""))
         print(f"    {_bold(hit.snippet)}")
         if args.explain:
-            print(f"    fused {hit.score:.5f} | bm25 rank {hit.lexical_rank} score "
-                  f"{_fmt(hit.lexical_score)} | vector rank {hit.vector_rank} score {_fmt(hit.vector_score)}")
+            print(
+                f"    fused {hit.score:.5f} | bm25 rank {hit.lexical_rank} score "
+                f"{_fmt(hit.lexical_score)} | vector rank {hit.vector_rank} score {_fmt(hit.vector_score)}"
+            )
     if args.explain:
         print("timings (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in result.timings_ms.items()))
     return 0
@@ -124,6 +142,44 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from engine.events import Answer, AnswerSentence, EvidenceReady
+
+    engine = _engine(args)
+    final: Answer | None = None
+    streamed = False
+    for event in engine.ask_stream(args.question, args.generator):
+        if isinstance(event, EvidenceReady) and not args.json and args.evidence:
+            for n, hit in enumerate(event.hits, start=1):
+                print(f"[{n}] {hit.path}:{hit.start_line}-{hit.end_line}", file=sys.stderr)
+        elif isinstance(event, AnswerSentence) and not args.json and sys.stdout.isatty():
+            print(event.text, flush=True)
+            streamed = True
+        elif isinstance(event, Answer):
+            final = event
+    assert final is not None
+    if args.json:
+        print(json.dumps(asdict(final), indent=2, default=str))
+        return 0
+    if streamed:
+        print()
+    print(final.text)
+    if final.refused:
+        if final.reason:
+            print(f"({final.reason})")
+        return 0
+    print("\nSources:")
+    for n, hit in enumerate(final.evidence, start=1):
+        cited = [c for s in final.sentences for c in s.citations if c.source == n]
+        if cited:
+            spans = ", ".join(f"{c.start_line}-{c.end_line}" for c in cited)
+            page = f" (page {hit.page})" if hit.page else ""
+            print(f"[{n}] {hit.path}:{spans}{page}")
+    for conflict in final.conflicts:
+        print(f"Conflict: {conflict.summary}")
+    return 0
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -153,8 +209,9 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.action == "import":
         if not args.roles or len(args.roles) != 1:
             raise CiteError("Give exactly one PATH.", "citeline models import PATH --role ROLE")
-        status = locator.import_model(Path(args.roles[0]), args.role,
-                                      Path(args.tokenizer) if args.tokenizer else None)
+        status = locator.import_model(
+            Path(args.roles[0]), args.role, Path(args.tokenizer) if args.tokenizer else None
+        )
         print(f"{status.role}: {status.state.value} {status.path}")
         return 0
     rows = locator.status(force=args.verify)
@@ -175,9 +232,15 @@ def _optional(locator: Any, role: str) -> bool:
 def cmd_eval(args: argparse.Namespace) -> int:
     from engine.eval.runner import run_eval
 
-    report = run_eval(Path(args.dataset), modes=args.modes, k=args.k, limit=args.limit,
-                      work_dir=Path(args.work_dir) if args.work_dir else None, answers=args.answers,
-                      generator=args.generator)
+    report = run_eval(
+        Path(args.dataset),
+        modes=args.modes,
+        k=args.k,
+        limit=args.limit,
+        work_dir=Path(args.work_dir) if args.work_dir else None,
+        answers=args.answers,
+        generator=args.generator,
+    )
     print(report.markdown())
     if args.json:
         Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
@@ -197,8 +260,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="citeline", description="Search and ask your folders, offline.")
     parser.add_argument("--version", action="version", version=f"citeline {__version__}")
-    parser.add_argument("--data-dir", default=os.environ.get("CITELINE_HOME"),
-                        help="data directory (default: platform data dir, or $CITELINE_HOME)")
+    parser.add_argument(
+        "--data-dir",
+        default=os.environ.get("CITELINE_HOME"),
+        help="data directory (default: platform data dir, or $CITELINE_HOME)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -237,6 +303,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
+    p = sub.add_parser("ask", help="a cited answer, or a refusal when the folders do not support one")
+    p.add_argument("question")
+    p.add_argument("--generator", choices=["local", "claude", "extractive"], help="default: the setting")
+    p.add_argument("--evidence", action="store_true", help="print the ranked evidence first (stderr)")
+    p.add_argument("--json", action="store_true", help="the full structure")
+    p.set_defaults(func=cmd_ask)
+
     p = sub.add_parser("models", help="list models and their state; fetch or import models")
     p.add_argument("action", nargs="?", choices=["list", "fetch", "import"], default="list")
     p.add_argument("roles", nargs="*", help="roles to fetch, or the PATH to import")
@@ -267,8 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s"
+    )
     try:
         code: int = args.func(args)
         return code

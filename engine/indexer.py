@@ -42,8 +42,15 @@ class Parsed:
 
 
 class Indexer:
-    def __init__(self, catalog: Catalog, lexical: LexicalIndex, vectors: VectorIndex,
-                 count_tokens: Callable[[str], int] | None, chunk_tokens: int, max_bytes: int) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        lexical: LexicalIndex,
+        vectors: VectorIndex,
+        count_tokens: Callable[[str], int] | None,
+        chunk_tokens: int,
+        max_bytes: int,
+    ) -> None:
         self.catalog = catalog
         self.lexical = lexical
         self.vectors = vectors
@@ -79,8 +86,9 @@ class Indexer:
         yield from self._index(folder.id, todo, known, cancelled)
         self.catalog.mark_synced(folder.id)
 
-    def sync_paths(self, folder: FolderRow, paths: Iterable[Path], cancelled: Callable[[], bool]
-                   ) -> Iterator[Event]:
+    def sync_paths(
+        self, folder: FolderRow, paths: Iterable[Path], cancelled: Callable[[], bool]
+    ) -> Iterator[Event]:
         """Re-check specific paths (from the watcher): files, directories, or paths that vanished."""
         root = Path(folder.path)
         known = {f.path: f for f in self.catalog.files(folder.id)}
@@ -92,8 +100,13 @@ class Indexer:
                     if _under(r.path, path):
                         results[str(r.path)] = r
                 prefix = str(path)
-                gone.update({p: f for p, f in known.items() if _under(Path(p), path) and p not in results
-                             and p.startswith(prefix)})
+                gone.update(
+                    {
+                        p: f
+                        for p, f in known.items()
+                        if _under(Path(p), path) and p not in results and p.startswith(prefix)
+                    }
+                )
             elif path.is_file():
                 result = _classify(root, path, folder, self.max_bytes)
                 if result is None:
@@ -123,8 +136,13 @@ class Indexer:
         for f in files:
             yield FileRemoved(f.path)
 
-    def _index(self, folder_id: int, todo: list[scanner.ScanResult], known: dict[str, FileRow],
-               cancelled: Callable[[], bool]) -> Iterator[Event]:
+    def _index(
+        self,
+        folder_id: int,
+        todo: list[scanner.ScanResult],
+        known: dict[str, FileRow],
+        cancelled: Callable[[], bool],
+    ) -> Iterator[Event]:
         batch: list[Parsed] = []
         n_chunks = 0
         for done, result in enumerate(todo, start=1):
@@ -176,21 +194,35 @@ class Indexer:
                     if old:
                         self.catalog.touch_file(con, old.id, p.scan.size, p.scan.mtime)
                     continue
-                old_ids = [int(r[0]) for r in con.execute(
-                    "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?",
-                    [path]).fetchall()]
+                old_ids = [
+                    int(r[0])
+                    for r in con.execute(
+                        "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?", [path]
+                    ).fetchall()
+                ]
                 removed_chunks.extend(old_ids)
                 hashes = [text_hash(c.text) for c in p.chunks]
                 file_id, ids = self.catalog.replace_file(
-                    con, folder_id, path, p.scan.size, p.scan.mtime, p.digest, p.chunks, hashes, p.status, p.error)
+                    con,
+                    folder_id,
+                    path,
+                    p.scan.size,
+                    p.scan.mtime,
+                    p.digest,
+                    p.chunks,
+                    hashes,
+                    p.status,
+                    p.error,
+                )
                 replaced.append(file_id)
-                lexical_rows.extend((cid, file_id, path, c.heading, c.text)
-                                    for cid, c in zip(ids, p.chunks, strict=True))
+                lexical_rows.extend(
+                    (cid, file_id, path, c.heading, c.text) for cid, c in zip(ids, p.chunks, strict=True)
+                )
         self.lexical.apply(self.catalog.generation(), replaced, lexical_rows)
         self.vectors.remove(removed_chunks)
-        ids, vecs = self.catalog.vectors_for_chunks([r[0] for r in lexical_rows]) if lexical_rows else (None, None)
-        if ids is not None and vecs is not None:
-            self.vectors.add(ids, vecs)  # texts embedded before (renames, copies) are searchable at once
+        if lexical_rows:  # texts embedded before (renames, copies) are searchable by vector at once
+            known, vecs = self.catalog.vectors_for_chunks([r[0] for r in lexical_rows])
+            self.vectors.add(known, vecs)
         for p in batch:
             if p.status == "indexed":
                 yield FileIndexed(str(p.scan.path), len(p.chunks))
@@ -198,8 +230,9 @@ class Indexer:
                 yield FileSkipped(str(p.scan.path), p.error or p.status)
 
     # -- vectors --------------------------------------------------------------------------------------
-    def embed_pending(self, embed: Callable[[list[str]], object], cancelled: Callable[[], bool]
-                      ) -> Iterator[IndexProgress]:
+    def embed_pending(
+        self, embed: Callable[[list[str]], object], cancelled: Callable[[], bool]
+    ) -> Iterator[IndexProgress]:
         """Embed every distinct chunk text that has no vector yet; each batch is committed as it lands."""
         missing, total = self.catalog.count_missing_vectors()
         done = total - missing

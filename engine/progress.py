@@ -38,8 +38,10 @@ class ProgressLine:
         elapsed = now - self._phase_start
         rate = (event.done - self._phase_first) / elapsed if elapsed > 0 else 0.0
         eta = (event.total - event.done) / rate if rate > 0 else 0.0
-        return (f"{event.phase:8} [{bar:<24}] {event.done}/{event.total} {frac:4.0%}"
-                f"  {rate:6.1f}/s  ETA {_clock(eta)}")
+        return (
+            f"{event.phase:8} [{bar:<24}] {event.done}/{event.total} {frac:4.0%}"
+            f"  {rate:6.1f}/s  ETA {_clock(eta)}"
+        )
 
     def _finish_line(self) -> None:
         if self.enabled and self._phase:

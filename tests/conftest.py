@@ -14,7 +14,8 @@ SHARED_EVAL = REPO.parent / "shared" / "eval"
 # Read-only use of prepared model files; captured before any test changes the environment.
 MODEL_CACHE = Path(
     os.environ.get("CITELINE_MODEL_CACHE")
-    or Path(os.environ.get("CITELINE_HOME") or platformdirs.user_data_dir("citeline", appauthor=False)) / "models"
+    or Path(os.environ.get("CITELINE_HOME") or platformdirs.user_data_dir("citeline", appauthor=False))
+    / "models"
 )
 
 
@@ -48,13 +49,25 @@ def write(root: Path, rel: str, text: str) -> Path:
 def small_folder(tmp_path: Path) -> Path:
     """A little knowledge base: docs, code and a note, with unique phrases to search for."""
     root = tmp_path / "kb"
-    write(root, "docs/deploy.md", "# Deploying\n\nWe deploy with the **zebracorn pipeline** every Tuesday.\n\n"
-          "## Rollback\n\nTo roll back, run `make rollback` and notify the on-call engineer.\n")
-    write(root, "docs/pto.md", "# Paid time off\n\nEmployees accrue 20 days of paid leave per year.\n"
-          "Unused days carry over up to a limit of five days.\n")
-    write(root, "src/billing.py", "\"\"\"Billing helpers.\"\"\"\n\n\ndef computeInvoiceTotal(items):\n"
-          "    \"\"\"Sum the line items of an invoice.\"\"\"\n    return sum(i.price for i in items)\n\n\n"
-          "class PaymentGateway:\n    def charge(self, amount):\n        return amount > 0\n")
+    write(
+        root,
+        "docs/deploy.md",
+        "# Deploying\n\nWe deploy with the **zebracorn pipeline** every Tuesday.\n\n"
+        "## Rollback\n\nTo roll back, run `make rollback` and notify the on-call engineer.\n",
+    )
+    write(
+        root,
+        "docs/pto.md",
+        "# Paid time off\n\nEmployees accrue 20 days of paid leave per year.\n"
+        "Unused days carry over up to a limit of five days.\n",
+    )
+    write(
+        root,
+        "src/billing.py",
+        '"""Billing helpers."""\n\n\ndef computeInvoiceTotal(items):\n'
+        '    """Sum the line items of an invoice."""\n    return sum(i.price for i in items)\n\n\n'
+        "class PaymentGateway:\n    def charge(self, amount):\n        return amount > 0\n",
+    )
     write(root, "notes/meeting.txt", "Meeting notes, March.\nThe quokka migration finished on time.\n")
     write(root, ".env", "SECRET_TOKEN=hunter2\n")
     (root / "logo.bin").write_bytes(b"\x00\x01\x02" * 100)

@@ -31,14 +31,19 @@ def make_corpus(root: Path, files: int) -> None:
     rng = random.Random(7)
     words = "alpha beta gamma delta harbor lantern copper meadow violet orbit saddle falcon".split()
     for i in range(files):
-        paras = ["\n".join(" ".join(rng.choice(words) for _ in range(12)) for _ in range(4)) for _ in range(3)]
+        paras = [
+            "\n".join(" ".join(rng.choice(words) for _ in range(12)) for _ in range(4)) for _ in range(3)
+        ]
         write(root, f"d{i % 5}/file{i}.md", f"# File {i}\n\nunique{i}token\n\n" + "\n\n".join(paras) + "\n")
 
 
 def snapshot(engine: Engine) -> tuple[list[tuple[str, int, int, str]], int, int, list[str]]:
     catalog = engine.catalog
-    rows = sorted((r.path, r.start_line, r.end_line, r.text)
-                  for f in catalog.files() for r in catalog.chunks_of_file(f.id))
+    rows = sorted(
+        (r.path, r.start_line, r.end_line, r.text)
+        for f in catalog.files()
+        for r in catalog.chunks_of_file(f.id)
+    )
     lexical = engine._open()[1].num_docs()
     vectors = len(engine._open()[2])
     top = [Path(h.path).name for h in engine.search("unique7token", k=3, mode="keyword").hits]
@@ -52,8 +57,9 @@ def test_sigkill_then_resync_equals_fresh(tmp_path: Path) -> None:
     home = tmp_path / "killed"
     rng = random.Random(11)
     for attempt in range(4):
-        proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(home), str(root)],
-                                stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SCRIPT, str(home), str(root)], stdout=subprocess.PIPE, text=True
+        )
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(rng.uniform(0.05, 1.5) * (attempt + 1))

@@ -62,8 +62,10 @@ def test_atomic_save_and_directory_move(watched: Engine, small_folder: Path) -> 
 def test_burst_of_files_is_batched(watched: Engine, small_folder: Path) -> None:
     for i in range(200):
         write(small_folder, f"burst/f{i}.txt", f"burst file number {i} marker{i}x\n")
-    eventually(lambda: "f199.txt" in names(watched, "marker199x") and "f0.txt" in names(watched, "marker0x"),
-               timeout=20)
+    eventually(
+        lambda: "f199.txt" in names(watched, "marker199x") and "f0.txt" in names(watched, "marker0x"),
+        timeout=20,
+    )
 
 
 def test_debounce_merges_bursts(tmp_path: Path) -> None:

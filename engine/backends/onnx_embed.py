@@ -17,8 +17,9 @@ Matrix = npt.NDArray[np.float32]
 class OnnxEmbedder:
     """Loads lazily on first use, behind a lock; thread-safe afterwards (ORT sessions are)."""
 
-    def __init__(self, model: Path, tokenizer: Path, max_tokens: int = 256, threads: int = 2,
-                 batch_size: int = 16) -> None:
+    def __init__(
+        self, model: Path, tokenizer: Path, max_tokens: int = 256, threads: int = 2, batch_size: int = 16
+    ) -> None:
         self.model_path = model
         self.tokenizer_path = tokenizer
         self.max_tokens = max_tokens
@@ -44,8 +45,9 @@ class OnnxEmbedder:
                 opts.intra_op_num_threads = self.threads
                 opts.inter_op_num_threads = 1
                 opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                self._session = ort.InferenceSession(str(self.model_path), opts,
-                                                     providers=["CPUExecutionProvider"])
+                self._session = ort.InferenceSession(
+                    str(self.model_path), opts, providers=["CPUExecutionProvider"]
+                )
                 self._tokenizer = tok
         return self._session, self._tokenizer
 
@@ -54,6 +56,7 @@ class OnnxEmbedder:
         _, tok = self._load()
         with self._lock:
             tok.no_truncation()
+            tok.no_padding()
             try:
                 return [len(e.ids) for e in tok.encode_batch(texts)]
             finally:

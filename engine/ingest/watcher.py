@@ -35,8 +35,14 @@ class _Collector(FileSystemEventHandler):
 
 
 class FolderWatcher:
-    def __init__(self, roots: Iterable[Path], on_changes: Callable[[set[Path]], None],
-                 debounce: float = DEBOUNCE_S, max_wait: float = MAX_WAIT_S, polling: bool = False) -> None:
+    def __init__(
+        self,
+        roots: Iterable[Path],
+        on_changes: Callable[[set[Path]], None],
+        debounce: float = DEBOUNCE_S,
+        max_wait: float = MAX_WAIT_S,
+        polling: bool = False,
+    ) -> None:
         self.roots = [Path(r) for r in roots]
         self.on_changes = on_changes
         self.debounce = debounce
@@ -90,8 +96,12 @@ class FolderWatcher:
             self.on_changes(batch)
 
 
-def watch_forever(engine: Any, polling: bool = False,
-                  on_batch: Callable[[Any], None] | None = None, stop: threading.Event | None = None) -> None:
+def watch_forever(
+    engine: Any,
+    polling: bool = False,
+    on_batch: Callable[[Any], None] | None = None,
+    stop: threading.Event | None = None,
+) -> None:
     """Run the watcher until interrupted; the calling thread is the one writer that applies batches."""
     batches: queue.Queue[set[Path]] = queue.Queue()
     roots = [Path(f.path) for f in engine.folders()]

@@ -46,9 +46,15 @@ class Filters:
 
 
 class Searcher:
-    def __init__(self, catalog: Catalog, lexical: LexicalIndex, vectors: VectorIndex,
-                 embed_query: Callable[[str], npt.NDArray[np.float32]] | None, candidates: int, rrf_k: int
-                 ) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        lexical: LexicalIndex,
+        vectors: VectorIndex,
+        embed_query: Callable[[str], npt.NDArray[np.float32]] | None,
+        candidates: int,
+        rrf_k: int,
+    ) -> None:
         self.catalog = catalog
         self.lexical = lexical
         self.vectors = vectors
@@ -56,8 +62,15 @@ class Searcher:
         self.candidates = candidates
         self.rrf_k = rrf_k
 
-    def search(self, query: str, k: int = 10, mode: Mode = "hybrid", filters: Filters | None = None,
-               reranker: Reranker | None = None, rerank_top: int = 30) -> SearchResult:
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        mode: Mode = "hybrid",
+        filters: Filters | None = None,
+        reranker: Reranker | None = None,
+        rerank_top: int = 30,
+    ) -> SearchResult:
         filters = filters or Filters()
         timings: dict[str, float] = {}
         widen = 4 if filters.active else 1
@@ -89,8 +102,15 @@ class Searcher:
             timings["rerank"] = _ms(t)
         return SearchResult(query, mode, hits[:k], timings)
 
-    def _hits(self, query: str, fused: list[tuple[int, float]], lexical: Sequence[tuple[int, float]],
-              dense: Sequence[tuple[int, float]], filters: Filters, k: int) -> list[Hit]:
+    def _hits(
+        self,
+        query: str,
+        fused: list[tuple[int, float]],
+        lexical: Sequence[tuple[int, float]],
+        dense: Sequence[tuple[int, float]],
+        filters: Filters,
+        k: int,
+    ) -> list[Hit]:
         lex_rank = {cid: (r, s) for r, (cid, s) in enumerate(lexical, start=1)}
         vec_rank = {cid: (r, s) for r, (cid, s) in enumerate(dense, start=1)}
         rows = self.catalog.chunk_rows([cid for cid, _ in fused[: k * 8 if filters.active else k]])
@@ -99,19 +119,30 @@ class Searcher:
             row = rows.get(cid)
             if row is None or not filters.allows(row.path):
                 continue
-            hits.append(_hit(row, score, query, lex_rank.get(cid), vec_rank.get(cid)))
+            hits.append(hit_from_row(row, score, query, lex_rank.get(cid), vec_rank.get(cid)))
             if len(hits) >= k:
                 break
         return hits
 
 
-def _hit(row: ChunkRow, score: float, query: str, lex: tuple[int, float] | None,
-         vec: tuple[int, float] | None) -> Hit:
+def hit_from_row(
+    row: ChunkRow, score: float, query: str, lex: tuple[int, float] | None, vec: tuple[int, float] | None
+) -> Hit:
     return Hit(
-        chunk_id=row.id, path=row.path, start_line=row.start_line, end_line=row.end_line, page=row.page,
-        heading=row.heading, text=row.text, score=score, snippet=snippet(row.text, query),
-        lexical_rank=lex[0] if lex else None, lexical_score=lex[1] if lex else None,
-        vector_rank=vec[0] if vec else None, vector_score=vec[1] if vec else None, mtime=row.mtime,
+        chunk_id=row.id,
+        path=row.path,
+        start_line=row.start_line,
+        end_line=row.end_line,
+        page=row.page,
+        heading=row.heading,
+        text=row.text,
+        score=score,
+        snippet=snippet(row.text, query),
+        lexical_rank=lex[0] if lex else None,
+        lexical_score=lex[1] if lex else None,
+        vector_rank=vec[0] if vec else None,
+        vector_score=vec[1] if vec else None,
+        mtime=row.mtime,
     )
 
 

@@ -23,6 +23,8 @@ from engine.errors import CiteError
 from engine.events import Chunk
 
 DIM = 384
+FILE_COLS = "id, folder_id, path, size, mtime, hash, status, error, chunks"
+CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: initial schema
@@ -143,8 +145,10 @@ class Catalog:
             try:
                 yield con
                 if chunks_changed:
-                    con.execute("UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) "
-                                "WHERE key = 'generation'")
+                    con.execute(
+                        "UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) "
+                        "WHERE key = 'generation'"
+                    )
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
@@ -167,8 +171,11 @@ class Catalog:
         return folder
 
     def folders(self) -> list[FolderRow]:
-        rows = self._cur().execute(
-            "SELECT id, path, include, exclude, synced_at FROM folders ORDER BY path").fetchall()
+        rows = (
+            self._cur()
+            .execute("SELECT id, path, include, exclude, synced_at FROM folders ORDER BY path")
+            .fetchall()
+        )
         return [FolderRow(r[0], r[1], tuple(json.loads(r[2])), tuple(json.loads(r[3])), r[4]) for r in rows]
 
     def folder(self, path: str) -> FolderRow | None:
@@ -177,8 +184,10 @@ class Catalog:
     def remove_folder(self, folder_id: int) -> tuple[list[int], list[int]]:
         """Delete a folder with its files and chunks; returns the removed (file ids, chunk ids)."""
         with self.write() as con:
-            ids = [int(r[0]) for r in con.execute("SELECT id FROM files WHERE folder_id = ?",
-                                                  [folder_id]).fetchall()]
+            ids = [
+                int(r[0])
+                for r in con.execute("SELECT id FROM files WHERE folder_id = ?", [folder_id]).fetchall()
+            ]
             chunk_ids = self.delete_files(con, ids)
             con.execute("DELETE FROM folders WHERE id = ?", [folder_id])
         return ids, chunk_ids
@@ -189,34 +198,68 @@ class Catalog:
 
     # -- files ----------------------------------------------------------------------------------------
     def files(self, folder_id: int | None = None) -> list[FileRow]:
-        sql = "SELECT id, folder_id, path, size, mtime, hash, status, error, chunks FROM files"
+        sql = f"SELECT {FILE_COLS} FROM files"
         args: list[Any] = []
         if folder_id is not None:
             sql += " WHERE folder_id = ?"
             args.append(folder_id)
         return [FileRow(*r) for r in self._cur().execute(sql + " ORDER BY path", args).fetchall()]
 
+    def files_in_dir(self, directory: str) -> list[FileRow]:
+        """Files directly inside one directory (not below it)."""
+        sep = "\\" if "\\" in directory else "/"
+        prefix = directory.rstrip(sep) + sep
+        rows = (
+            self._cur()
+            .execute(
+                f"SELECT {FILE_COLS} FROM files "
+                "WHERE starts_with(path, ?) AND NOT contains(substr(path, ?), ?) ORDER BY path",
+                [prefix, len(prefix) + 1, sep],
+            )
+            .fetchall()
+        )
+        return [FileRow(*r) for r in rows]
+
     def file(self, path: str) -> FileRow | None:
-        row = self._cur().execute(
-            "SELECT id, folder_id, path, size, mtime, hash, status, error, chunks FROM files WHERE path = ?",
-            [path]).fetchone()
+        row = (
+            self._cur()
+            .execute(
+                f"SELECT {FILE_COLS} FROM files WHERE path = ?",
+                [path],
+            )
+            .fetchone()
+        )
         return FileRow(*row) if row else None
 
-    def replace_file(self, con: duckdb.DuckDBPyConnection, folder_id: int, path: str, size: int,
-                     mtime: float, digest: str, chunks: Sequence[Chunk], text_hashes: Sequence[str],
-                     status: str = "indexed", error: str | None = None) -> tuple[int, list[int]]:
+    def replace_file(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        folder_id: int,
+        path: str,
+        size: int,
+        mtime: float,
+        digest: str,
+        chunks: Sequence[Chunk],
+        text_hashes: Sequence[str],
+        status: str = "indexed",
+        error: str | None = None,
+    ) -> tuple[int, list[int]]:
         """Inside a write(): drop the file's old chunks, store the new ones; returns (file id, chunk ids)."""
         old = con.execute("SELECT id FROM files WHERE path = ?", [path]).fetchone()
         if old:
             file_id = int(old[0])
             con.execute("DELETE FROM chunks WHERE file_id = ?", [file_id])
-            con.execute("UPDATE files SET folder_id=?, size=?, mtime=?, hash=?, status=?, error=?, chunks=?, "
-                        "indexed_at=current_timestamp WHERE id = ?",
-                        [folder_id, size, mtime, digest, status, error, len(chunks), file_id])
+            con.execute(
+                "UPDATE files SET folder_id=?, size=?, mtime=?, hash=?, status=?, error=?, chunks=?, "
+                "indexed_at=current_timestamp WHERE id = ?",
+                [folder_id, size, mtime, digest, status, error, len(chunks), file_id],
+            )
         else:
-            row = con.execute("INSERT INTO files(folder_id, path, size, mtime, hash, status, error, chunks) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                              [folder_id, path, size, mtime, digest, status, error, len(chunks)]).fetchone()
+            row = con.execute(
+                "INSERT INTO files(folder_id, path, size, mtime, hash, status, error, chunks) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                [folder_id, path, size, mtime, digest, status, error, len(chunks)],
+            ).fetchone()
             assert row is not None
             file_id = int(row[0])
         if not chunks:
@@ -225,8 +268,10 @@ class Catalog:
         ids = [int(r[0]) for r in first]
         con.executemany(
             "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(cid, file_id, i, c.start_line, c.end_line, c.page, c.heading, c.text, h)
-             for i, (cid, c, h) in enumerate(zip(ids, chunks, text_hashes, strict=True))],
+            [
+                (cid, file_id, i, c.start_line, c.end_line, c.page, c.heading, c.text, h)
+                for i, (cid, c, h) in enumerate(zip(ids, chunks, text_hashes, strict=True))
+            ],
         )
         return file_id, ids
 
@@ -238,8 +283,10 @@ class Catalog:
         if not file_ids:
             return []
         ids = list(file_ids)
-        chunk_ids = [int(r[0]) for r in con.execute(
-            "SELECT id FROM chunks WHERE list_contains(?, file_id)", [ids]).fetchall()]
+        chunk_ids = [
+            int(r[0])
+            for r in con.execute("SELECT id FROM chunks WHERE list_contains(?, file_id)", [ids]).fetchall()
+        ]
         con.execute("DELETE FROM chunks WHERE list_contains(?, file_id)", [ids])
         con.execute("DELETE FROM files WHERE list_contains(?, id)", [ids])
         return chunk_ids
@@ -248,24 +295,36 @@ class Catalog:
     def chunk_rows(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
         if not ids:
             return {}
-        rows = self._cur().execute(
-            "SELECT c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime "
-            "FROM chunks c JOIN files f ON f.id = c.file_id WHERE list_contains(?, c.id)", [list(ids)]
-        ).fetchall()
+        rows = (
+            self._cur()
+            .execute(
+                f"SELECT {CHUNK_COLS} "
+                "FROM chunks c JOIN files f ON f.id = c.file_id WHERE list_contains(?, c.id)",
+                [list(ids)],
+            )
+            .fetchall()
+        )
         return {int(r[0]): ChunkRow(*r) for r in rows}
 
     def chunks_of_file(self, file_id: int) -> list[ChunkRow]:
-        rows = self._cur().execute(
-            "SELECT c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime "
-            "FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.file_id = ? ORDER BY c.ord", [file_id]
-        ).fetchall()
+        rows = (
+            self._cur()
+            .execute(
+                f"SELECT {CHUNK_COLS} "
+                "FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.file_id = ? ORDER BY c.ord",
+                [file_id],
+            )
+            .fetchall()
+        )
         return [ChunkRow(*r) for r in rows]
 
     def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
         """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
         cur = self._cur()
-        cur.execute("SELECT c.id, c.file_id, f.path, c.heading, c.text FROM chunks c "
-                    "JOIN files f ON f.id = c.file_id ORDER BY c.id")
+        cur.execute(
+            "SELECT c.id, c.file_id, f.path, c.heading, c.text FROM chunks c "
+            "JOIN files f ON f.id = c.file_id ORDER BY c.id"
+        )
         while rows := cur.fetchmany(batch):
             yield [(int(r[0]), int(r[1]), r[2], r[3], r[4]) for r in rows]
 
@@ -284,25 +343,41 @@ class Catalog:
     # -- vectors --------------------------------------------------------------------------------------
     def missing_vectors(self, limit: int) -> list[tuple[str, str]]:
         """(text hash, text) of chunk texts with no vector yet, one per distinct text."""
-        rows = self._cur().execute(
-            "SELECT text_hash, any_value(text) FROM chunks WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
-            "GROUP BY text_hash ORDER BY min(id) LIMIT ?", [limit]).fetchall()
+        rows = (
+            self._cur()
+            .execute(
+                "SELECT text_hash, any_value(text) FROM chunks "
+            "WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
+                "GROUP BY text_hash ORDER BY min(id) LIMIT ?",
+                [limit],
+            )
+            .fetchall()
+        )
         return [(r[0], r[1]) for r in rows]
 
     def count_missing_vectors(self) -> tuple[int, int]:
         """(distinct texts without vectors, distinct texts) for progress."""
-        row = self._cur().execute(
-            "SELECT count(DISTINCT text_hash) FILTER (WHERE text_hash NOT IN (SELECT text_hash FROM vectors)), "
-            "count(DISTINCT text_hash) FROM chunks").fetchone()
+        row = (
+            self._cur()
+            .execute(
+                "SELECT count(DISTINCT text_hash) "
+            "FILTER (WHERE text_hash NOT IN (SELECT text_hash FROM vectors)), "
+                "count(DISTINCT text_hash) FROM chunks"
+            )
+            .fetchone()
+        )
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def store_vectors(self, hashes: Sequence[str], vecs: npt.NDArray[np.float32]) -> None:
         with self.write(chunks_changed=False) as con:
-            con.execute("INSERT OR IGNORE INTO vectors SELECT unnest(?::VARCHAR[]), unnest(?::FLOAT[384][])",
-                        [list(hashes), vecs.tolist()])
+            con.execute(
+                "INSERT OR IGNORE INTO vectors SELECT unnest(?::VARCHAR[]), unnest(?::FLOAT[384][])",
+                [list(hashes), vecs.tolist()],
+            )
 
-    def vectors_for_chunks(self, chunk_ids: Iterable[int] | None = None
-                           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    def vectors_for_chunks(
+        self, chunk_ids: Iterable[int] | None = None
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         sql = "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash)"
         args: list[Any] = []
         if chunk_ids is not None:
@@ -314,12 +389,19 @@ class Catalog:
             return ids, np.zeros((0, DIM), dtype=np.float32)
         return ids, np.stack([np.asarray(v, dtype=np.float32) for v in res["vec"]])
 
-    def vectors_for_chunks_by_hash(self, hashes: Sequence[str]
-                                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    def vectors_for_chunks_by_hash(
+        self, hashes: Sequence[str]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         """(chunk ids, vectors) of every chunk whose text has one of these hashes."""
-        res = self._cur().execute(
-            "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash) "
-            "WHERE list_contains(?, c.text_hash) ORDER BY c.id", [list(hashes)]).fetchnumpy()
+        res = (
+            self._cur()
+            .execute(
+                "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash) "
+                "WHERE list_contains(?, c.text_hash) ORDER BY c.id",
+                [list(hashes)],
+            )
+            .fetchnumpy()
+        )
         ids = np.asarray(res["id"], dtype=np.int64)
         if len(ids) == 0:
             return ids, np.zeros((0, DIM), dtype=np.float32)

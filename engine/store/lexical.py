@@ -119,13 +119,16 @@ class LexicalIndex:
             self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         return self._writer
 
-    def apply(self, generation: int, remove_files: Iterable[int],
-              add: Sequence[tuple[int, int, str, str, str]]) -> None:
+    def apply(
+        self, generation: int, remove_files: Iterable[int], add: Sequence[tuple[int, int, str, str, str]]
+    ) -> None:
         """Delete every chunk of remove_files, add (chunk id, file id, path, heading, text), commit."""
         with self._lock:
             writer = self._writer_()
             for file_id in remove_files:
-                writer.delete_documents_by_query(tantivy.Query.term_query(self.index.schema, "file_id", file_id))
+                writer.delete_documents_by_query(
+                    tantivy.Query.term_query(self.index.schema, "file_id", file_id)
+                )
             for row in add:
                 writer.add_document(_document(*row))
             writer.commit()
@@ -151,6 +154,16 @@ class LexicalIndex:
     def num_docs(self) -> int:
         return int(self.index.searcher().num_docs)
 
+    def doc_freq(self, word: str) -> tuple[int, int]:
+        """(chunks whose body or heading matches this word, all chunks), for IDF weights."""
+        clean = re.sub(r"\W+", " ", word).strip()
+        searcher = self.index.searcher()
+        if not clean:
+            return 0, int(searcher.num_docs)
+        parsed, _errors = self.index.parse_query_lenient(clean, ["body", "heading"])
+        found = searcher.search(parsed, 1, count=True)
+        return int(getattr(found, "count", 0) or 0), int(searcher.num_docs)
+
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
         """BM25 top-`limit` as (chunk id, score). Any user text is accepted; nothing raises on syntax."""
         text = sanitize(query)
@@ -158,5 +171,5 @@ class LexicalIndex:
             return []
         parsed, _errors = self.index.parse_query_lenient(text, list(FIELDS), field_boosts=BOOSTS)
         searcher = self.index.searcher()
-        result = searcher.search(parsed, limit)
+        result = searcher.search(parsed, limit, count=False)
         return [(int(searcher.doc(addr)["chunk_id"][0]), float(score)) for score, addr in result.hits]

@@ -1,0 +1,113 @@
+"""The cite-or-refuse contract, in code.
+
+A generated sentence is shown only if:
+1. it cites at least one source number that was actually supplied;
+2. its quote is a verbatim (whitespace-normalised) substring of a cited source's chunk, which is then
+   resolved to exact lines (and page);
+3. the sentence is supported by what it cites: enough of its content words occur in the cited text, or
+   its embedding is close enough to the quote's.
+Unsupported sentences are dropped and reported. If none remains, the answer is exactly REFUSAL.
+Instructions inside documents cannot change this: the checks look only at the supplied chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.answer.text import content_terms, normalize, normalized_with_map
+from engine.events import AnswerSentence, Citation, Hit
+
+# Support thresholds. A sentence passes if LEXICAL_SUPPORT of its content terms occur in the cited text,
+# or if its embedding cosine with the quote is at least SEMANTIC_SUPPORT (MiniLM-L6; paraphrase pairs
+# score ~0.6-0.9, topical but unsupported pairs ~0.2-0.5). Measured by tests/test_contract.py's pairs and
+# reported by `citeline eval --answers` (quote verification and support rates).
+LEXICAL_SUPPORT = 0.6
+SEMANTIC_SUPPORT = 0.62
+MIN_QUOTE_CHARS = 8
+
+Embed = Callable[[list[str]], npt.NDArray[np.float32]]
+
+
+@dataclass(frozen=True)
+class RawSentence:
+    """A sentence as a generator proposed it, before any check."""
+
+    text: str
+    sources: tuple[int, ...]
+    quote: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    sentence: AnswerSentence | None
+    reason: str  # "" when kept
+
+
+def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
+    """Lines (start, end) of `hit` where the whitespace-normalised quote occurs, or None."""
+    flat, index = normalized_with_map(hit.text)
+    needle = normalize(quote).strip(" .")
+    if len(needle) < MIN_QUOTE_CHARS:
+        return None
+    pos = flat.find(needle)
+    if pos < 0:
+        pos = flat.lower().find(needle.lower())
+    if pos < 0:
+        return None
+    first = index[pos]
+    last = index[pos + len(needle) - 1]
+    start = hit.start_line + hit.text.count("\n", 0, first)
+    end = hit.start_line + hit.text.count("\n", 0, last)
+    return start, end
+
+
+def lexical_support(sentence: str, cited: str) -> float:
+    terms = set(content_terms(sentence))
+    if not terms:
+        return 0.0
+    have = set(content_terms(cited))
+    return len(terms & have) / len(terms)
+
+
+def check(raw: RawSentence, evidence: Sequence[Hit], embed: Embed | None) -> Verdict:
+    supplied = [n for n in raw.sources if 1 <= n <= len(evidence)]
+    if not supplied:
+        return Verdict(None, f"cites no supplied source ({list(raw.sources)})")
+    citations = []
+    for n in supplied:
+        hit = evidence[n - 1]
+        span = locate(raw.quote, hit)
+        if span is not None:
+            citations.append(Citation(n, hit.path, span[0], span[1], hit.page, normalize(raw.quote)))
+    if not citations:
+        return Verdict(None, "quote not found verbatim in the cited sources")
+    cited_text = " ".join(evidence[c.source - 1].text for c in citations)
+    if lexical_support(raw.text, raw.quote + " " + cited_text) < LEXICAL_SUPPORT and not _close(
+        raw.text, raw.quote, embed
+    ):
+        return Verdict(None, "sentence not supported by its quote")
+    return Verdict(AnswerSentence(raw.text.strip(), tuple(citations)), "")
+
+
+def _close(sentence: str, quote: str, embed: Embed | None) -> bool:
+    if embed is None:
+        return False
+    vecs = embed([sentence, quote])
+    return float(vecs[0] @ vecs[1]) >= SEMANTIC_SUPPORT
+
+
+def render(sentences: Sequence[AnswerSentence]) -> str:
+    """The answer as text with [n] markers after each sentence."""
+    parts = []
+    for s in sentences:
+        marks = "".join(f"[{n}]" for n in dict.fromkeys(c.source for c in s.citations))
+        text = s.text.rstrip()
+        if text.endswith((".", "!", "?")):
+            parts.append(f"{text[:-1]} {marks}{text[-1]}")
+        else:
+            parts.append(f"{text} {marks}")
+    return " ".join(parts)

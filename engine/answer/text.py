@@ -1,0 +1,62 @@
+"""Text helpers shared by the contract, the extractive generator and the gate."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.retrieve.snippets import STOP
+
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*`])|\n{2,}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))")
+
+
+def normalize(text: str) -> str:
+    """Whitespace collapsed, typographic quotes and dashes unified, NFKC."""
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split())
+
+
+def normalized_with_map(text: str) -> tuple[str, list[int]]:
+    """normalize(text) and, for each of its characters, the offset in `text` it came from."""
+    out: list[str] = []
+    index: list[int] = []
+    pending_space = False
+    for offset, ch in enumerate(text):
+        ch = unicodedata.normalize("NFKC", ch).translate(_QUOTES)
+        if not ch.strip():
+            pending_space = bool(out)
+            continue
+        if pending_space:
+            out.append(" ")
+            index.append(offset)
+            pending_space = False
+        for c in ch:
+            out.append(c)
+            index.append(offset)
+    return "".join(out), index
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:['’][a-z]+)?", text)]
+
+
+def stem(word: str) -> str:
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def content_terms(text: str) -> list[str]:
+    return [stem(w) for w in words(text) if w not in STOP and len(w) > 1]
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) character spans of sentences/lines in text, blank ones dropped."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in SENTENCE_END.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
