@@ -27,6 +27,10 @@ from engine.store.vectors import VectorIndex
 from models.locator import Locator
 
 
+# Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
+CHUNKING_VERSION = 1
+
+
 def _never() -> bool:
     return False
 
@@ -72,6 +76,7 @@ class Engine:
         self._lexical: LexicalIndex | None = None
         self._vectors: VectorIndex | None = None
         self._embedder: Any = None
+        self._token_counter: Callable[[str], int] | None = None
         self._generators: dict[str, Any] = {}
         self._rerankers: dict[str, Any] = {}
 
@@ -109,16 +114,23 @@ class Engine:
         return self._embedder
 
     def _count_tokens(self) -> Callable[[str], int] | None:
-        try:
-            tok_path = self.locator.tokenizer_path("embedder")
-        except MissingModel:
-            return None
-        from tokenizers import Tokenizer
+        """The embedder's own wordpiece count (no padding, no truncation), or None without the model."""
+        if self._token_counter is None:
+            try:
+                tok_path = self.locator.tokenizer_path("embedder")
+            except MissingModel:
+                return None
+            from tokenizers import Tokenizer
 
-        tok = Tokenizer.from_file(str(tok_path))
-        tok.no_truncation()
-        tok.no_padding()
-        return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+            tok = Tokenizer.from_file(str(tok_path))
+            tok.no_truncation()
+            tok.no_padding()
+            self._token_counter = lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+        return self._token_counter
+
+    def _chunking_signature(self) -> str:
+        tokenizer = "approx" if self._count_tokens() is None else "minilm"
+        return f"{CHUNKING_VERSION}:{self.settings.chunk_tokens}:{tokenizer}"
 
     def _indexer(self) -> Indexer:
         catalog, lexical, vectors = self._catalog, self._lexical, self._vectors
@@ -176,6 +188,7 @@ class Engine:
         self._open()
         with self._write_lock:
             indexer = self._indexer()
+            indexer.ensure_chunking(self._chunking_signature())
             if paths is None:
                 for folder in self.folders():
                     yield from indexer.sync_folder(folder, cancelled)

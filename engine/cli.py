@@ -240,6 +240,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         work_dir=Path(args.work_dir) if args.work_dir else None,
         answers=args.answers,
         generator=args.generator,
+        calibrate=args.calibrate_gate,
     )
     print(report.markdown())
     if args.json:
@@ -255,6 +256,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
     return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from engine.mcp_server import serve
+
+    return serve(args.data_dir, http_port=args.http, idle_release_s=args.idle_release)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -326,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="only the first N queries")
     p.add_argument("--work-dir", help="where to keep the eval index (default: a cache dir)")
     p.add_argument("--answers", action="store_true", help="also score answers")
-    p.add_argument("--generator", default="extractive")
+    p.add_argument("--generator", default="extractive", help="generator for --answers")
+    p.add_argument("--calibrate-gate", action="store_true", help="score the evidence gate's features")
     p.add_argument("--json", help="write the full report as JSON here")
     p.set_defaults(func=cmd_eval)
 
@@ -335,6 +343,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--embed-sample", type=int, default=256)
     p.add_argument("--json")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("mcp", help="serve the index read-only to MCP clients (stdio by default)")
+    p.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead")
+    p.add_argument(
+        "--idle-release", type=float, default=5.0, metavar="SECONDS", help="release the index when idle"
+    )
+    p.set_defaults(func=cmd_mcp)
     return parser
 
 

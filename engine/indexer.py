@@ -71,6 +71,15 @@ class Indexer:
         self.lexical.apply(generation, (), rows)
         return True
 
+    def ensure_chunking(self, signature: str) -> bool:
+        """Re-chunk everything on the next sync when the extractors/chunker or their settings changed."""
+        if self.catalog.meta("chunking") == signature:
+            return False
+        with self.catalog.write(chunks_changed=False) as con:
+            con.execute("UPDATE files SET mtime = -1, hash = ''")
+            con.execute("INSERT OR REPLACE INTO meta VALUES ('chunking', ?)", [signature])
+        return True
+
     # -- folder sync ----------------------------------------------------------------------------------
     def sync_folder(self, folder: FolderRow, cancelled: Callable[[], bool]) -> Iterator[Event]:
         """Bring one folder's files in line with the disk: index new/changed, drop vanished."""

@@ -23,7 +23,7 @@ from engine.answer.text import content_terms
 from engine.events import Hit
 
 COVERAGE_WEIGHT = 0.5
-THRESHOLD = 0.5
+THRESHOLD = 0.38
 TOP = 5
 
 DocFreq = Callable[[str], tuple[int, int]]  # term -> (documents containing it, total documents)

@@ -86,7 +86,13 @@ class OnnxEmbedder:
 
     def token_vectors(self, texts: list[str]) -> list[Matrix]:
         """Per-token normalised vectors (padding removed), for late-interaction scoring."""
-        feeds, session = self._batch(texts)
-        tokens = session.run(["token_embeddings"], feeds)[0]
-        lengths = feeds["attention_mask"].sum(axis=1)
-        return [tokens[i, : int(n)].astype(np.float32) for i, n in enumerate(lengths)]
+        out: list[Matrix] = [np.zeros((0, self.dim), dtype=np.float32)] * len(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            feeds, session = self._batch([texts[i] for i in idx])
+            tokens = session.run(["token_embeddings"], feeds)[0]
+            lengths = feeds["attention_mask"].sum(axis=1)
+            for row, (i, n) in enumerate(zip(idx, lengths, strict=True)):
+                out[i] = tokens[row, : int(n)].astype(np.float32)
+        return out

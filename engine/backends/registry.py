@@ -63,6 +63,12 @@ def _maxsim(engine: Any) -> Any:
     return MaxSimReranker(engine.embedder())
 
 
+def _maxsim_rrf(engine: Any) -> Any:
+    from engine.backends.maxsim import MaxSimFusion
+
+    return MaxSimFusion(engine.embedder())
+
+
 def _cross_encoder(engine: Any) -> Any:
     from engine.backends.cross_encoder import CrossEncoderReranker
 
@@ -77,4 +83,5 @@ generators.register("extractive", _extractive)
 generators.register("local", _local)
 generators.register("claude", _claude)
 rerankers.register("maxsim", _maxsim)
+rerankers.register("maxsim-rrf", _maxsim_rrf)
 rerankers.register("cross-encoder", _cross_encoder)

@@ -38,6 +38,7 @@ class Report:
     chunks: int
     modes: list[ModeReport]
     extra: dict[str, Any] = field(default_factory=dict)
+    answer_rows: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -48,6 +49,7 @@ class Report:
             "chunks": self.chunks,
             "extra": self.extra,
             "modes": [m.__dict__ for m in self.modes],
+            "answer_rows": self.answer_rows,
         }
 
     def markdown(self) -> str:
@@ -76,7 +78,11 @@ class Report:
             )
         )
         for key, value in self.extra.items():
-            lines.append(f"- {key}: {value}")
+            if isinstance(value, dict):
+                lines.append(f"- {key}:")
+                lines.extend(f"  - {k}: {v}" for k, v in value.items() if k != "questions")
+            else:
+                lines.append(f"- {key}: {value}")
         return "\n".join(lines)
 
 
@@ -164,6 +170,7 @@ def run_eval(
     answers: bool = False,
     generator: str = "extractive",
     split: str = "test",
+    calibrate: bool = False,
     progress: Progress | None = None,
 ) -> Report:
     work = work_dir or default_work_dir(path)
@@ -175,10 +182,16 @@ def run_eval(
         report = Report(
             dataset.name, dataset.kind, len(dataset.queries), seconds, engine.status().chunks, mode_reports
         )
+        if calibrate:
+            from engine.eval.answers import calibrate_gate
+
+            report.extra["gate_calibration"] = calibrate_gate(engine, dataset)
         if answers:
             from engine.eval.answers import evaluate_answers
 
-            report.extra.update(evaluate_answers(engine, dataset, generator))
+            result = evaluate_answers(engine, dataset, generator)
+            report.extra["answers"] = result["answers"]
+            report.answer_rows = result["answer_rows"]
         del k
         return report
     finally:

@@ -1,0 +1,131 @@
+"""Answer metrics for `citeline eval --answers`, and the evidence-gate calibration.
+
+- abstention: share of unanswerable questions refused (target: all);
+- false refusals: answerable questions refused;
+- citation precision: cited files that are among the gold sources;
+- quote verification: generated sentences kept by the contract / all generated sentences (the shown
+  answer is 100% verified by construction: unverified sentences are dropped, never displayed);
+- conflicts: for questions labelled contradictory, both gold files cited and a conflict flagged;
+- passage support (LangChain): answers whose cited quotes overlap a supporting passage;
+- latency: time to evidence, to the first verified sentence, and to the full answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.answer import gate
+from engine.answer.text import content_terms, normalize
+from engine.api import Engine
+from engine.eval import metrics
+from engine.eval.datasets import Dataset, Query
+from engine.events import Answer
+
+
+def _rel(path: str, root: Path) -> str:
+    return Path(path).resolve().relative_to(root).as_posix()
+
+
+def quote_overlaps(quote: str, passages: Sequence[str]) -> bool:
+    """True if the quote sits inside a supporting passage, or shares half its content words with one."""
+    q = normalize(quote).lower()
+    terms = set(content_terms(quote))
+    for passage in passages:
+        p = normalize(passage).lower()
+        if q and (q in p or p in q):
+            return True
+        if terms and len(terms & set(content_terms(passage))) / len(terms) >= 0.5:
+            return True
+    return False
+
+
+def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
+    cited = {_rel(c.path, root) for s in answer.sentences for c in s.citations}
+    row: dict[str, Any] = {"id": query.id, "refused": answer.refused, "answerable": query.answerable,
+                           "category": query.category, "cited": sorted(cited), "reason": answer.reason,
+                           "kept": len(answer.sentences) - sum(1 for s in answer.sentences
+                                                               if s.text.startswith("Sources disagree")),
+                           "dropped": len(answer.dropped), "timings": answer.timings_ms,
+                           "conflict": bool(answer.conflicts)}
+    if cited and query.relevant:
+        row["citation_precision"] = len(cited & set(query.relevant)) / len(cited)
+    if query.category == "contradictory":
+        row["conflict_ok"] = bool(answer.conflicts) and set(query.relevant) <= cited
+    if query.passages and not answer.refused:
+        quotes = [c.quote for s in answer.sentences for c in s.citations]
+        row["passage_support"] = any(quote_overlaps(q, query.passages) for q in quotes)
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    unans = [r for r in rows if not r["answerable"]]
+    ans = [r for r in rows if r["answerable"]]
+    kept = sum(r["kept"] for r in rows)
+    generated = kept + sum(r["dropped"] for r in rows)
+    out: dict[str, Any] = {
+        "answerable": len(ans), "unanswerable": len(unans),
+        "abstention": f"{sum(r['refused'] for r in unans)}/{len(unans)}" if unans else "n/a",
+        "false_refusals": f"{sum(r['refused'] for r in ans)}/{len(ans)}",
+        "citation_precision": round(metrics.mean(r["citation_precision"] for r in rows
+                                                 if "citation_precision" in r), 3),
+        "quote_verification_rate": round(kept / generated, 3) if generated else None,
+        "shown_sentences_verified": "100% (unverified sentences are dropped by the contract)",
+    }
+    conflicts = [r for r in rows if "conflict_ok" in r]
+    if conflicts:
+        out["conflicts_flagged_both_cited"] = f"{sum(r['conflict_ok'] for r in conflicts)}/{len(conflicts)}"
+    support = [r["passage_support"] for r in rows if "passage_support" in r]
+    if support:
+        out["quotes_overlap_supporting_passage"] = round(metrics.mean(1.0 if s else 0.0 for s in support), 3)
+    for stage in ("evidence", "first_sentence", "total"):
+        values = [r["timings"][stage] for r in rows if stage in r["timings"]]
+        if values:
+            out[f"{stage}_ms_p50/p95"] = (f"{metrics.percentile(values, 50):.0f}/"
+                                          f"{metrics.percentile(values, 95):.0f}")
+    return out
+
+
+def evaluate_answers(engine: Engine, dataset: Dataset, generator: str) -> dict[str, Any]:
+    root = dataset.corpus_dir.resolve()
+    rows = [score_answer(q, engine.ask(q.text, generator), root) for q in dataset.queries]
+    summary = summarise(rows)
+    summary["generator"] = generator
+    summary["refused_ids"] = [r["id"] for r in rows if r["refused"]]
+    return {"answers": summary, "answer_rows": rows}
+
+
+def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 0.05) -> dict[str, Any]:
+    """Gate features per question, their ROC AUC, and the best (weight, threshold) on this set."""
+    feats = []
+    for q in dataset.queries:
+        hits = engine.evidence(q.text)
+        d = gate.decide(q.text, hits, engine.doc_freq)
+        feats.append((q.answerable, d.coverage, d.dense, q.id))
+    pos = [f for f in feats if f[0]]
+    neg = [f for f in feats if not f[0]]
+    out: dict[str, Any] = {
+        "auc_coverage": metrics.roc_auc([f[1] for f in pos], [f[1] for f in neg]) if neg else None,
+        "auc_dense": metrics.roc_auc([f[2] for f in pos], [f[2] for f in neg]) if neg else None,
+        "questions": [{"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
+                      for f in feats],
+    }
+    best: tuple[int, float, float, float] | None = None
+    for w10 in range(0, 11):
+        w = w10 / 10
+        scores = [(a, w * c + (1 - w) * d) for a, c, d, _ in feats]
+        for threshold in sorted({s for _, s in scores}):
+            false_ref = sum(1 for a, s in scores if a and s < threshold)
+            refused = sum(1 for a, s in scores if not a and s < threshold)
+            if false_ref <= max_false_refusal * len(pos):
+                key = (refused, -false_ref, -abs(w - 0.5), threshold)
+                if best is None or key > (best[0], -best[1], -abs(best[2] - 0.5), best[3]):
+                    best = (refused, false_ref, w, threshold)
+    if best:
+        out["best"] = {"refused_unanswerable": best[0], "false_refusals": best[1], "weight": best[2],
+                       "threshold": round(best[3], 4)}
+        w = best[2]
+        out["auc_combined"] = metrics.roc_auc([w * f[1] + (1 - w) * f[2] for f in pos],
+                                              [w * f[1] + (1 - w) * f[2] for f in neg]) if neg else None
+    return out
