@@ -32,7 +32,7 @@ def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
 
 def snippet(text: str, query: str, width: int = 240) -> str:
     """The window of `text` with the most query terms, terms wrapped in ** **, whitespace collapsed."""
-    flat = " ".join(text.split())
+    flat = " ".join(text.replace("**", "").split())
     pattern = term_pattern(query_terms(query))
     if pattern is None:
         return flat[:width]

@@ -264,16 +264,14 @@ class Catalog:
             file_id = int(row[0])
         if not chunks:
             return file_id, []
-        first = con.execute(f"SELECT nextval('chunk_ids') FROM range({len(chunks)})").fetchall()
-        ids = [int(r[0]) for r in first]
-        con.executemany(
-            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (cid, file_id, i, c.start_line, c.end_line, c.page, c.heading, c.text, h)
-                for i, (cid, c, h) in enumerate(zip(ids, chunks, text_hashes, strict=True))
-            ],
-        )
-        return file_id, ids
+        rows = con.execute(
+            "INSERT INTO chunks(file_id, ord, start_line, end_line, page, heading, text, text_hash) "
+            "SELECT ?, unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
+            "unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]) RETURNING id, ord",
+            [file_id, list(range(len(chunks))), [c.start_line for c in chunks], [c.end_line for c in chunks],
+             [c.page for c in chunks], [c.heading for c in chunks], [c.text for c in chunks], list(text_hashes)],
+        ).fetchall()
+        return file_id, [int(r[0]) for r in sorted(rows, key=lambda r: r[1])]
 
     def touch_file(self, con: duckdb.DuckDBPyConnection, file_id: int, size: int, mtime: float) -> None:
         con.execute("UPDATE files SET size = ?, mtime = ? WHERE id = ?", [size, mtime, file_id])
