@@ -19,13 +19,13 @@ import numpy.typing as npt
 from engine.errors import CiteError, MissingModel
 from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
+from engine.ingest.tokens import TokenCounter
 from engine.retrieve.search import Filters, Mode, Reranker, Searcher, SearchResult
 from engine.settings import Settings, data_dir, model_cache_dir
 from engine.store.catalog import Catalog, FileRow, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
 from models.locator import Locator
-
 
 # Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
 CHUNKING_VERSION = 1
@@ -76,7 +76,7 @@ class Engine:
         self._lexical: LexicalIndex | None = None
         self._vectors: VectorIndex | None = None
         self._embedder: Any = None
-        self._token_counter: Callable[[str], int] | None = None
+        self._token_counter: TokenCounter | None = None
         self._generators: dict[str, Any] = {}
         self._rerankers: dict[str, Any] = {}
 
@@ -125,7 +125,7 @@ class Engine:
             tok = Tokenizer.from_file(str(tok_path))
             tok.no_truncation()
             tok.no_padding()
-            self._token_counter = lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+            self._token_counter = TokenCounter(tok)
         return self._token_counter
 
     def _chunking_signature(self) -> str:

@@ -16,7 +16,7 @@ from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexPro
 from engine.ingest import scanner
 from engine.ingest.chunker import chunk as chunk_document
 from engine.ingest.extract import extract
-from engine.store.catalog import Catalog, FileRow, FolderRow
+from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
 
@@ -182,6 +182,9 @@ class Indexer:
             return Parsed(result, digest, [], "touch")
         try:
             doc = extract(result.path, data)
+            prime = getattr(self.count_tokens, "prime", None)
+            if prime is not None:
+                prime(line.text for line in doc.lines)
             chunks = chunk_document(doc, self.chunk_tokens, self.count_tokens)
         except CiteError as exc:
             return Parsed(result, digest, [], "failed", f"parse error: {exc.message}")
@@ -192,41 +195,32 @@ class Indexer:
     def _write(self, folder_id: int, batch: list[Parsed]) -> Iterator[Event]:
         if not batch:
             return
-        lexical_rows: list[tuple[int, int, str, str, str]] = []
-        replaced: list[int] = []
-        removed_chunks: list[int] = []
+        writes = [
+            FileWrite(
+                str(p.scan.path),
+                p.scan.size,
+                p.scan.mtime,
+                p.digest,
+                p.status,
+                p.error,
+                p.chunks,
+                [text_hash(c.text) for c in p.chunks],
+            )
+            for p in batch
+            if p.status != "touch"
+        ]
         with self.catalog.write() as con:
             for p in batch:
-                path = str(p.scan.path)
-                if p.status == "touch":
-                    old = self.catalog.file(path)
-                    if old:
-                        self.catalog.touch_file(con, old.id, p.scan.size, p.scan.mtime)
-                    continue
-                old_ids = [
-                    int(r[0])
-                    for r in con.execute(
-                        "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?", [path]
-                    ).fetchall()
-                ]
-                removed_chunks.extend(old_ids)
-                hashes = [text_hash(c.text) for c in p.chunks]
-                file_id, ids = self.catalog.replace_file(
-                    con,
-                    folder_id,
-                    path,
-                    p.scan.size,
-                    p.scan.mtime,
-                    p.digest,
-                    p.chunks,
-                    hashes,
-                    p.status,
-                    p.error,
-                )
-                replaced.append(file_id)
-                lexical_rows.extend(
-                    (cid, file_id, path, c.heading, c.text) for cid, c in zip(ids, p.chunks, strict=True)
-                )
+                old = self.catalog.file(str(p.scan.path)) if p.status == "touch" else None
+                if old:
+                    self.catalog.touch_file(con, old.id, p.scan.size, p.scan.mtime)
+            file_ids, chunk_ids, removed_chunks = self.catalog.replace_files(con, folder_id, writes)
+        replaced = list(file_ids.values())
+        lexical_rows = [
+            (cid, file_ids[w.path], w.path, c.heading, c.text)
+            for w in writes
+            for cid, c in zip(chunk_ids[w.path], w.chunks, strict=True)
+        ]
         self.lexical.apply(self.catalog.generation(), replaced, lexical_rows)
         self.vectors.remove(removed_chunks)
         if lexical_rows:  # texts embedded before (renames, copies) are searchable by vector at once

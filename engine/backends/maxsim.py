@@ -30,7 +30,9 @@ class MaxSimReranker:
     def __call__(self, query: str, hits: list[Hit]) -> list[float]:
         if not hits:
             return []
-        windows = [best_window(h.heading + "\n" + h.text, query, self._count, self.window_tokens) for h in hits]
+        windows = [
+            best_window(h.heading + "\n" + h.text, query, self._count, self.window_tokens) for h in hits
+        ]
         vectors = self.embedder.token_vectors([query, *windows])
         q = vectors[0][1:-1] if len(vectors[0]) > 2 else vectors[0]  # drop [CLS] and [SEP]
         scores = []

@@ -77,6 +77,31 @@ class FileRow:
 
 
 @dataclass(frozen=True)
+class FileWrite:
+    """A file's new state and chunks, for replace_files()."""
+
+    path: str
+    size: int
+    mtime: float
+    hash: str
+    status: str
+    error: str | None
+    chunks: Sequence[Chunk]
+    hashes: Sequence[str]
+
+
+def _file_columns(files: Sequence[FileWrite]) -> list[list[Any]]:
+    return [
+        [f.size for f in files],
+        [f.mtime for f in files],
+        [f.hash for f in files],
+        [f.status for f in files],
+        [f.error for f in files],
+        [len(f.chunks) for f in files],
+    ]
+
+
+@dataclass(frozen=True)
 class FolderRow:
     id: int
     path: str
@@ -231,47 +256,76 @@ class Catalog:
         )
         return FileRow(*row) if row else None
 
-    def replace_file(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        folder_id: int,
-        path: str,
-        size: int,
-        mtime: float,
-        digest: str,
-        chunks: Sequence[Chunk],
-        text_hashes: Sequence[str],
-        status: str = "indexed",
-        error: str | None = None,
-    ) -> tuple[int, list[int]]:
-        """Inside a write(): drop the file's old chunks, store the new ones; returns (file id, chunk ids)."""
-        old = con.execute("SELECT id FROM files WHERE path = ?", [path]).fetchone()
+    def replace_files(
+        self, con: duckdb.DuckDBPyConnection, folder_id: int, files: Sequence[FileWrite]
+    ) -> tuple[dict[str, int], dict[str, list[int]], list[int]]:
+        """Inside a write(): store files with their new chunks in a few bulk statements.
+
+        Returns (path -> file id, path -> new chunk ids in order, removed old chunk ids)."""
+        if not files:
+            return {}, {}, []
+        paths = [f.path for f in files]
+        removed = con.execute(
+            "DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE list_contains(?, path)) "
+            "RETURNING id",
+            [paths],
+        ).fetchall()
+        existing = dict(
+            con.execute("SELECT path, id FROM files WHERE list_contains(?, path)", [paths]).fetchall()
+        )
+        old = [f for f in files if f.path in existing]
+        new = [f for f in files if f.path not in existing]
         if old:
-            file_id = int(old[0])
-            con.execute("DELETE FROM chunks WHERE file_id = ?", [file_id])
             con.execute(
-                "UPDATE files SET folder_id=?, size=?, mtime=?, hash=?, status=?, error=?, chunks=?, "
-                "indexed_at=current_timestamp WHERE id = ?",
-                [folder_id, size, mtime, digest, status, error, len(chunks), file_id],
+                "UPDATE files SET folder_id = ?, size = u.size, mtime = u.mtime, hash = u.hash, "
+                "status = u.status, error = u.error, chunks = u.n, indexed_at = current_timestamp "
+                "FROM (SELECT unnest(?::BIGINT[]) AS id, "
+                "unnest(?::BIGINT[]) AS size, unnest(?::DOUBLE[]) AS mtime, unnest(?::VARCHAR[]) AS hash, "
+                "unnest(?::VARCHAR[]) AS status, unnest(?::VARCHAR[]) AS error, unnest(?::INTEGER[]) AS n) u "
+                "WHERE files.id = u.id",
+                [folder_id, [existing[f.path] for f in old], *_file_columns(old)],
             )
-        else:
-            row = con.execute(
+        ids = dict(existing)
+        if new:
+            rows = con.execute(
                 "INSERT INTO files(folder_id, path, size, mtime, hash, status, error, chunks) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                [folder_id, path, size, mtime, digest, status, error, len(chunks)],
-            ).fetchone()
-            assert row is not None
-            file_id = int(row[0])
-        if not chunks:
-            return file_id, []
+                "SELECT ?, unnest(?::VARCHAR[]), unnest(?::BIGINT[]), unnest(?::DOUBLE[]), "
+                "unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::INTEGER[]) "
+                "RETURNING path, id",
+                [folder_id, [f.path for f in new], *_file_columns(new)],
+            ).fetchall()
+            ids.update(dict(rows))
+        return ids, self._insert_chunks(con, files, ids), [int(r[0]) for r in removed]
+
+    def _insert_chunks(
+        self, con: duckdb.DuckDBPyConnection, files: Sequence[FileWrite], ids: dict[str, int]
+    ) -> dict[str, list[int]]:
+        owners = [
+            (f.path, i, c, h) for f in files for i, (c, h) in enumerate(zip(f.chunks, f.hashes, strict=True))
+        ]
+        out: dict[str, list[int]] = {f.path: [] for f in files}
+        if not owners:
+            return out
         rows = con.execute(
             "INSERT INTO chunks(file_id, ord, start_line, end_line, page, heading, text, text_hash) "
-            "SELECT ?, unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
-            "unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]) RETURNING id, ord",
-            [file_id, list(range(len(chunks))), [c.start_line for c in chunks], [c.end_line for c in chunks],
-             [c.page for c in chunks], [c.heading for c in chunks], [c.text for c in chunks], list(text_hashes)],
+            "SELECT unnest(?::BIGINT[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
+            "unnest(?::INTEGER[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]) "
+            "RETURNING file_id, ord, id",
+            [
+                [ids[p] for p, _, _, _ in owners],
+                [i for _, i, _, _ in owners],
+                [c.start_line for _, _, c, _ in owners],
+                [c.end_line for _, _, c, _ in owners],
+                [c.page for _, _, c, _ in owners],
+                [c.heading for _, _, c, _ in owners],
+                [c.text for _, _, c, _ in owners],
+                [h for _, _, _, h in owners],
+            ],
         ).fetchall()
-        return file_id, [int(r[0]) for r in sorted(rows, key=lambda r: r[1])]
+        by_id = {v: k for k, v in ids.items()}
+        for file_id, _ord, chunk_id in sorted(rows, key=lambda r: (r[0], r[1])):
+            out[by_id[file_id]].append(int(chunk_id))
+        return out
 
     def touch_file(self, con: duckdb.DuckDBPyConnection, file_id: int, size: int, mtime: float) -> None:
         con.execute("UPDATE files SET size = ?, mtime = ? WHERE id = ?", [size, mtime, file_id])
@@ -345,7 +399,7 @@ class Catalog:
             self._cur()
             .execute(
                 "SELECT text_hash, any_value(text) FROM chunks "
-            "WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
+                "WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
                 "GROUP BY text_hash ORDER BY min(id) LIMIT ?",
                 [limit],
             )
@@ -359,7 +413,7 @@ class Catalog:
             self._cur()
             .execute(
                 "SELECT count(DISTINCT text_hash) "
-            "FILTER (WHERE text_hash NOT IN (SELECT text_hash FROM vectors)), "
+                "FILTER (WHERE text_hash NOT IN (SELECT text_hash FROM vectors)), "
                 "count(DISTINCT text_hash) FROM chunks"
             )
             .fetchone()

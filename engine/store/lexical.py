@@ -38,7 +38,12 @@ def code_terms(text: str) -> str:
     out: list[str] = []
     for match in IDENT.finditer(text):
         ident = match.group(0)
-        if any(ch in ident for ch in "._:") or (ident != ident.lower() and ident != ident.upper()):
+        if (
+            "_" in ident
+            or "." in ident
+            or ":" in ident
+            or (ident != ident.lower() and ident != ident.upper())
+        ):
             out.extend(split_identifier(ident))
     return " ".join(out)
 

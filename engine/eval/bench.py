@@ -1,0 +1,178 @@
+"""`citeline bench`: ingest rates, embedding efficiency and hybrid query latency on a synthetic corpus.
+
+- keyword ingest: a synthetic folder of Markdown files (~8 chunks each) goes through the real pipeline
+  (scan, extract, chunk, DuckDB, Tantivy); files/s and chunks/s until keyword-searchable;
+- embedding: the real vector phase (catalog + ONNX) on a sample of chunks, as a fraction of the
+  embedder's standalone throughput on the same texts;
+- query latency: hybrid search (real query embedding, BM25, brute-force cosine, RRF, row fetch) at each
+  corpus size. Embedding 100k chunks takes hours on 2 cores, so at sizes beyond the embedded sample the
+  vector matrix is filled with random unit vectors: the search cost is the same, the ranking is not;
+- peak RSS of the process.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.api import Engine
+from engine.eval import metrics
+from engine.settings import data_dir, model_cache_dir
+
+WORDS = (
+    "index search query vector lexical token chunk folder watcher deploy rollback policy budget invoice "
+    "latency cache replica shard migration schema pipeline kafka redis postgres gateway service metric "
+    "alert incident review release branch commit merge build test coverage profile memory thread lock"
+).split()
+QUERIES = [
+    "rollback deploy pipeline",
+    "redis cache latency",
+    "schema migration shard",
+    "incident alert review",
+    "how do we profile memory use",
+    "kafka gateway service metric",
+    "release branch merge policy",
+]
+
+
+@dataclass
+class BenchReport:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rows": self.rows, "notes": self.notes}
+
+    def markdown(self) -> str:
+        lines = ["| measure | value |", "|---|---|"]
+        lines += [f"| {r['measure']} | {r['value']} |" for r in self.rows]
+        return "\n".join(lines + [""] + [f"- {n}" for n in self.notes])
+
+    def add(self, measure: str, value: str) -> None:
+        self.rows.append({"measure": measure, "value": value})
+        print(f"{measure}: {value}", file=sys.stderr, flush=True)
+
+
+def write_corpus(root: Path, chunks: int, seed: int = 1) -> int:
+    """Markdown files of 8 sections each (~1 chunk per section); returns the number of files."""
+    rng = random.Random(seed)
+    files = max(1, chunks // 8)
+    for i in range(files):
+        sections = []
+        for s in range(8):
+            body = " ".join(rng.choice(WORDS) for _ in range(110))
+            sections.append(f"## Section {s} of note {i}\n\n{body} marker{i}x{s}\n")
+        path = root / f"d{i % 50:02d}" / f"note{i:06d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# Note {i}\n\n" + "\n".join(sections), encoding="utf-8")
+    return files
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_keyword(engine: Engine, root: Path, report: BenchReport, label: str) -> int:
+    engine.add_folder(root)
+    started = time.perf_counter()
+    events = list(engine.sync(embed=False))
+    seconds = time.perf_counter() - started
+    chunks = engine.status().chunks
+    files = sum(1 for e in events if type(e).__name__ == "FileIndexed")
+    report.add(
+        f"keyword ingest {label}",
+        f"{files} files, {chunks} chunks in {seconds:.1f} s "
+        f"({files / seconds:.0f} files/s, {chunks / seconds:.0f} chunks/s)",
+    )
+    return chunks
+
+
+def bench_embedding(engine: Engine, sample: int, report: BenchReport) -> None:
+    texts = [t for _, t in engine.catalog.missing_vectors(sample)]
+    embedder = engine.embedder()
+    embedder.embed(texts[:16])  # warm up (load the session)
+    started = time.perf_counter()
+    embedder.embed(texts)
+    standalone = len(texts) / (time.perf_counter() - started)
+    engine.catalog.store_vectors([], np.zeros((0, 384), dtype=np.float32))
+    started = time.perf_counter()
+    done = 0
+    for event in engine.embed_pending():
+        done = event.done
+        if done >= len(texts):
+            break
+    pipeline = len(texts) / (time.perf_counter() - started)
+    report.add("embedding standalone (ONNX, 2 threads)", f"{standalone:.1f} chunks/s")
+    report.add(
+        "embedding in the indexing pipeline",
+        f"{pipeline:.1f} chunks/s = {pipeline / standalone:.2f} of standalone",
+    )
+
+
+def bench_queries(engine: Engine, report: BenchReport, label: str, rounds: int = 30) -> None:
+    vectors = engine._open()[2]
+    have = set(vectors.ids().tolist())
+    missing = [cid for cid in _all_chunk_ids(engine) if cid not in have]
+    if missing:
+        rng = np.random.default_rng(0)
+        fake = rng.standard_normal((len(missing), 384)).astype(np.float32)
+        fake /= np.linalg.norm(fake, axis=1, keepdims=True)
+        vectors.add(np.asarray(missing, dtype=np.int64), fake)
+    engine.search(QUERIES[0], k=10)  # warm up
+    times = []
+    for i in range(rounds):
+        started = time.perf_counter()
+        engine.search(QUERIES[i % len(QUERIES)], k=10, mode="hybrid")
+        times.append((time.perf_counter() - started) * 1000)
+    report.add(
+        f"hybrid query {label} (p50 / p95)",
+        f"{metrics.percentile(times, 50):.1f} / {metrics.percentile(times, 95):.1f} ms "
+        f"over {len(vectors)} vectors",
+    )
+
+
+def _all_chunk_ids(engine: Engine) -> list[int]:
+    rows = engine.catalog._cur().execute("SELECT id FROM chunks").fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def bench_1000_files(report: BenchReport, work: Path) -> None:
+    root = work / "k1000"
+    write_corpus(root, 8 * 1000, seed=3)
+    engine = Engine(work / "home1000", model_cache=model_cache_dir(data_dir()))
+    engine.add_folder(root)
+    started = time.perf_counter()
+    list(engine.sync(embed=False))
+    seconds = time.perf_counter() - started
+    hits = engine.search("marker999x7", mode="keyword").hits
+    ok = bool(hits) and hits[0].path.endswith("note000999.md")
+    report.add("1,000 files keyword-searchable", f"{seconds:.1f} s (found the last file: {ok})")
+    engine.close()
+
+
+def run_bench(chunks: list[int] | None = None, embed_sample: int = 256) -> BenchReport:
+    report = BenchReport()
+    sizes = sorted(chunks or [10_000, 100_000])
+    with tempfile.TemporaryDirectory(prefix="citeline-bench-") as tmp:
+        work = Path(tmp)
+        bench_1000_files(report, work)
+        for n, size in enumerate(sizes):
+            root = work / f"corpus{size}"
+            write_corpus(root, size, seed=10 + n)
+            engine = Engine(work / f"home{size}", model_cache=model_cache_dir(data_dir()))
+            bench_keyword(engine, root, report, f"{size // 1000}k")
+            if n == 0:
+                bench_embedding(engine, embed_sample, report)
+            bench_queries(engine, report, f"{size // 1000}k chunks")
+            engine.close()
+    report.add("peak RSS", f"{peak_rss_mb():.0f} MB")
+    report.notes.append("Vectors beyond the embedded sample are random unit vectors (same search cost).")
+    return report
