@@ -156,7 +156,7 @@ def test(args: list[str]) -> None:
     say("ruff")
     run([str(BIN / "ruff"), "check", "."], env)
     say("mypy")
-    run([str(BIN / "mypy"), "engine", "models", "desktop"], env)
+    run([str(BIN / "mypy"), *[d for d in ("engine", "models", "desktop") if (ROOT / d).is_dir()]], env)
     say("pytest")
     code = subprocess.run([str(BIN / "pytest"), *args], env=env, check=False).returncode
     if code == 5:

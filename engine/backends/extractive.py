@@ -19,6 +19,7 @@ from engine.events import Hit
 
 MAX_SENTENCES = 3
 MIN_SCORE = 0.35
+MARGIN = 0.08  # keep sentences scoring within this of the best one
 SOURCES = 5
 _MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
 
@@ -75,6 +76,6 @@ class ExtractiveGenerator:
             return
         ranked = sorted(zip(self.scores(question, found), found, strict=True), key=lambda p: -p[0])
         best = ranked[0][0]
-        chosen = [c for s, c in ranked[:MAX_SENTENCES] if s >= MIN_SCORE and s >= best - 0.15]
+        chosen = [c for s, c in ranked[:MAX_SENTENCES] if s >= MIN_SCORE and s >= best - MARGIN]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
             yield RawSentence(plain(cand.text), (cand.source,), cand.text)
