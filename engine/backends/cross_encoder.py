@@ -1,0 +1,88 @@
+"""Second stage: any sentence-transformers style cross-encoder exported to ONNX (one relevance logit).
+
+Pairs are (query, window) where the window is the query-focused part of the candidate (the sentences
+around the query's terms, WINDOW_TOKENS wordpieces), batched, with threads set: scoring whole 256-token
+chunks would cost ~110 ms a pair here. Runs with onnxruntime and `tokenizers` only (no torch).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.answer.packing import best_window
+from engine.errors import MissingDependency
+from engine.events import Hit
+
+WINDOW_TOKENS = 160
+MAX_PAIR_TOKENS = 256
+
+
+class CrossEncoderReranker:
+    name = "cross-encoder"
+
+    def __init__(
+        self,
+        model: Path,
+        tokenizer: Path,
+        threads: int = 2,
+        window_tokens: int = WINDOW_TOKENS,
+        batch_size: int = 16,
+    ) -> None:
+        self.model_path = model
+        self.tokenizer_path = tokenizer
+        self.threads = threads
+        self.window_tokens = window_tokens
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._inputs: set[str] = set()
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                try:
+                    import onnxruntime as ort
+                    from tokenizers import Tokenizer
+                except ImportError as exc:  # pragma: no cover - core dependency
+                    raise MissingDependency("onnxruntime", "core") from exc
+                tok = Tokenizer.from_file(str(self.tokenizer_path))
+                tok.enable_truncation(MAX_PAIR_TOKENS, strategy="only_second")
+                tok.no_padding()
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = self.threads
+                opts.inter_op_num_threads = 1
+                session = ort.InferenceSession(str(self.model_path), opts, providers=["CPUExecutionProvider"])
+                self._inputs = {i.name for i in session.get_inputs()}
+                self._session, self._tokenizer = session, tok
+        return self._session, self._tokenizer
+
+    def _count(self, text: str) -> int:
+        return max(1, len(text) // 4)
+
+    def score_pairs(self, query: str, passages: list[str]) -> list[float]:
+        session, tok = self._load()
+        scores = np.zeros(len(passages), dtype=np.float32)
+        order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            encodings = tok.encode_batch([(query, passages[i]) for i in idx])
+            width = max(len(e.ids) for e in encodings)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            types = np.zeros_like(ids)
+            for row, enc in enumerate(encodings):
+                n = len(enc.ids)
+                ids[row, :n], mask[row, :n], types[row, :n] = enc.ids, 1, enc.type_ids
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+            logits = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+            scores[idx] = np.asarray(logits, dtype=np.float32).reshape(len(idx), -1)[:, 0]
+        return [float(s) for s in scores]
+
+    def __call__(self, query: str, hits: list[Hit]) -> list[float]:
+        windows = [best_window(h.text, query, self._count, self.window_tokens) for h in hits]
+        return self.score_pairs(query, windows)
