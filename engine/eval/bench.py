@@ -99,9 +99,11 @@ def bench_embedding(engine: Engine, sample: int, report: BenchReport) -> None:
     texts = [t for _, t in engine.catalog.missing_vectors(sample)]
     embedder = engine.embedder()
     embedder.embed(texts[:16])  # warm up (load the session)
-    started = time.perf_counter()
-    embedder.embed(texts)
-    standalone = len(texts) / (time.perf_counter() - started)
+    standalone = 0.0
+    for _ in range(2):  # best of two: the machine is shared
+        started = time.perf_counter()
+        embedder.embed(texts)
+        standalone = max(standalone, len(texts) / (time.perf_counter() - started))
     engine.catalog.store_vectors([], np.zeros((0, 384), dtype=np.float32))
     started = time.perf_counter()
     done = 0
@@ -158,12 +160,57 @@ def bench_1000_files(report: BenchReport, work: Path) -> None:
     engine.close()
 
 
+def _until(check: Any, timeout: float = 10.0) -> float:
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        if check():
+            return time.perf_counter() - started
+        time.sleep(0.02)
+    return float("inf")
+
+
+def bench_watch(report: BenchReport, work: Path) -> None:
+    """With `watch` running: a saved edit searchable, a deleted file's phrase gone (seconds)."""
+    import threading
+
+    from engine.ingest.watcher import watch_forever
+
+    root = work / "watched"
+    write_corpus(root, 8 * 300, seed=5)
+    engine = Engine(work / "home-watch", model_cache=model_cache_dir(data_dir()))
+    engine.add_folder(root)
+    list(engine.sync())
+    stop = threading.Event()
+    thread = threading.Thread(target=watch_forever, args=(engine,), kwargs={"stop": stop}, daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    edits, deletes = [], []
+    for i in range(5):
+        target = root / "d01" / f"note{i * 50 + 1:06d}.md"
+        target.write_text(f"# Edited\n\nfreshphrase{i}q appears after the save.\n", encoding="utf-8")
+        edits.append(_until(lambda i=i, t=str(target): any(
+            h.path == t for h in engine.search(f"freshphrase{i}q", mode="keyword").hits)))
+        gone = root / "d02" / f"note{i * 50 + 2:06d}.md"
+        phrase = f"marker{i * 50 + 2}x3"
+        gone.unlink()
+        deletes.append(_until(lambda p=phrase, g=str(gone): all(
+            h.path != g for h in engine.search(p, k=50, mode="hybrid").hits)))
+    stop.set()
+    thread.join(timeout=10)
+    engine.close()
+    report.add("watch: saved edit searchable (p50 / max)",
+               f"{metrics.percentile(edits, 50):.2f} / {max(edits):.2f} s")
+    report.add("watch: deleted file unfindable (p50 / max)",
+               f"{metrics.percentile(deletes, 50):.2f} / {max(deletes):.2f} s")
+
+
 def run_bench(chunks: list[int] | None = None, embed_sample: int = 256) -> BenchReport:
     report = BenchReport()
     sizes = sorted(chunks or [10_000, 100_000])
     with tempfile.TemporaryDirectory(prefix="citeline-bench-") as tmp:
         work = Path(tmp)
         bench_1000_files(report, work)
+        bench_watch(report, work)
         for n, size in enumerate(sizes):
             root = work / f"corpus{size}"
             write_corpus(root, size, seed=10 + n)

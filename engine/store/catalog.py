@@ -350,8 +350,8 @@ class Catalog:
         rows = (
             self._cur()
             .execute(
-                f"SELECT {CHUNK_COLS} "
-                "FROM chunks c JOIN files f ON f.id = c.file_id WHERE list_contains(?, c.id)",
+                f"SELECT {CHUNK_COLS} FROM (SELECT unnest(?::BIGINT[]) AS id) q "
+                "JOIN chunks c ON c.id = q.id JOIN files f ON f.id = c.file_id",
                 [list(ids)],
             )
             .fetchall()
@@ -433,7 +433,8 @@ class Catalog:
         sql = "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash)"
         args: list[Any] = []
         if chunk_ids is not None:
-            sql += " WHERE list_contains(?, c.id)"
+            sql = ("SELECT c.id, v.vec FROM (SELECT unnest(?::BIGINT[]) AS id) q JOIN chunks c ON c.id = q.id "
+                   "JOIN vectors v USING (text_hash)")
             args.append(list(chunk_ids))
         res = self._cur().execute(sql + " ORDER BY c.id", args).fetchnumpy()
         ids = np.asarray(res["id"], dtype=np.int64)
