@@ -433,8 +433,10 @@ class Catalog:
         sql = "SELECT c.id, v.vec FROM chunks c JOIN vectors v USING (text_hash)"
         args: list[Any] = []
         if chunk_ids is not None:
-            sql = ("SELECT c.id, v.vec FROM (SELECT unnest(?::BIGINT[]) AS id) q JOIN chunks c ON c.id = q.id "
-                   "JOIN vectors v USING (text_hash)")
+            sql = (
+                "SELECT c.id, v.vec FROM (SELECT unnest(?::BIGINT[]) AS id) q JOIN chunks c ON c.id = q.id "
+                "JOIN vectors v USING (text_hash)"
+            )
             args.append(list(chunk_ids))
         res = self._cur().execute(sql + " ORDER BY c.id", args).fetchnumpy()
         ids = np.asarray(res["id"], dtype=np.int64)
