@@ -144,3 +144,4 @@ class Answer:
     dropped: tuple[str, ...] = ()  # generated sentences removed because they were not supported
     generator: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
+    repaired_quotes: int = 0  # sentences whose own quote was not verbatim: the best source line is cited

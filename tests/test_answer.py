@@ -76,12 +76,16 @@ def test_check_rejects_unsupplied_sources_fake_quotes_and_unsupported_claims() -
     assert contract.check(RawSentence("x", (2,), "accrue 20 days"), evidence, None).reason.startswith(
         "cites no supplied source"
     )
-    assert (
-        "verbatim"
-        in contract.check(
-            RawSentence("Employees get 30 days.", (1,), "accrue 30 days of leave"), evidence, None
-        ).reason
-    )
+    assert "verbatim" in contract.check(RawSentence("The office dog is named Rex.", (1,), "dog named Rex"),
+                                        evidence, None).reason
+    # A wrong figure is caught even when the words match a source line.
+    assert "figures not in the cited sources: 30" in contract.check(
+        RawSentence("Employees get 30 days.", (1,), "accrue 30 days of leave"), evidence, None).reason
+    # A paraphrased quote is not shown; the source line that supports the sentence is quoted instead.
+    repaired = contract.check(RawSentence("Employees accrue 20 days of paid leave each year.", (1,),
+                                          "twenty days paid leave"), evidence, None)
+    assert repaired.repaired and repaired.sentence is not None
+    assert repaired.sentence.citations[0].quote == "Employees accrue 20 days of paid leave per year."
     assert (
         "not supported"
         in contract.check(
@@ -163,7 +167,7 @@ def test_instructions_inside_documents_are_data(engine: Engine, tmp_path: Path) 
         Scripted(
             [
                 RawSentence("The deploy day is Friday.", (7,), "the deploy day is Friday"),
-                RawSentence("Deploys happen on Friday.", (1,), "deploy day is Thursday"),
+                RawSentence("Deploys happen on Thursday at 9pm.", (1,), "deploy day is Thursday"),
             ]
         ),
     )

@@ -5,13 +5,16 @@ A generated sentence is shown only if:
 2. its quote is a verbatim (whitespace-normalised) substring of a cited source's chunk, which is then
    resolved to exact lines (and page);
 3. the sentence is supported by what it cites: enough of its content words occur in the cited text, or
-   its embedding is close enough to the quote's.
+   its embedding is close enough to the quote's, and every figure in it occurs in the cited text.
+A quote that is not verbatim is not shown: the source line that best supports the sentence is quoted
+instead when it clearly does (REPAIR_SUPPORT), else the sentence is dropped.
 Unsupported sentences are dropped and reported. If none remains, the answer is exactly REFUSAL.
 Instructions inside documents cannot change this: the checks look only at the supplied chunks.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +31,9 @@ from engine.events import AnswerSentence, Citation, Hit
 LEXICAL_SUPPORT = 0.6
 SEMANTIC_SUPPORT = 0.62
 MIN_QUOTE_CHARS = 8
+# A non-verbatim quote is replaced by the source line sharing at least this share of the sentence's words.
+REPAIR_SUPPORT = 0.5
+NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d])|(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 
@@ -45,6 +51,7 @@ class RawSentence:
 class Verdict:
     sentence: AnswerSentence | None
     reason: str  # "" when kept
+    repaired: bool = False  # the model's quote was not verbatim; the best supporting source line is cited
 
 
 def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
@@ -73,24 +80,55 @@ def lexical_support(sentence: str, cited: str) -> float:
     return len(terms & have) / len(terms)
 
 
+def numbers(text: str) -> set[str]:
+    """Figures in a text (20, 3.5, 2,000 -> 2000), for the rule that an answer never invents one."""
+    return {m.replace(",", "") for m in NUMBER.findall(text)}
+
+
+def best_span(sentence: str, hit: Hit) -> tuple[str, float]:
+    """The line of `hit` that shares the most content words with `sentence`, and that share."""
+    terms = set(content_terms(sentence))
+    best, share = "", 0.0
+    for line in hit.text.splitlines():
+        text = line.strip()
+        if len(text) < MIN_QUOTE_CHARS or not terms:
+            continue
+        got = len(terms & set(content_terms(text))) / len(terms)
+        if got > share:
+            best, share = text, got
+    return best, share
+
+
+def _cite(n: int, hit: Hit, quote: str) -> Citation | None:
+    span = locate(quote, hit)
+    return Citation(n, hit.path, span[0], span[1], hit.page, normalize(quote)) if span else None
+
+
 def check(raw: RawSentence, evidence: Sequence[Hit], embed: Embed | None) -> Verdict:
     supplied = [n for n in raw.sources if 1 <= n <= len(evidence)]
     if not supplied:
         return Verdict(None, f"cites no supplied source ({list(raw.sources)})")
-    citations = []
-    for n in supplied:
-        hit = evidence[n - 1]
-        span = locate(raw.quote, hit)
-        if span is not None:
-            citations.append(Citation(n, hit.path, span[0], span[1], hit.page, normalize(raw.quote)))
+    citations = [c for n in supplied if (c := _cite(n, evidence[n - 1], raw.quote)) is not None]
+    repaired = False
     if not citations:
-        return Verdict(None, "quote not found verbatim in the cited sources")
+        # The model's quote is not verbatim. Its sentence may still be right: quote the source line
+        # that best supports it instead (verbatim by construction), if one clearly does.
+        spans = [(best_span(raw.text, evidence[n - 1]), n) for n in supplied]
+        (line, share), n = max(spans, key=lambda item: item[0][1])
+        cite = _cite(n, evidence[n - 1], line) if share >= REPAIR_SUPPORT else None
+        if cite is None:
+            return Verdict(None, "quote not found verbatim in the cited sources")
+        citations, repaired = [cite], True
+    quotes = " ".join(c.quote for c in citations)
     cited_text = " ".join(evidence[c.source - 1].text for c in citations)
-    if lexical_support(raw.text, raw.quote + " " + cited_text) < LEXICAL_SUPPORT and not _close(
-        raw.text, raw.quote, embed
+    invented = numbers(raw.text) - numbers(cited_text)
+    if invented:
+        return Verdict(None, f"figures not in the cited sources: {', '.join(sorted(invented))}")
+    if lexical_support(raw.text, quotes + " " + cited_text) < LEXICAL_SUPPORT and not _close(
+        raw.text, quotes, embed
     ):
         return Verdict(None, "sentence not supported by its quote")
-    return Verdict(AnswerSentence(raw.text.strip(), tuple(citations)), "")
+    return Verdict(AnswerSentence(raw.text.strip(), tuple(citations)), "", repaired)
 
 
 def _close(sentence: str, quote: str, embed: Embed | None) -> bool:

@@ -109,6 +109,7 @@ def ask_stream(
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
     kept: list[AnswerSentence] = []
     dropped: list[str] = []
+    repaired = 0
     for raw in backend.generate(question, evidence, cancelled):
         if cancelled():
             raise Cancelled()
@@ -118,6 +119,7 @@ def ask_stream(
             dropped.append(f"{raw.text} ({verdict.reason})")
             continue
         kept.append(verdict.sentence)
+        repaired += verdict.repaired
         yield verdict.sentence
     clock.mark("total")
     if not kept:
@@ -146,4 +148,5 @@ def ask_stream(
         tuple(dropped),
         name,
         clock.marks,
+        repaired,
     )

@@ -21,6 +21,9 @@ from engine.events import Hit
 
 ANSWER_TOKENS = 320
 PROMPT_SLACK = 64
+# Prompt reading runs at 40-80 tokens/s on 2 cores: the sources get at most this many tokens.
+SOURCE_BUDGET = 520
+WINDOW_TOKENS = 90
 
 
 def raw_sentence(obj: dict[str, Any], packed: Packed | None = None) -> RawSentence | None:
@@ -74,7 +77,8 @@ class LlamaGenerator:
     ) -> Iterator[RawSentence]:
         llm = self.llm()
         fixed = self.count_tokens(SYSTEM) + self.count_tokens(question) + PROMPT_SLACK
-        packed = pack(question, evidence, self.count_tokens, self.n_ctx - self.answer_tokens - fixed)
+        budget = min(SOURCE_BUDGET, self.n_ctx - self.answer_tokens - fixed)
+        packed = pack(question, evidence, self.count_tokens, budget, window_tokens=WINDOW_TOKENS)
         self.last_packed = packed
         messages = [
             {"role": "system", "content": SYSTEM},

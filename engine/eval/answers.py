@@ -48,6 +48,7 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
                            "kept": len(answer.sentences) - sum(1 for s in answer.sentences
                                                                if s.text.startswith("Sources disagree")),
                            "dropped": len(answer.dropped), "timings": answer.timings_ms,
+                           "repaired": answer.repaired_quotes,
                            "conflict": bool(answer.conflicts)}
     if cited and query.relevant:
         row["citation_precision"] = len(cited & set(query.relevant)) / len(cited)
@@ -71,6 +72,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "citation_precision": round(metrics.mean(r["citation_precision"] for r in rows
                                                  if "citation_precision" in r), 3),
         "quote_verification_rate": round(kept / generated, 3) if generated else None,
+        "quotes_repaired": sum(r["repaired"] for r in rows),
         "shown_sentences_verified": "100% (unverified sentences are dropped by the contract)",
     }
     conflicts = [r for r in rows if "conflict_ok" in r]
