@@ -1,0 +1,1 @@
+"""Citeline's desktop window (PySide6). Talks to the engine only through engine.api.Engine."""

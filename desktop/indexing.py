@@ -1,0 +1,316 @@
+"""The indexing pipeline as the window sees it: add -> keyword index -> vectors -> watch.
+
+Every step is a job on the one writer lane; each one queues the next when it finishes. Per-folder state
+(scanning, indexing n%, keyword-ready, vectors n%, watching, error) is derived from the polled progress.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from desktop.tasks import Job, State, TaskManager
+from engine.api import Engine, Status
+from engine.errors import CiteError
+from engine.events import IndexProgress
+from engine.ingest.watcher import FolderWatcher
+
+log = logging.getLogger(__name__)
+BUSY_STATES = ("queued", "scanning", "indexing")
+
+
+@dataclass
+class FolderView:
+    path: str
+    state: str = "queued"  # queued|scanning|indexing|keyword-ready|vectors|watching|cancelled|error
+    percent: int = 0
+    detail: str = ""
+    files: int = 0
+    indexed: int = 0
+    skipped: int = 0
+    failed: int = 0
+    chunks: int = 0
+
+    @property
+    def label(self) -> str:
+        if self.state in ("indexing", "vectors"):
+            return f"{self.state} {self.percent}%"
+        return self.state
+
+
+@dataclass
+class AddResult:
+    """What an add job did: folders now watched, single paths to sync, per-path errors."""
+
+    roots: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _escape_glob(name: str) -> str:
+    return re.sub(r"([\[\]*?\\!#])", r"\\\1", name)
+
+
+def add_paths(engine: Engine, paths: Iterable[Path]) -> AddResult:
+    """Writer thread: add folders; sync a watched file, or add an unwatched file's folder for it alone."""
+    out = AddResult()
+    for raw in paths:
+        path = raw.expanduser().resolve()
+        try:
+            if path.is_dir():
+                out.roots.append(engine.add_folder(path).path)
+            elif path.is_file():
+                _add_file(engine, path, out)
+            else:
+                out.errors.append((f"{path} does not exist.", "drop a folder or a file that is on disk"))
+        except CiteError as exc:
+            out.errors.append((exc.message, exc.hint))
+    return out
+
+
+def _add_file(engine: Engine, path: Path, out: AddResult) -> None:
+    folder = engine.folder_of(path)
+    if folder is not None and not folder.include:
+        out.paths.append(str(path))
+        return
+    include = [*(folder.include if folder else ()), "/" + _escape_glob(path.name)]
+    out.roots.append(engine.add_folder(path.parent, include=include).path)
+
+
+def _under(path: str, root: str) -> bool:
+    return (
+        path == root
+        or path.startswith(root.rstrip("/\\") + "/")
+        or path.startswith(root.rstrip("/\\") + "\\")
+    )
+
+
+class Indexing(QObject):
+    changed = Signal()  # folder views changed: the panel re-renders from `views`
+    empty = Signal(bool)  # no folders at all (the welcome page shows)
+    error = Signal(str, str)  # message, hint
+    busy = Signal(object)  # the running index/vector job, or None when idle
+    idle = Signal()  # a whole add/sync/vectors/watch chain finished
+    _batch = Signal(object)  # watcher thread -> UI thread
+
+    def __init__(self, engine: Engine, tasks: TaskManager, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.tasks = tasks
+        self.views: dict[str, FolderView] = {}
+        self.current: Job | None = None
+        self._added = False  # an add was asked for: never show the welcome page after that
+        self._watcher: FolderWatcher | None = None  # touched on the writer thread only
+        self._batch.connect(self._on_batch, Qt.ConnectionType.QueuedConnection)
+        tasks.progress.connect(self._on_progress)
+
+    # -- entry points (UI thread) ---------------------------------------------------------------------
+    def start(self) -> None:
+        """Load the folder list, then catch up with changes made while the app was closed.
+
+        The load runs on the writer lane, so it sees the catalog before any add the user makes meanwhile
+        (a drop during start-up): the catch-up then covers exactly the folders that were there before.
+        """
+        self.tasks.write("loading folders", lambda job: self.engine.status(), then=self._after_load)
+
+    def add(self, paths: Iterable[Path]) -> None:
+        self._added = True
+        items = list(paths)
+        self.tasks.write("adding folders", lambda job: add_paths(self.engine, items), then=self._after_add)
+
+    def add_demo(self) -> None:
+        from desktop.paths import copy_demo
+
+        self.tasks.write("copying the demo", lambda job: copy_demo(self.engine.home), then=self._after_copy)
+
+    def _after_copy(self, job: Job) -> None:
+        if self._ok(job):
+            self.add([job.result])
+
+    def remove(self, path: str) -> None:
+        if self.current is not None:
+            self.current.cancel()
+        self.views.pop(path, None)
+        self.changed.emit()
+        self.tasks.write(
+            f"removing {Path(path).name}",
+            lambda job: self.engine.remove_folder(path),
+            then=self._after_remove,
+        )
+
+    def _after_remove(self, job: Job) -> None:
+        self._ok(job)
+        self.refresh()
+        self.watch()
+
+    def index(self, paths: list[str] | None = None, quiet: bool = False) -> None:
+        """Keyword-index every folder (paths=None) or some paths, then vectors, then watch."""
+        if not quiet:
+            for view in self._views_for(paths):
+                view.state, view.percent, view.detail = "queued", 0, ""
+            self.changed.emit()
+        job = self.tasks.write_stream(
+            "indexing",
+            lambda cancelled: self.engine.sync(paths, embed=False, cancelled=cancelled),
+            then=lambda job: self._after_index(job, paths, quiet),
+        )
+        self._set_current(job)
+
+    def cancel(self) -> None:
+        if self.current is not None:
+            self.current.cancel()
+
+    def refresh(self) -> None:
+        self.tasks.read("reading the index status", lambda job: self.engine.status(), then=self._after_status)
+
+    def watch(self) -> None:
+        self.tasks.write("watching folders", self._restart_watcher, then=self._after_watch)
+
+    def close(self) -> None:
+        """At quit, after the task lanes have stopped: no watcher thread may outlive the window."""
+        self._stop_watcher()
+
+    # -- chain ----------------------------------------------------------------------------------------
+    def _after_load(self, job: Job) -> None:
+        if not self._ok(job):
+            return
+        self._after_status(job)
+        status: Status = job.result
+        if status.folders:
+            self.index([f.path for f in status.folders])
+        elif not self._added:  # a drop may have come in while the folder list was loading
+            self.empty.emit(True)
+
+    def _after_add(self, job: Job) -> None:
+        if not self._ok(job):
+            return
+        result: AddResult = job.result
+        for message, hint in result.errors:
+            self.error.emit(message, hint)
+        for root in result.roots:
+            self.views.setdefault(root, FolderView(root))
+        if result.roots or result.paths:
+            self.empty.emit(False)
+            self.index(result.roots + result.paths)
+        self.changed.emit()
+
+    def _after_index(self, job: Job, paths: list[str] | None, quiet: bool) -> None:
+        busy = [v for v in self._views_for(paths) if v.state in (*BUSY_STATES, "keyword-ready")]
+        if job.state is State.DONE:
+            self._set_states(busy, "keyword-ready")
+            self._embed()
+        else:
+            self._set_states(busy, "cancelled" if job.state is State.CANCELLED else "error", job.error)
+            self._ok(job)
+            self._set_current(None)
+            self.watch()
+        self.refresh()
+
+    def _embed(self) -> None:
+        job = self.tasks.write_stream("computing vectors", self.engine.embed_pending, then=self._after_embed)
+        self._set_current(job)
+
+    def _after_embed(self, job: Job) -> None:
+        self._set_current(None)
+        if job.state is State.FAILED:
+            # Keyword search still works without vectors: say why, do not mark the folder broken.
+            for view in self.views.values():
+                if view.state != "error":
+                    view.state, view.detail = "keyword-ready", f"keyword search only: {job.error}"
+            self.error.emit(job.error, job.hint)
+        self.watch()
+
+    def _after_watch(self, job: Job) -> None:
+        self._ok(job)
+        if job.state is State.DONE:
+            for view in self.views.values():
+                if view.state in ("keyword-ready", "vectors"):
+                    view.state = "watching"
+        self.changed.emit()
+        if self.current is None:
+            self.idle.emit()
+
+    def _after_status(self, job: Job) -> None:
+        if not self._ok(job):
+            return
+        status: Status = job.result
+        known = {f.path for f in status.folders}
+        for path, view in list(self.views.items()):
+            if path not in known and view.state not in BUSY_STATES:  # busy: added after this status was read
+                del self.views[path]
+        for folder in status.folders:
+            view = self.views.setdefault(folder.path, FolderView(folder.path))
+            view.files, view.indexed, view.skipped = folder.files, folder.indexed, folder.skipped
+            view.failed, view.chunks = folder.failed, folder.chunks
+        self.changed.emit()
+
+    # -- watcher (writer thread) ----------------------------------------------------------------------
+    def _restart_watcher(self, job: Job) -> int:
+        roots = [Path(f.path) for f in self.engine.folders() if Path(f.path).is_dir()]
+        if self._watcher is not None and self._watcher.roots == roots:
+            return len(roots)  # same folders: keep the running observer (and its pending events)
+        self._stop_watcher()
+        if roots:
+            self._watcher = FolderWatcher(roots, self._batch.emit)
+            self._watcher.start()
+        return len(roots)
+
+    def _stop_watcher(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.stop()
+
+    def _on_batch(self, paths: set[Path]) -> None:
+        log.info("watcher: %d changed paths", len(paths))
+        self.index([str(p) for p in sorted(paths)], quiet=True)
+
+    # -- progress (UI thread, ~10/s) ------------------------------------------------------------------
+    def _on_progress(self, job: Job) -> None:
+        if job is not self.current or job.progress is None:
+            return
+        event: IndexProgress = job.progress
+        percent = int(100 * event.done / event.total) if event.total else 0
+        if event.phase == "vectors":
+            for view in self.views.values():
+                if view.state not in ("error", "cancelled"):
+                    view.state, view.percent = "vectors", percent
+        elif event.phase in ("scan", "lexical"):
+            owner = self._view_of(event.path)
+            if owner is not None:
+                owner.state = "scanning" if event.phase == "scan" else "indexing"
+                owner.percent = percent
+        self.changed.emit()
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def _set_current(self, job: Job | None) -> None:
+        self.current = job
+        self.busy.emit(job)
+
+    def _ok(self, job: Job) -> bool:
+        if job.state is State.FAILED:
+            self.error.emit(job.error, job.hint)
+        return job.state is State.DONE
+
+    def _view_of(self, path: str) -> FolderView | None:
+        inside = [v for root, v in self.views.items() if _under(path, root)]
+        return max(inside, key=lambda v: len(v.path), default=None)
+
+    def _views_for(self, paths: list[str] | None) -> list[FolderView]:
+        if paths is None:
+            return list(self.views.values())
+        found: dict[str, FolderView] = {}
+        for path in paths:
+            view = self._view_of(path)
+            if view is not None:
+                found[view.path] = view
+        return list(found.values())
+
+    def _set_states(self, views: list[FolderView], state: str, detail: str = "") -> None:
+        for view in views:
+            view.state, view.detail = state, detail
+        self.changed.emit()

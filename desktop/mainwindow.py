@@ -1,0 +1,253 @@
+"""The main window: folders | search results | answer over source preview; menus, shortcuts, drops.
+
+It only wires widgets together. Engine work runs on the task manager's lanes; nothing here blocks the
+UI thread except the final wait for workers when the window closes.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+
+from desktop.indexing import Indexing
+from desktop.logs import log_path
+from desktop.paths import icon_path, ui_settings
+from desktop.tasks import Job, State, TaskManager
+from desktop.theme import apply_theme
+from desktop.widgets.answer import AnswerView
+from desktop.widgets.banner import ErrorBanner
+from desktop.widgets.dialogs import LogViewer, ShortcutSheet, show_about
+from desktop.widgets.explorer import IndexExplorer
+from desktop.widgets.folders import FoldersPanel
+from desktop.widgets.preview import SourcePreview
+from desktop.widgets.search import SearchPanel
+from desktop.widgets.settings import SettingsDialog
+from desktop.widgets.welcome import WelcomePage
+from engine.api import Engine
+from engine.settings import Settings
+
+log = logging.getLogger(__name__)
+RECENT_MAX = 15
+
+
+class MainWindow(QMainWindow):
+    first_shown = Signal()
+
+    def __init__(self, engine: Engine, tasks: TaskManager | None = None) -> None:
+        super().__init__()
+        self.engine = engine
+        self.tasks = tasks or TaskManager(self)
+        self.indexing = Indexing(engine, self.tasks, self)
+        self.qsettings = ui_settings(engine.home)
+        self.setWindowTitle("Citeline")
+        self.setWindowIcon(QIcon(str(icon_path())))
+        self.setAcceptDrops(True)
+        self._closed = False
+        self._build()
+        self._menus()
+        self._wire()
+        self._restore()
+        self.indexing.start()
+
+    # -- layout ---------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.banner = ErrorBanner()
+        self.welcome = WelcomePage()
+        self.folders = FoldersPanel(self.indexing)
+        self.search = SearchPanel(self.engine, self.tasks)
+        self.answer = AnswerView(self.engine, self.tasks)
+        self.preview = SourcePreview(self.tasks)
+        self.right = QSplitter(Qt.Orientation.Vertical)
+        self.right.addWidget(self.answer)
+        self.right.addWidget(self.preview)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for widget in (self.folders, self.search, self.right):
+            self.splitter.addWidget(widget)
+        self.splitter.setSizes([300, 380, 640])
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.splitter)
+        self.stack.addWidget(self.welcome)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self.statusBar().showMessage("Ready")
+
+    def _action(self, menu_name: str, text: str, slot: object, *keys: str) -> QAction:
+        menu = self._menu_map[menu_name]
+        action = QAction(text, self)
+        if keys:
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        self._menu_map = {name: bar.addMenu(name) for name in ("&File", "&Edit", "&Questions", "&Help")}
+        self._action("&File", "Add folder…", self.folders.choose_folder, "Ctrl+O")
+        self._action("&File", "Index explorer…", self.show_explorer)
+        self._action("&File", "Settings…", self.show_settings, "Ctrl+,")
+        self._menu_map["&File"].addSeparator()
+        self._action("&File", "Quit", self.close, "Ctrl+Q")
+        self.find_action = self._action("&Edit", "Search or ask", self.focus_search, "Ctrl+K")
+        self.recent_menu = self._menu_map["&Questions"].addMenu("Recent")
+        self._action("&Help", "Keyboard shortcuts", self.show_shortcuts, "F1", "Ctrl+/")
+        self._action("&Help", "Log", self.show_log)
+        self._action("&Help", "About Citeline", lambda: show_about(self, self.engine.home))
+
+    def _wire(self) -> None:
+        self.indexing.error.connect(self.banner.show_error)
+        self.indexing.empty.connect(self._on_empty)
+        self.welcome.try_demo.connect(self.try_demo)
+        self.welcome.add_folder.connect(self.folders.choose_folder)
+        self.folders.explore.connect(self.show_explorer)
+        self.search.ask.connect(self.ask)
+        self.search.open_hit.connect(self.preview.open_target)
+        self.answer.open_source.connect(self.preview.open_target)
+        self.preview.failed.connect(self.banner.show_error)
+        self.tasks.finished.connect(self._job_finished)
+
+    def _job_finished(self, job: Job) -> None:
+        if job.lane == "write" or job.state is not State.DONE:  # reads are too many and too quick to list
+            self.statusBar().showMessage(f"{job.name.capitalize()}: {job.state.value}", 4000)
+
+    # -- actions --------------------------------------------------------------------------------------
+    def focus_search(self) -> None:
+        self.stack.setCurrentWidget(self.splitter)
+        self.search.focus_box()
+
+    def ask(self, question: str) -> None:
+        self._remember(question)
+        self.answer.ask(question)
+
+    def try_demo(self) -> None:
+        self.stack.setCurrentWidget(self.splitter)
+        self.indexing.add_demo()
+        self.search.set_query("")
+
+    def add_paths(self, paths: list[Path]) -> None:
+        self.stack.setCurrentWidget(self.splitter)
+        self.indexing.add(paths)
+
+    def _on_empty(self, empty: bool) -> None:
+        self.stack.setCurrentWidget(self.welcome if empty else self.splitter)
+
+    def show_explorer(self) -> None:
+        explorer = IndexExplorer(self.engine, self.tasks, self)
+        explorer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        explorer.show()
+        explorer.load()
+
+    def show_settings(self) -> None:
+        dialog = SettingsDialog(self.engine, self.tasks, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.saved.connect(self.apply_settings)
+        dialog.open()
+
+    def apply_settings(self, settings: Settings) -> None:
+        threads_changed = settings.threads != self.engine.settings.threads
+        self.engine.settings = settings
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, settings.theme)
+        if threads_changed:
+            self.statusBar().showMessage("The thread count applies after a restart.", 6000)
+
+    def show_shortcuts(self) -> None:
+        sheet = ShortcutSheet(self)
+        sheet.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        sheet.open()
+
+    def show_log(self) -> None:
+        viewer = LogViewer(log_path(self.engine.home), self.tasks, self)
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.show()
+
+    def bring_forward(self) -> None:
+        """A second launch asked for this window."""
+        log.info("another launch asked this window to come forward")
+        state = self.windowState() & ~Qt.WindowState.WindowMinimized
+        self.setWindowState(state | Qt.WindowState.WindowActive)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    # -- recent questions -----------------------------------------------------------------------------
+    def recent_questions(self) -> list[str]:
+        value = self.qsettings.value("recent/questions", [])
+        if isinstance(value, str):  # QSettings (INI) returns a lone item as a plain string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def _remember(self, question: str) -> None:
+        recent = [question, *[q for q in self.recent_questions() if q != question]][:RECENT_MAX]
+        self.qsettings.setValue("recent/questions", recent)
+        self._fill_recent(recent)
+
+    def _fill_recent(self, recent: list[str]) -> None:
+        self.recent_menu.clear()
+        for question in recent:
+            action = self.recent_menu.addAction(question)
+            action.triggered.connect(lambda _checked=False, q=question: self._ask_again(q))
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _ask_again(self, question: str) -> None:
+        self.focus_search()
+        self.search.set_query(question)
+        self.ask(question)
+
+    # -- drag and drop --------------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.add_paths(paths)
+
+    # -- persistence and shutdown ---------------------------------------------------------------------
+    def _restore(self) -> None:
+        geometry = self.qsettings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        for key, splitter in (("window/splitter", self.splitter), ("window/right", self.right)):
+            state = self.qsettings.value(key)
+            if isinstance(state, QByteArray):
+                splitter.restoreState(state)
+        self._fill_recent(self.recent_questions())
+
+    def showEvent(self, event: object) -> None:
+        super().showEvent(event)  # type: ignore[arg-type]
+        if not getattr(self, "_shown_once", False):
+            self._shown_once = True
+            self.first_shown.emit()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Save the window state, stop the workers and the watcher, close the engine. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self.qsettings.setValue("window/geometry", self.saveGeometry())
+        self.qsettings.setValue("window/splitter", self.splitter.saveState())
+        self.qsettings.setValue("window/right", self.right.saveState())
+        self.qsettings.sync()
+        self.hide()
+        self.tasks.shutdown(wait=True)
+        self.indexing.close()
+        self.engine.close()
+        log.info("window closed")

@@ -1,0 +1,96 @@
+"""Screenshot of the real window: add the demo folder, ask a question, open the first citation, grab.
+
+    python -m desktop.screenshot OUT.png [--question "..."] [--generator extractive] [--theme light]
+
+Runs against a throw-away data dir unless --data-dir is given. Needs a display (or Xvfb / offscreen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+from desktop.answer_format import AnswerState
+from desktop.logs import setup_logging
+from desktop.mainwindow import MainWindow
+from desktop.theme import apply_theme
+from desktop.widgets.preview import SourceTarget
+from engine.api import Engine
+
+QUESTION = "How much does the Team plan cost?"
+TIMEOUT_MS = 300_000
+
+
+class Shot(QObject):
+    """Drives the window through the demo: each step starts when the previous one signals."""
+
+    def __init__(self, window: MainWindow, out: Path, question: str) -> None:
+        super().__init__(window)
+        self.window, self.out, self.question = window, out, question
+        self.code = 1
+        self._asked = False
+        window.indexing.empty.connect(self._on_empty)
+        window.indexing.idle.connect(self._ask)
+        window.answer.answered.connect(self._answered)
+        window.preview.shown.connect(self._shown)
+
+    def _on_empty(self, empty: bool) -> None:
+        if empty:
+            self.window.try_demo()
+
+    def _ask(self) -> None:
+        if self._asked:
+            return
+        self._asked = True
+        self.window.focus_search()
+        self.window.search.set_query(self.question)
+        self.window.ask(self.question)
+
+    def _answered(self, state: AnswerState) -> None:
+        cited = [c for s in state.sentences for c in s.citations]
+        if cited:
+            c = cited[-1]
+            self.window.preview.open_target(SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote))
+        else:
+            QTimer.singleShot(300, self.grab)
+
+    def _shown(self, target: SourceTarget) -> None:
+        QTimer.singleShot(300, self.grab)  # let the last layout and paint settle
+
+    def grab(self) -> None:
+        self.code = 0 if self.window.grab().save(str(self.out)) else 1
+        print(f"saved {self.out}" if self.code == 0 else f"could not write {self.out}")
+        QApplication.quit()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m desktop.screenshot")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--question", default=QUESTION)
+    parser.add_argument("--generator", default="extractive", choices=["local", "claude", "extractive"])
+    parser.add_argument("--theme", default="light", choices=["system", "light", "dark"])
+    parser.add_argument("--data-dir", type=Path, default=None)
+    args = parser.parse_args(argv)
+    home = args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-shot-"))
+    setup_logging(home)
+    app = QApplication(sys.argv[:1])
+    apply_theme(app, args.theme)
+    engine = Engine(home)
+    engine.settings = engine.settings.model_copy(update={"generator": args.generator})
+    window = MainWindow(engine)
+    window.resize(1440, 900)
+    shot = Shot(window, args.out.resolve(), args.question)
+    window.show()
+    QTimer.singleShot(TIMEOUT_MS, lambda: (print("timed out"), QApplication.quit()))
+    app.exec()
+    window.shutdown()
+    return shot.code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

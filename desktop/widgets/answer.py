@@ -1,0 +1,196 @@
+"""Answer view: the evidence at once, then the answer sentences as they are verified, with citation chips.
+
+A chip [n] is a link; clicking it opens the source preview at the cited lines with the quote marked.
+Events arrive in batches (the task manager polls ~10 times a second), never one signal per token.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.answer_format import AnswerState, evidence_label, render_html, status_text, to_markdown
+from desktop.answering import STREAM_TYPES, answer_events
+from desktop.tasks import Job, State, TaskManager
+from desktop.widgets.preview import SourceTarget
+from engine.api import Engine
+from engine.events import Hit
+
+HIT_ROLE = Qt.ItemDataRole.UserRole
+
+
+class AnswerView(QWidget):
+    open_source = Signal(object)  # SourceTarget
+    answered = Signal(object)  # AnswerState, when the stream is over (answer, refusal, error or stop)
+
+    def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.tasks = tasks
+        self.state: AnswerState | None = None
+        self.job: Job | None = None
+        self._build()
+        tasks.events.connect(self._on_events)
+
+    def _build(self) -> None:
+        self.question = QLabel("Ask a question about your folders and press Enter.")
+        self.question.setObjectName("question")
+        self.question.setWordWrap(True)
+        self.status = QLabel("")
+        self.status.setObjectName("muted")
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._on_anchor)
+        self.evidence = QListWidget()
+        self.evidence.setObjectName("evidence")
+        self.evidence.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.evidence.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.evidence.itemActivated.connect(self._on_evidence)
+        self.evidence.itemClicked.connect(self._on_evidence)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.clicked.connect(self.stop)
+        self.copy_button = QPushButton("Copy as Markdown")
+        self.copy_button.clicked.connect(self.copy_markdown)
+        self.editor_button = QPushButton("Open in editor")
+        self.editor_button.clicked.connect(self.open_in_editor)
+        self._layout()
+        self._set_buttons()
+
+    def _layout(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        for button in (self.stop_button, self.copy_button, self.editor_button):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.question)
+        layout.addLayout(buttons)
+        layout.addWidget(self.browser, 3)
+        layout.addWidget(QLabel("Evidence"))
+        layout.addWidget(self.evidence, 2)
+
+    # -- asking ---------------------------------------------------------------------------------------
+    def ask(self, question: str) -> None:
+        self.begin(question)
+        generator = self.engine.settings.generator
+        self.job = self.tasks.read_stream(
+            "answering",
+            lambda cancelled: answer_events(self.engine, question, generator, cancelled),
+            then=self._finished,
+            forward=STREAM_TYPES,
+        )
+
+    def begin(self, question: str) -> None:
+        """A fresh answer: stop the previous stream, clear the view."""
+        self.stop()
+        self.job = None
+        self.state = AnswerState(question)
+        self.question.setText(question)
+        self.evidence.clear()
+        self._render()
+
+    def apply(self, events: list[object]) -> None:
+        """Events of the current answer (EvidenceReady, AnswerSentence, Answer), in order."""
+        if self.state is None:
+            return
+        for event in events:
+            self.state.apply(event)
+        self._render()
+
+    def stop(self) -> None:
+        if self.job is not None and not self.job.finished:
+            self.job.cancel()
+
+    def _on_events(self, job: Job, events: list[object]) -> None:
+        if job is self.job:
+            self.apply(events)
+
+    def _finished(self, job: Job) -> None:
+        if job is not self.job or self.state is None:
+            return
+        if job.state is State.FAILED:
+            self.state.error = (job.error, job.hint)
+        elif job.state is State.CANCELLED:
+            self.state.cancelled = True
+        self._render()
+        self.answered.emit(self.state)
+
+    # -- rendering ------------------------------------------------------------------------------------
+    def _render(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        hint = state.error[1] if state.error else ""
+        self.status.setText(status_text(state) + (f" ({hint})" if hint else ""))
+        self.browser.setHtml(render_html(state))
+        if self.evidence.count() != len(state.evidence):
+            self._fill_evidence(state.evidence)
+        self._set_buttons()
+
+    def _fill_evidence(self, hits: tuple[Hit, ...]) -> None:
+        self.evidence.clear()
+        for number, hit in enumerate(hits, 1):
+            item = QListWidgetItem(evidence_label(number, hit))
+            item.setToolTip(hit.path)
+            item.setData(HIT_ROLE, hit)
+            self.evidence.addItem(item)
+
+    def _set_buttons(self) -> None:
+        state = self.state
+        self.stop_button.setVisible(state is not None and not state.done)
+        self.copy_button.setEnabled(state is not None and state.done and not state.error)
+        self.editor_button.setEnabled(bool(state and state.evidence))
+
+    # -- actions --------------------------------------------------------------------------------------
+    def _on_anchor(self, url: QUrl) -> None:
+        if url.scheme() != "cite" or self.state is None:
+            return
+        try:
+            sentence, index = (int(part) for part in url.path().split(":"))
+        except ValueError:
+            return
+        cite = self.state.citation(sentence, index)
+        if cite is not None:
+            target = SourceTarget(cite.path, cite.start_line, cite.end_line, cite.page, cite.quote)
+            self.open_source.emit(target)
+
+    def _on_evidence(self, item: QListWidgetItem) -> None:
+        hit: Hit = item.data(HIT_ROLE)
+        self.open_source.emit(SourceTarget(hit.path, hit.start_line, hit.end_line, hit.page))
+
+    def copy_markdown(self) -> None:
+        if self.state is not None:
+            QGuiApplication.clipboard().setText(to_markdown(self.state))
+
+    def open_in_editor(self) -> None:
+        """The selected evidence's file, else the first cited file, else the top evidence."""
+        path = self._chosen_path()
+        if path:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def _chosen_path(self) -> str:
+        item = self.evidence.currentItem()
+        if item is not None:
+            return str(item.data(HIT_ROLE).path)
+        state = self.state
+        if state is None:
+            return ""
+        cited = [c.path for s in state.sentences for c in s.citations]
+        if cited:
+            return cited[0]
+        return state.evidence[0].path if state.evidence else ""
+
+    def evidence_files(self) -> list[str]:
+        return [Path(self.evidence.item(i).data(HIT_ROLE).path).name for i in range(self.evidence.count())]

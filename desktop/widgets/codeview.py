@@ -1,0 +1,116 @@
+"""A read-only QPlainTextEdit with a line-number gutter and a highlighted span (the cited lines)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent, QResizeEvent, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+SPAN_COLOR = QColor(255, 214, 102, 90)  # translucent amber: readable on light and dark themes
+QUOTE_COLOR = QColor(255, 170, 0, 150)
+
+
+class _Gutter(QWidget):
+    def __init__(self, view: CodeView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.view.gutter_width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self.view.paint_gutter(event)
+
+
+class CodeView(QPlainTextEdit):
+    """Line numbers in a gutter; `show_span` marks lines [start, end] and a quote, and scrolls to them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.first_number = 1  # the number shown beside block 0
+        self._gutter = _Gutter(self)
+        self.blockCountChanged.connect(self._update_margin)
+        self.updateRequest.connect(self._scroll_gutter)
+        self._update_margin()
+
+    # -- gutter ---------------------------------------------------------------------------------------
+    def gutter_width(self) -> int:
+        digits = len(str(max(1, self.blockCount() + self.first_number - 1)))
+        return 12 + self.fontMetrics().horizontalAdvance("9") * max(3, digits)
+
+    def _update_margin(self) -> None:
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def _scroll_gutter(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self._gutter.scroll(0, dy)
+        else:
+            self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        area = self.contentsRect()
+        self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
+
+    def paint_gutter(self, event: QPaintEvent) -> None:
+        painter = QPainter(self._gutter)
+        palette = self.palette()
+        painter.fillRect(event.rect(), palette.alternateBase())
+        painter.setPen(palette.placeholderText().color())
+        block = self.firstVisibleBlock()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        height = self.fontMetrics().height()
+        while block.isValid() and top <= event.rect().bottom():
+            if block.isVisible():
+                number = str(block.blockNumber() + self.first_number)
+                right = Qt.AlignmentFlag.AlignRight
+                painter.drawText(0, top, self._gutter.width() - 6, height, right, number)
+            top += round(self.blockBoundingRect(block).height())
+            block = block.next()
+        painter.end()
+
+    # -- the cited span -------------------------------------------------------------------------------
+    def show_span(self, first_block: int, last_block: int, quote: str = "") -> None:
+        """Highlight blocks [first, last] (0-based), the quote inside them, and scroll them into view."""
+        doc = self.document()
+        last_block = max(first_block, min(last_block, doc.blockCount() - 1))
+        start = doc.findBlockByNumber(first_block)
+        end = doc.findBlockByNumber(last_block)
+        if not start.isValid():
+            return
+        span = QTextCursor(start)
+        span.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        selections = [_selection(span, SPAN_COLOR, full_width=True)]
+        found = self._find_quote(quote, start.position(), span.selectionEnd())
+        if found is not None:
+            selections.append(_selection(found, QUOTE_COLOR))
+        self.setExtraSelections(selections)
+        cursor = QTextCursor(start)
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
+    def _find_quote(self, quote: str, begin: int, end: int) -> QTextCursor | None:
+        """The quote inside the span: whole if it sits on one line, else its first line."""
+        lines = [line.strip() for line in quote.splitlines() if line.strip()]
+        for candidate in (" ".join(quote.split()), lines[0] if lines else ""):
+            if not candidate:
+                continue
+            found = self.document().find(candidate, begin)
+            if not found.isNull() and found.selectionStart() <= end:
+                return found
+        return None
+
+
+def _selection(cursor: QTextCursor, color: QColor, full_width: bool = False) -> QTextEdit.ExtraSelection:
+    selection = QTextEdit.ExtraSelection()
+    selection.cursor = cursor
+    selection.format.setBackground(color)
+    if full_width:
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+    return selection

@@ -1,0 +1,94 @@
+"""Small dialogs: the shortcut sheet, the log viewer, About."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QFontDatabase, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QMessageBox,
+    QPlainTextEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+import engine
+from desktop.logs import tail
+from desktop.tasks import Job, State, TaskManager
+
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("Ctrl+K", "Focus the search box from anywhere"),
+    ("Enter (in the search box)", "Ask the question"),
+    ("Down / Up", "Move through the results"),
+    ("Enter (on a result)", "Open it in the preview"),
+    ("Esc", "Back to the search box"),
+    ("Ctrl+O", "Add a folder"),
+    ("Ctrl+,", "Settings"),
+    ("F1 or Ctrl+/", "This sheet"),
+    ("Ctrl+Q", "Quit"),
+)
+
+
+def native(keys: str) -> str:
+    """Show Ctrl as Cmd on macOS (QKeySequence does the mapping)."""
+    if keys.startswith("Ctrl+"):
+        return QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText)
+    return keys
+
+
+class ShortcutSheet(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.resize(480, 360)
+        table = QTableWidget(len(SHORTCUTS), 2)
+        table.setHorizontalHeaderLabels(["Keys", "Action"])
+        table.verticalHeader().hide()
+        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for row, (keys, action) in enumerate(SHORTCUTS):
+            table.setItem(row, 0, QTableWidgetItem(native(keys)))
+            table.setItem(row, 1, QTableWidgetItem(action))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(table)
+        layout.addWidget(buttons)
+
+
+class LogViewer(QDialog):
+    def __init__(self, path: Path, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Log — {path}")
+        self.resize(900, 560)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setPlainText("Loading…")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text)
+        layout.addWidget(buttons)
+        tasks.read("reading the log", lambda job: tail(path), then=self._loaded)
+
+    def _loaded(self, job: Job) -> None:
+        text = job.result if job.state is State.DONE else job.error
+        self.text.setPlainText(text or "The log is empty.")
+        self.text.verticalScrollBar().setValue(self.text.verticalScrollBar().maximum())
+
+
+def show_about(parent: QWidget, home: Path) -> None:
+    QMessageBox.about(
+        parent,
+        "About Citeline",
+        f"<h3>Citeline {engine.__version__}</h3>"
+        "<p>Offline search and cited answers over your own folders. Nothing leaves this computer "
+        "unless you choose the Claude generator.</p>"
+        f"<p>Data: <code>{home}</code></p>",
+    )

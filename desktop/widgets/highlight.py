@@ -1,0 +1,137 @@
+"""A small regex highlighter for the source preview: Markdown, Python and C-like code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+PY_KEYWORDS = (
+    "and as assert async await break class continue def del elif else except finally for from global if "
+    "import in is lambda nonlocal not or pass raise return try while with yield None True False self"
+)
+C_KEYWORDS = (
+    "break case catch class const continue default do else enum export extends false finally fn for func "
+    "function if impl import interface let match mut new null package private protected public pub return "
+    "static struct switch this throw true try type var void while"
+)
+MARKDOWN = frozenset({".md", ".markdown", ".mdx", ".rst"})
+PYTHON = frozenset({".py", ".pyi", ".pyw"})
+HASH_COMMENT = frozenset({".py", ".pyi", ".sh", ".bash", ".zsh", ".rb", ".toml", ".yaml", ".yml", ".r"})
+CODE = (
+    frozenset(
+        {
+            ".js",
+            ".jsx",
+            ".ts",
+            ".tsx",
+            ".c",
+            ".h",
+            ".cc",
+            ".cpp",
+            ".hpp",
+            ".cs",
+            ".java",
+            ".kt",
+            ".go",
+            ".rs",
+            ".swift",
+            ".php",
+            ".scala",
+            ".dart",
+            ".m",
+            ".sql",
+            ".css",
+            ".scss",
+            ".json",
+            ".lua",
+        }
+    )
+    | HASH_COMMENT
+)
+FENCE = re.compile(r"^ {0,3}(```|~~~)")
+IN_FENCE = 1
+
+
+def kind_for(suffix: str) -> str:
+    suffix = suffix.lower()
+    if suffix in MARKDOWN:
+        return "markdown"
+    if suffix in PYTHON:
+        return "python"
+    return "code" if suffix in CODE else "text"
+
+
+def _fmt(color: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setForeground(QColor(color))
+    if bold:
+        fmt.setFontWeight(QFont.Weight.Bold)
+    fmt.setFontItalic(italic)
+    return fmt
+
+
+@dataclass(frozen=True)
+class Rule:
+    pattern: re.Pattern[str]
+    fmt: QTextCharFormat
+
+
+def _keywords(words: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(words.split()) + r")\b")
+
+
+def rules_for(kind: str, suffix: str = "") -> list[Rule]:
+    keyword, string, comment = _fmt("#8250df", bold=True), _fmt("#0a7d38"), _fmt("#6e7781", italic=True)
+    number = _fmt("#b35900")
+    if kind == "markdown":
+        return [
+            Rule(re.compile(r"^ {0,3}#{1,6}\s.*$"), _fmt("#1f6feb", bold=True)),
+            Rule(re.compile(r"\*\*[^*]+\*\*|__[^_]+__"), _fmt("#c9510c", bold=True)),
+            Rule(re.compile(r"`[^`]+`"), string),
+            Rule(re.compile(r"\[[^\]]*\]\([^)]*\)"), _fmt("#1f6feb")),
+            Rule(re.compile(r"^\s*(?:[-*+]|\d+\.)\s"), keyword),
+            Rule(re.compile(r"^\s*>.*$"), comment),
+        ]
+    if kind not in ("python", "code"):
+        return []
+    words = PY_KEYWORDS if kind == "python" else C_KEYWORDS
+    comments = r"#.*$" if suffix in HASH_COMMENT or kind == "python" else r"//.*$|/\*.*?\*/"
+    return [
+        Rule(_keywords(words), keyword),
+        Rule(re.compile(r"\b\d+(?:\.\d+)?\b"), number),
+        Rule(re.compile(r"\"[^\"\n]*\"|'[^'\n]*'"), string),
+        Rule(re.compile(comments), comment),
+    ]
+
+
+class Highlighter(QSyntaxHighlighter):
+    """Applies the rules for one file kind; Markdown fenced code is shown in the code colour."""
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self.kind = "text"
+        self._rules: list[Rule] = []
+        self._fence = _fmt("#0a7d38")
+
+    def set_kind(self, kind: str, suffix: str = "") -> None:
+        self.kind = kind
+        self._rules = rules_for(kind, suffix)
+        self.rehighlight()
+
+    def highlightBlock(self, text: str) -> None:
+        if self.kind == "markdown" and self._markdown_fence(text):
+            return
+        for rule in self._rules:
+            for match in rule.pattern.finditer(text):
+                self.setFormat(match.start(), match.end() - match.start(), rule.fmt)
+
+    def _markdown_fence(self, text: str) -> bool:
+        inside = self.previousBlockState() == IN_FENCE
+        is_fence = bool(FENCE.match(text))
+        self.setCurrentBlockState(IN_FENCE if inside != is_fence else 0)
+        if inside or is_fence:
+            self.setFormat(0, len(text), self._fence)
+            return True
+        return False

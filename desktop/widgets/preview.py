@@ -1,0 +1,160 @@
+"""Source preview: the cited file, read-only, with line numbers, highlighting and the cited span marked.
+
+Files are read and decoded on the read pool. Text and code are shown as they are on disk (so the line
+numbers are the file's); PDF and Word files are shown as the engine's extracted text with page markers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from desktop.tasks import Job, State, TaskManager
+from desktop.widgets.codeview import CodeView
+from desktop.widgets.highlight import Highlighter, kind_for
+from engine.ingest.extract import decode_text, extract, split_lines
+
+MAX_BYTES = 4 * 1024 * 1024
+HIGHLIGHT_LIMIT = 400_000  # characters; beyond this, highlighting the whole file would stall the UI
+EXTRACTED = frozenset({".pdf", ".docx"})
+
+
+@dataclass(frozen=True)
+class SourceTarget:
+    """A place to show: a file and a 1-based line span (within `page` for a PDF), and a quote in it."""
+
+    path: str
+    start_line: int = 1
+    end_line: int = 1
+    page: int | None = None
+    quote: str = ""
+
+    @property
+    def where(self) -> str:
+        lines = (
+            f"line {self.start_line}"
+            if self.end_line <= self.start_line
+            else (f"lines {self.start_line}–{self.end_line}")
+        )
+        return f"page {self.page}, {lines}" if self.page else lines
+
+
+@dataclass(frozen=True)
+class LoadedSource:
+    path: str
+    text: str
+    kind: str
+    suffix: str
+    index: dict[tuple[int | None, int], int] | None  # extracted docs: (page, line) -> block number
+    truncated: bool = False
+
+
+def load_source(path: str) -> LoadedSource:
+    """Read a file for the preview (worker thread)."""
+    file = Path(path)
+    with file.open("rb") as fh:
+        data = fh.read(MAX_BYTES + 1)
+    truncated = len(data) > MAX_BYTES
+    suffix = file.suffix.lower()
+    if suffix in EXTRACTED:
+        return _extracted(file, data, suffix)
+    lines = split_lines(decode_text(data[:MAX_BYTES]))
+    text = "\n".join(lines).replace("\u2029", " ").replace("\u2028", " ")
+    return LoadedSource(path, text, kind_for(suffix), suffix, None, truncated)
+
+
+def _extracted(file: Path, data: bytes, suffix: str) -> LoadedSource:
+    doc = extract(file, data)
+    shown: list[str] = []
+    index: dict[tuple[int | None, int], int] = {}
+    page: int | None = None
+    for line in doc.lines:
+        if line.page is not None and line.page != page:
+            page = line.page
+            shown.append(f"──── page {page} ────")
+        index[(line.page, line.line)] = len(shown)
+        shown.append(line.text)
+    return LoadedSource(str(file), "\n".join(shown), "text", suffix, index)
+
+
+def block_span(source: LoadedSource, target: SourceTarget) -> tuple[int, int]:
+    """The 0-based blocks for a target's lines."""
+    if source.index is None:
+        return target.start_line - 1, target.end_line - 1
+    first = source.index.get((target.page, target.start_line))
+    if first is None:  # unknown line on that page: the page marker, else the top
+        first = source.index.get((target.page, 1), 1) - 1 if target.page else 0
+    last = source.index.get((target.page, target.end_line), first)
+    return first, max(first, last)
+
+
+class SourcePreview(QWidget):
+    shown = Signal(object)  # SourceTarget, once the file is loaded and the span is marked
+    failed = Signal(str, str)  # message, hint
+
+    def __init__(self, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tasks = tasks
+        self.target: SourceTarget | None = None
+        self._wanted = 0
+        self.title = QLabel("No source open")
+        self.title.setObjectName("previewTitle")
+        self.where = QLabel("")
+        self.where.setObjectName("muted")
+        self.open_button = QPushButton("Open in editor")
+        self.open_button.setEnabled(False)
+        self.open_button.clicked.connect(self.open_in_editor)
+        self.view = CodeView(self)
+        self.highlighter = Highlighter(self.view.document())
+        self._layout()
+
+    def _layout(self) -> None:
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.where)
+        header.addWidget(self.open_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(header)
+        layout.addWidget(self.view, 1)
+
+    def open_target(self, target: SourceTarget) -> None:
+        self._wanted += 1
+        wanted = self._wanted
+        self.target = target
+        self.title.setText(Path(target.path).name)
+        self.title.setToolTip(target.path)
+        self.where.setText(target.where + " · loading…")
+        self.tasks.read(
+            "opening the source",
+            lambda job: load_source(target.path),
+            then=lambda job: self._loaded(job, target, wanted),
+        )
+
+    def _loaded(self, job: Job, target: SourceTarget, wanted: int) -> None:
+        if wanted != self._wanted:
+            return  # a newer click won
+        if job.state is not State.DONE:
+            self.where.setText(target.where)
+            self.failed.emit(
+                job.error or f"Could not open {target.path}.", job.hint or "is the file still there"
+            )
+            return
+        source: LoadedSource = job.result
+        self.highlighter.set_kind("text")  # no rules while the text goes in
+        self.view.setPlainText(source.text)
+        kind = source.kind if len(source.text) < HIGHLIGHT_LIMIT else "text"
+        self.highlighter.set_kind(kind, source.suffix)
+        first, last = block_span(source, target)
+        self.view.show_span(first, last, target.quote)
+        self.where.setText(target.where + (" · truncated" if source.truncated else ""))
+        self.open_button.setEnabled(True)
+        self.shown.emit(target)
+
+    def open_in_editor(self) -> None:
+        if self.target is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self.target.path))

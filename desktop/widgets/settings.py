@@ -1,0 +1,142 @@
+"""Settings: answer generator, threads, theme, data location, the Claude key and the model manager."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop import secrets
+from desktop.tasks import Job, State, TaskManager
+from desktop.widgets.models import ModelManager
+from engine.api import Engine
+from engine.errors import CiteError
+from engine.settings import Settings
+
+GENERATORS = {
+    "local": "Local model (private, runs on this computer)",
+    "claude": "Claude (sends the evidence to Anthropic)",
+    "extractive": "Extractive (quotes the sources, no model)",
+}
+THEMES = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
+
+
+def _combo(options: dict[str, str], current: str) -> QComboBox:
+    box = QComboBox()
+    for key, label in options.items():
+        box.addItem(label, key)
+    box.setCurrentIndex(max(0, box.findData(current)))
+    return box
+
+
+class SettingsDialog(QDialog):
+    saved = Signal(object)  # the new Settings
+
+    def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.resize(720, 560)
+        self.engine = engine
+        self.tasks = tasks
+        current = engine.settings
+        self.generator = _combo(GENERATORS, current.generator)
+        self.threads = QSpinBox()
+        self.threads.setRange(1, 256)
+        self.threads.setValue(current.threads)
+        self.theme = _combo(THEMES, current.theme)
+        self.error = QLabel("")
+        self.error.setObjectName("muted")
+        self.error.setWordWrap(True)
+        self.models = ModelManager(engine.locator, tasks)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._general())
+        layout.addWidget(self._claude())
+        group = QGroupBox("Models")
+        QVBoxLayout(group).addWidget(self.models)
+        layout.addWidget(group, 1)
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.models.refresh()
+
+    def _general(self) -> QGroupBox:
+        group = QGroupBox("General")
+        form = QFormLayout(group)
+        form.addRow("Answers from", self.generator)
+        form.addRow("CPU threads", self.threads)
+        form.addRow("Theme", self.theme)
+        home = QLabel(str(self.engine.home))
+        home.setToolTip("Index, settings, imported models and logs live here")
+        open_home = QPushButton("Open")
+        open_home.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.engine.home))))
+        row = QHBoxLayout()
+        row.addWidget(home, 1)
+        row.addWidget(open_home)
+        form.addRow("Data location", row)
+        return group
+
+    def _claude(self) -> QGroupBox:
+        group = QGroupBox("Claude API key")
+        row = QHBoxLayout(group)
+        self.key = QLineEdit()
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setPlaceholderText("sk-ant-…  (stored in the system keyring)")
+        self.key_button = QPushButton("Save key")
+        self.key_button.clicked.connect(self.save_key)
+        self.key_note = QLabel("")
+        self.key_note.setObjectName("muted")
+        row.addWidget(self.key, 1)
+        row.addWidget(self.key_button)
+        row.addWidget(self.key_note)
+        if not secrets.keyring_available():
+            self.key.setEnabled(False)
+            self.key_button.setEnabled(False)
+            self.key_note.setText("Needs keyring: pip install 'citeline[claude]'")
+        return group
+
+    def save_key(self) -> None:
+        key = self.key.text().strip()
+        self.key_note.setText("Saving…")
+        self.tasks.read("saving the key", lambda job: secrets.store_key(key), then=self._key_saved)
+
+    def _key_saved(self, job: Job) -> None:
+        if job.state is State.DONE:
+            self.key.clear()
+            self.key_note.setText("Saved.")
+        else:
+            self.key_note.setText(f"{job.error} ({job.hint})" if job.hint else job.error)
+
+    def chosen(self) -> Settings:
+        update = {
+            "generator": self.generator.currentData(),
+            "threads": self.threads.value(),
+            "theme": self.theme.currentData(),
+        }
+        return Settings.model_validate({**self.engine.settings.model_dump(), **update})
+
+    def save(self) -> None:
+        try:
+            settings = self.chosen()
+            settings.save(self.engine.home)  # a few hundred bytes of JSON
+        except (ValueError, OSError, CiteError) as exc:
+            self.error.setText(f"Could not save the settings: {exc}")
+            return
+        self.saved.emit(settings)
+        self.accept()

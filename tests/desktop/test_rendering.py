@@ -1,0 +1,73 @@
+"""Pure parts: answer HTML and Markdown, PDF line mapping, highlighting rules, folder state labels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop.answer_format import AnswerState, render_html, status_text, to_markdown
+from desktop.answering import EvidenceOnly
+from desktop.indexing import FolderView, _escape_glob, _under
+from desktop.widgets.highlight import kind_for, rules_for
+from desktop.widgets.preview import LoadedSource, SourceTarget, block_span, load_source
+from engine.events import Answer, AnswerSentence, Citation, EvidenceReady, Hit
+
+
+def _hit(path: str = "/kb/a.md", start: int = 3) -> Hit:
+    return Hit(1, path, start, start + 2, None, "A", "text", 1.0, "**text**")
+
+
+def test_sentences_carry_links_per_citation() -> None:
+    state = AnswerState("q")
+    cite = Citation(2, "/kb/a.md", 3, 4, None, "quote <b>")
+    state.apply(EvidenceReady((_hit(), _hit())))
+    state.apply(AnswerSentence("Fish & chips.", (cite, cite)))
+    html = render_html(state)
+    assert "Fish &amp; chips." in html
+    assert 'href="cite:0:0"' in html and 'href="cite:0:1"' in html
+    assert status_text(state) == "Writing the answer…"
+
+
+def test_markdown_of_a_refusal_lists_the_closest_evidence() -> None:
+    state = AnswerState("q")
+    state.apply(Answer("q", "Not found in the provided documents.", True, evidence=(_hit(),)))
+    text = to_markdown(state)
+    assert "Not found in the provided documents." in text
+    assert "- [1] /kb/a.md:3-5" in text
+
+
+def test_evidence_only_is_said_plainly() -> None:
+    state = AnswerState("q")
+    state.apply(EvidenceReady((_hit(),)))
+    state.apply(EvidenceOnly())
+    assert state.done
+    assert "evidence" in status_text(state)
+    assert "[1] /kb/a.md:3-5" in to_markdown(state)
+
+
+def test_pdf_citations_map_through_page_markers() -> None:
+    index = {(1, 1): 1, (1, 2): 2, (2, 1): 4, (2, 2): 5, (2, 3): 6}
+    source = LoadedSource("/kb/x.pdf", "", "text", ".pdf", index)
+    assert block_span(source, SourceTarget("/kb/x.pdf", 2, 3, page=2)) == (5, 6)
+    assert block_span(source, SourceTarget("/kb/x.pdf", 9, 9, page=2)) == (3, 3)  # unknown line: the marker
+    assert SourceTarget("/kb/x.pdf", 2, 3, page=2).where == "page 2, lines 2–3"
+
+
+def test_text_preview_keeps_the_files_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(b"one\r\ntwo\rthree\nfour\xe2\x80\xa9five\n")
+    source = load_source(str(path))
+    assert source.text.split("\n") == ["one", "two", "three", "four five"]
+
+
+def test_highlighting_rules_by_kind() -> None:
+    assert kind_for(".MD") == "markdown" and kind_for(".py") == "python" and kind_for(".go") == "code"
+    assert kind_for(".txt") == "text" and rules_for("text") == []
+    python = rules_for("python")
+    assert any(rule.pattern.search("def f():") for rule in python)
+
+
+def test_folder_labels_and_paths() -> None:
+    assert FolderView("/kb", state="vectors", percent=40).label == "vectors 40%"
+    assert FolderView("/kb", state="watching").label == "watching"
+    assert _under("/kb/a/b.md", "/kb") and not _under("/kbx/a.md", "/kb")
+    assert _escape_glob("a[1]*.md") == "a\\[1\\]\\*.md"
