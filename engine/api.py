@@ -170,6 +170,13 @@ class Engine:
     def folders(self) -> list[FolderRow]:
         return self.catalog.folders()
 
+    def files(self, folder: str | os.PathLike[str] | None = None) -> list[FileRow]:
+        """Indexed, skipped and failed files (with their reasons), of one folder or of all."""
+        if folder is None:
+            return self.catalog.files()
+        row = self.catalog.folder(str(Path(folder).expanduser().resolve()))
+        return self.catalog.files(row.id) if row else []
+
     def folder_of(self, path: Path) -> FolderRow | None:
         for folder in self.folders():
             root = Path(folder.path)
@@ -209,7 +216,10 @@ class Engine:
             if folder is not None:
                 groups.setdefault(folder.id, (folder, []))[1].append(path)
         for folder, members in groups.values():
-            yield from indexer.sync_paths(folder, members, cancelled)
+            if Path(folder.path) in members:  # the whole folder: a full sync, which records its time
+                yield from indexer.sync_folder(folder, cancelled)
+            else:
+                yield from indexer.sync_paths(folder, members, cancelled)
 
     def embed_pending(self, cancelled: Callable[[], bool] = _never) -> Iterator[IndexProgress]:
         self._open()

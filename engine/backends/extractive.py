@@ -27,8 +27,9 @@ _MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
 @dataclass(frozen=True)
 class Candidate:
     source: int
-    text: str
+    text: str  # verbatim from the source: the quote
     order: int
+    display: str = ""  # what the answer shows (table rows get their column names)
 
 
 def clean(sentence: str) -> str:
@@ -42,13 +43,38 @@ def plain(text: str) -> str:
     return re.sub(r"\s*\|\s*", "; ", text).strip("; ")
 
 
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
+
+
+def table_header(text: str, offset: int) -> list[str]:
+    """Column names of the Markdown table a row at `offset` belongs to (empty if it is not in one)."""
+    lines = text[:offset].splitlines()
+    for i in range(len(lines) - 1, 0, -1):
+        if _SEPARATOR.match(lines[i]) and lines[i - 1].strip().startswith("|"):
+            return [c.strip() for c in lines[i - 1].strip().strip("|").split("|")]
+        if not lines[i].strip().startswith("|"):
+            return []
+    return []
+
+
+def row_display(row: str, header: list[str]) -> str:
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    if not header or len(header) != len(cells):
+        return plain(row)
+    return "; ".join(f"{plain(h)}: {plain(c)}" for h, c in zip(header, cells, strict=True) if c)
+
+
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, hit in enumerate(evidence[:SOURCES], start=1):
         for start, end in split_sentences(hit.text):
-            text = clean(hit.text[start:end])
-            if len(text) >= 20 and len(content_terms(text)) >= 3:
-                out.append(Candidate(n, text, len(out)))
+            raw = hit.text[start:end]
+            text = clean(raw)
+            if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
+                continue
+            header = table_header(hit.text, start) if raw.strip().startswith("|") else []
+            display = row_display(raw, header) if header else plain(text)
+            out.append(Candidate(n, text, len(out), display))
     return out
 
 
@@ -60,11 +86,11 @@ class ExtractiveGenerator:
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
         terms = set(content_terms(question))
-        vecs = self.embed([question, *[c.text for c in found]])
+        vecs = self.embed([question, *[c.display or c.text for c in found]])
         dense = vecs[1:] @ vecs[0]
         out = []
         for cand, cos in zip(found, dense, strict=True):
-            overlap = len(terms & set(content_terms(cand.text))) / (len(terms) or 1)
+            overlap = len(terms & set(content_terms(cand.display or cand.text))) / (len(terms) or 1)
             out.append(0.5 * float(cos) + 0.5 * overlap)
         return out
 
@@ -78,4 +104,4 @@ class ExtractiveGenerator:
         best = ranked[0][0]
         chosen = [c for s, c in ranked[:MAX_SENTENCES] if s >= MIN_SCORE and s >= best - MARGIN]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
-            yield RawSentence(plain(cand.text), (cand.source,), cand.text)
+            yield RawSentence(cand.display or plain(cand.text), (cand.source,), cand.text)
