@@ -21,13 +21,22 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import __version__
+from engine.answer.conflicts import (
+    DocFacts,
+    Judgement,
+    Relation,
+    compare,
+    doc_facts,
+    same_family,
+    superseded_by,
+)
 from engine.errors import CiteError, ExtractError, MissingDependency, MissingModel
 from engine.events import Answer, Hit, Line
 
@@ -42,7 +51,6 @@ T = TypeVar("T")
 MAX_FETCH_BYTES = 200_000  # one fetch_doc answer; a model's context is the scarce resource
 MAX_SIBLINGS = 20  # related files read by check_staleness
 MAX_HEADED_FILES = 100  # Markdown files per folder whose headings list_kb_topics reports
-MARKER_SCAN_LINES = 400  # lines of a document searched for supersedes/effective-date markers
 EXTRACTED = frozenset({".pdf", ".docx"})  # shown as extracted text; everything else as its own lines
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 
@@ -127,7 +135,10 @@ class Topics(_Out):
 
 class Related(_Out):
     path: str
-    relation: Literal["newer", "older", "possibly newer", "possibly older", "unclear"]
+    relation: Relation = Field(
+        description="newer/older: this file is/is not the current one of the two (by a marker, a status, a "
+        "version or a date); possibly newer/older: only the file time says so; unclear: the signs disagree."
+    )
     reasons: list[str]
     modified: str
 
@@ -343,223 +354,6 @@ def doc_text(
         next_page=rest.page if rest else None,
         text=text,
     )
-
-
-# ------------------------------------------------------------------------------------------ staleness
-
-_NOISE = frozenset(
-    "draft final old new latest copy updated current archive archived rev revised version".split()
-)
-_VERSION = re.compile(r"(?<![a-z0-9])(?:v|version[\s_-]*)(\d+(?:\.\d+)*)(?![a-z0-9])", re.IGNORECASE)
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
-_DRAFT = re.compile(r"(?<![a-z0-9])draft(?![a-z0-9])", re.IGNORECASE)
-_STATUS = re.compile(r"^\W*status\W*[:\-]\W*(\w+)", re.IGNORECASE)
-_SUPERSEDED_BY = re.compile(r"\bsuperseded\s+by\b\W*(.*)", re.IGNORECASE)  # not "replaced by": prose
-_SUPERSEDES = re.compile(r"\b(?:supersedes|replaces)\b\W*(.*)", re.IGNORECASE)
-_DATE_LINE = re.compile(
-    r"^[\s>*_#|-]*(?:[a-z]+\s+){0,2}?(?:effective|last[\s_-]+(?:updated|revised|modified)|"
-    r"updated|revised)\b(.*)",
-    re.IGNORECASE,
-)
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
-_DATE_FORMS = (  # (pattern, group order as (year, month, day)); month may be a name
-    (re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?"), (1, 2, 3)),
-    (re.compile(r"([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})", re.IGNORECASE), (3, 1, 2)),
-    (re.compile(r"(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})", re.IGNORECASE), (3, 2, 1)),
-    (re.compile(r"([a-z]{3,9})\.?\s+(\d{4})", re.IGNORECASE), (2, 1, 0)),
-)
-
-
-def parse_date(text: str) -> date | None:
-    """The first date in `text`: 2023-01-15, 2023-01, January 15, 2023, 15 Jan 2023 or Jan 2023."""
-    for pattern, (y, m, d) in _DATE_FORMS:
-        for match in pattern.finditer(text):
-            month_text = match.group(m)
-            month = int(month_text) if month_text.isdigit() else _MONTHS.get(month_text[:3].lower(), 0)
-            try:
-                return date(int(match.group(y)), month, int(match.group(d) or 1) if d else 1)
-            except ValueError:
-                continue
-    return None
-
-
-def tokens(text: str) -> tuple[str, ...]:
-    """Lower-case alphanumeric runs, numbers without leading zeros ("ADR-003" -> ("adr", "3"))."""
-    return tuple(str(int(t)) if t.isdigit() else t for t in re.findall(r"[a-z0-9]+", text.lower()))
-
-
-def name_key(stem: str) -> tuple[str, ...]:
-    """What names of versions of one document share: tokens without versions, years, dates and noise words."""
-    return tuple(
-        t
-        for t in tokens(_VERSION.sub(" ", stem.lower()))
-        if t not in _NOISE and not (t.isdigit() and (_YEAR.fullmatch(t) or len(t) >= 6))
-    )
-
-
-def name_ident(stem: str) -> tuple[str, ...] | None:
-    """A numbered identifier at the start of a name ("adr_003_x" -> ("adr", "3")), else None."""
-    parts = tokens(_VERSION.sub(" ", stem.lower()))
-    for index, part in enumerate(parts[:3]):
-        if part.isdigit():
-            return parts[: index + 1] if index and not _YEAR.fullmatch(part) else None
-    return None
-
-
-def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
-    n = len(needle)
-    return n > 0 and any(tuple(haystack[i : i + n]) == tuple(needle) for i in range(len(haystack) - n + 1))
-
-
-@dataclass(frozen=True)
-class DocFacts:
-    """What a document says about its own currency: from its name, title and explicit marker lines."""
-
-    path: Path
-    mtime: float
-    key: tuple[str, ...]
-    ident: tuple[str, ...] | None
-    version: tuple[int, ...] | None
-    year: int | None
-    draft: bool
-    effective: date | None
-    supersedes: tuple[str, ...] = ()
-    superseded_by: tuple[str, ...] = ()
-    marked_superseded: bool = False
-
-    @property
-    def rank(self) -> tuple[int, ...]:
-        return self.version or (1,)
-
-    def mentioned_in(self, reference: str, by_ident: bool) -> bool:
-        ref = tokens(reference)
-        return _contains(ref, tokens(self.path.stem)) or (
-            by_ident and self.ident is not None and _contains(ref, self.ident)
-        )
-
-
-def doc_facts(path: Path, mtime: float, title: str = "", lines: Iterable[str] = ()) -> DocFacts:
-    """Facts from the file name, the title and the first MARKER_SCAN_LINES lines of text."""
-    stem = path.stem
-    named = f"{stem} {title}"
-    version = _VERSION.search(named)
-    year = _YEAR.search(stem)
-    supersedes: list[str] = []
-    superseded_by: list[str] = []
-    effective: date | None = None
-    status = ""
-    for number, line in enumerate(lines):
-        if number >= MARKER_SCAN_LINES:
-            break
-        by = _SUPERSEDED_BY.search(line)
-        if by and not by.group(1).lower().startswith("this"):  # "X was superseded by this policy"
-            superseded_by.append(by.group(1).strip(" *_.") or line.strip())
-        elif sup := _SUPERSEDES.search(line):
-            supersedes.append(sup.group(1).strip(" *_."))
-        if effective is None and (when := _DATE_LINE.search(line)):
-            effective = parse_date(when.group(1))
-        if not status and (state := _STATUS.match(line)):
-            status = state.group(1).lower()
-    return DocFacts(
-        path=path,
-        mtime=mtime,
-        key=name_key(stem),
-        ident=name_ident(stem),
-        version=tuple(int(p) for p in version.group(1).split(".")) if version else None,
-        year=int(year.group(1)) if year else None,
-        draft=bool(_DRAFT.search(named)) or status == "draft",
-        effective=effective,
-        supersedes=tuple(supersedes),
-        superseded_by=tuple(superseded_by),
-        marked_superseded=status in ("superseded", "deprecated", "obsolete") or bool(superseded_by),
-    )
-
-
-def related(a: DocFacts, b: DocFacts) -> bool:
-    """Whether two names look like versions of one document (same key, or same numbered identifier)."""
-    return (bool(a.key) and a.key == b.key) or (a.ident is not None and a.ident == b.ident)
-
-
-def _strong(a: DocFacts, b: DocFacts) -> list[str]:
-    """Explicit markers saying `a` replaces `b`. An identifier alone ("ADR-003") counts only for a higher
-    version, as every version of a numbered record shares it."""
-    by_ident = a.rank > b.rank
-    out = [
-        f"{a.path.name} says it supersedes {ref!r}" for ref in a.supersedes if b.mentioned_in(ref, by_ident)
-    ]
-    out += [
-        f"{b.path.name} says it is superseded by {ref!r}"
-        for ref in b.superseded_by
-        if a.mentioned_in(ref, by_ident)
-    ]
-    return out
-
-
-def _medium(a: DocFacts, b: DocFacts) -> list[str]:
-    """Signals from names and stated dates that `a` is the later version of `b`."""
-    out: list[str] = []
-    if (a.version or b.version) and a.rank > b.rank:
-        out.append(f"{a.path.name} is version {_dotted(a.rank)}, {b.path.name} version {_dotted(b.rank)}")
-    if a.year and b.year and a.year > b.year:
-        out.append(f"{a.path.name} names the year {a.year}, {b.path.name} {b.year}")
-    if a.effective and b.effective and a.effective > b.effective:
-        out.append(f"{a.path.name} is dated {a.effective}, {b.path.name} {b.effective}")
-    return out
-
-
-def _dotted(version: Sequence[int]) -> str:
-    return ".".join(map(str, version))
-
-
-Relation = Literal["newer", "older", "possibly newer", "possibly older", "unclear"]
-
-
-def compare(this: DocFacts, other: DocFacts) -> Related:
-    """How `other` relates to `this`: explicit markers beat name/date signals, which beat file times."""
-    newer, older = _strong(other, this), _strong(this, other)
-    if not (newer or older):
-        newer, older = _medium(other, this), _medium(this, other)
-    relation: Relation = "unclear"
-    if newer or older:
-        relation = "unclear" if newer and older else "newer" if newer else "older"
-    elif other.mtime != this.mtime:
-        relation = "possibly newer" if other.mtime > this.mtime else "possibly older"
-        newer = [
-            f"{other.path.name} was modified {'later' if other.mtime > this.mtime else 'earlier'}; "
-            "no marker, version or date says which is current"
-        ]
-    return Related(path=str(other.path), relation=relation, reasons=newer + older, modified=_iso(other.mtime))
-
-
-def verdict(
-    facts: DocFacts, rel: Sequence[Related], age_days: float, max_age_days: int
-) -> tuple[list[str], str]:
-    """(what supersedes it, a one-line verdict)."""
-    newer = [r.path for r in rel if r.relation == "newer"]
-    unresolved = [
-        ref
-        for ref in facts.superseded_by
-        if not any(_contains(tokens(ref), tokens(Path(p).stem)) for p in newer)
-    ]
-    superseded_by = newer + unresolved
-    if superseded_by:
-        return superseded_by, "superseded by " + ", ".join(Path(p).name for p in superseded_by)
-    if facts.marked_superseded:
-        return [], "marked superseded in its own text"
-    maybe = [Path(r.path).name for r in rel if r.relation == "possibly newer"]
-    notes = []
-    if maybe:
-        notes.append("possibly superseded by " + ", ".join(maybe) + " (only the file time says so)")
-    if facts.draft:
-        notes.append("a draft")
-    if age_days > max_age_days:
-        notes.append(f"older than {max_age_days} days ({age_days:.0f})")
-    return [], "; ".join(notes) or f"current: no newer version found; modified {age_days:.0f} days ago"
 
 
 # -------------------------------------------------------------------------------------------- engine
@@ -798,6 +592,9 @@ def _indexed_at(catalog: Catalog, path: str) -> str | None:
     return _when(row[0]) if row else None
 
 
+# ------------------------------------------------------------ staleness (rules: engine/answer/conflicts.py)
+
+
 @dataclass(frozen=True)
 class _Sibling:
     path: Path
@@ -827,6 +624,46 @@ def read_facts(path: Path, mtime: float, readable: bool) -> DocFacts:
     return doc_facts(path, mtime, document.title, (line.text for line in document.lines))
 
 
+def _judge(facts: DocFacts, siblings: Sequence[_Sibling]) -> list[tuple[DocFacts, Judgement]]:
+    """The siblings that look like versions of the file (MAX_SIBLINGS at most), each judged against it."""
+    judged: list[tuple[DocFacts, Judgement]] = []
+    for sib in siblings:
+        if len(judged) < MAX_SIBLINGS and same_family(facts.path, sib.path):
+            mtime = sib.path.stat().st_mtime if sib.path.exists() else sib.mtime
+            other = read_facts(sib.path, mtime, sib.indexed)
+            judged.append((other, compare(facts, other)))
+    return judged
+
+
+def _related(other: DocFacts, judgement: Judgement) -> Related:
+    return Related(
+        path=str(other.path),
+        relation=judgement.relation,
+        reasons=list(judgement.reasons),
+        modified=_iso(other.mtime),
+    )
+
+
+def verdict(
+    facts: DocFacts, judged: Sequence[tuple[DocFacts, Judgement]], age_days: float, max_age_days: int
+) -> tuple[list[str], str]:
+    """(what supersedes it, a one-line verdict)."""
+    replaced = superseded_by(facts, judged)
+    if replaced:
+        return replaced, "superseded by " + ", ".join(PurePath(p).name for p in replaced)
+    if facts.marked_superseded:
+        return [], "marked superseded in its own text"
+    maybe = [other.path.name for other, judgement in judged if judgement.relation == "possibly newer"]
+    notes = []
+    if maybe:
+        notes.append("possibly superseded by " + ", ".join(maybe) + " (only the file time says so)")
+    if facts.draft:
+        notes.append("a draft")
+    if age_days > max_age_days:
+        notes.append(f"older than {max_age_days} days ({age_days:.0f})")
+    return [], "; ".join(notes) or f"current: no newer version found; modified {age_days:.0f} days ago"
+
+
 def _staleness(
     target: Path, row: FileRow | None, siblings: Sequence[_Sibling], indexed_at: str | None, max_age_days: int
 ) -> Staleness:
@@ -834,12 +671,8 @@ def _staleness(
     now = datetime.now(timezone.utc).timestamp()
     age = max(0.0, (now - stat.st_mtime) / 86400)
     facts = read_facts(target, stat.st_mtime, row is not None and row.status == "indexed")
-    rel: list[Related] = []
-    for sib in siblings:
-        mtime = sib.path.stat().st_mtime if sib.path.exists() else sib.mtime
-        if len(rel) < MAX_SIBLINGS and related(facts, doc_facts(sib.path, mtime)):
-            rel.append(compare(facts, read_facts(sib.path, mtime, sib.indexed)))
-    superseded_by, line = verdict(facts, rel, age, max_age_days)
+    judged = _judge(facts, siblings)
+    replaced, line = verdict(facts, judged, age, max_age_days)
     return Staleness(
         path=str(target),
         modified=_iso(stat.st_mtime),
@@ -852,9 +685,9 @@ def _staleness(
         draft=facts.draft,
         version=".".join(map(str, facts.version)) if facts.version else None,
         effective_date=facts.effective.isoformat() if facts.effective else None,
-        superseded=bool(superseded_by) or facts.marked_superseded,
-        superseded_by=superseded_by,
-        related=rel,
+        superseded=bool(replaced) or facts.marked_superseded,
+        superseded_by=replaced,
+        related=[_related(other, judgement) for other, judgement in judged],
         verdict=line,
     )
 

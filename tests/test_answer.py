@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from engine.answer import conflicts, contract, packing
+from engine.answer import contract, packing
 from engine.answer.contract import RawSentence
 from engine.answer.jsonstream import SentenceStream
 from engine.answer.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
@@ -76,14 +76,25 @@ def test_check_rejects_unsupplied_sources_fake_quotes_and_unsupported_claims() -
     assert contract.check(RawSentence("x", (2,), "accrue 20 days"), evidence, None).reason.startswith(
         "cites no supplied source"
     )
-    assert "verbatim" in contract.check(RawSentence("The office dog is named Rex.", (1,), "dog named Rex"),
-                                        evidence, None).reason
+    assert (
+        "verbatim"
+        in contract.check(
+            RawSentence("The office dog is named Rex.", (1,), "dog named Rex"), evidence, None
+        ).reason
+    )
     # A wrong figure is caught even when the words match a source line.
-    assert "figures not in the cited sources: 30" in contract.check(
-        RawSentence("Employees get 30 days.", (1,), "accrue 30 days of leave"), evidence, None).reason
+    assert (
+        "figures not in the cited sources: 30"
+        in contract.check(
+            RawSentence("Employees get 30 days.", (1,), "accrue 30 days of leave"), evidence, None
+        ).reason
+    )
     # A paraphrased quote is not shown; the source line that supports the sentence is quoted instead.
-    repaired = contract.check(RawSentence("Employees accrue 20 days of paid leave each year.", (1,),
-                                          "twenty days paid leave"), evidence, None)
+    repaired = contract.check(
+        RawSentence("Employees accrue 20 days of paid leave each year.", (1,), "twenty days paid leave"),
+        evidence,
+        None,
+    )
     assert repaired.repaired and repaired.sentence is not None
     assert repaired.sentence.citations[0].quote == "Employees accrue 20 days of paid leave per year."
     assert (
@@ -193,34 +204,7 @@ def test_answer_can_be_cancelled(indexed: Engine) -> None:
         list(stream)
 
 
-# -- conflicts -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("a", "b", "same"),
-    [
-        ("/p/pto_policy.md", "/p/pto_policy_2023.md", True),
-        ("/p/adr_003_database_migration.md", "/p/adr_003_v2_database_strategy.md", True),
-        ("/p/expense_policy.md", "/p/expense_policy_DRAFT.md", True),
-        ("/p/pto_policy.md", "/p/remote_work_policy.md", False),
-        ("/p/README_api_gateway.md", "/p/README_feature_store.md", False),
-    ],
-)
-def test_document_families(a: str, b: str, same: bool) -> None:
-    assert conflicts.same_family(a, b) is same
-
-
-def test_currency_markers_in_order() -> None:
-    new = conflicts.currency(
-        "/p/policy.md",
-        "# Policy\nEffective Date: September 1, 2024\nThis policy replaces the previous policy.",
-        1.0,
-    )
-    old = conflicts.currency("/p/policy_2023.md", "# Policy\nEffective Date: January 15, 2023", 99.0)
-    draft = conflicts.currency("/p/policy_DRAFT.md", "# Policy (DRAFT)\nLast Updated: November 2024", 100.0)
-    ranked = sorted([old, draft, new], key=conflicts.order_key, reverse=True)
-    assert [c.path for c in ranked] == ["/p/policy.md", "/p/policy_2023.md", "/p/policy_DRAFT.md"]
-    assert conflicts.parse_date("Date: June 2024").isoformat() == "2024-06-01"  # type: ignore[union-attr]
-
-
+# -- conflicts (the rules themselves: tests/test_conflicts.py) ----------------------------------------
 def test_conflicting_versions_are_flagged_with_the_current_one(engine: Engine, tmp_path: Path) -> None:
     root = tmp_path / "kb"
     write(

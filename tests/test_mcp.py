@@ -1,4 +1,4 @@
-"""The MCP server: the staleness rules and the path guard in-process, then every tool end to end over stdio
+"""The MCP server: the path guard and rendering in-process, then every tool end to end over stdio
 with the SDK's real client, against a real index of a real folder (DuckDB, Tantivy, the ONNX embedder)."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,106 +21,14 @@ from engine.errors import CiteError
 from engine.events import Line
 from engine.mcp_server import (
     KnowledgeBase,
-    compare,
-    doc_facts,
     doc_text,
     glob_match,
-    name_ident,
-    name_key,
-    parse_date,
-    related,
     render_lines,
     resolve_inside,
     select_lines,
 )
 from tests.conftest import REPO, write
 from tests.test_extract import make_pdf
-
-# ------------------------------------------------------------------------------------------ staleness
-
-
-def facts(name: str, text: str = "", mtime: float = 1000.0) -> Any:
-    lines = text.splitlines()
-    title = next((line.lstrip("# ") for line in lines if line.startswith("#")), "")
-    return doc_facts(Path("/kb/policies") / name, mtime, title, lines)
-
-
-def test_names_that_share_a_stem_are_related() -> None:
-    assert name_key("pto_policy") == name_key("pto_policy_2023") == ("pto", "policy")
-    assert name_key("Handbook-v2-FINAL") == name_key("handbook") == ("handbook",)
-    assert (
-        name_ident("adr_003_database_migration") == name_ident("adr_003_v2_database_strategy") == ("adr", "3")
-    )
-    assert name_ident("2023_report") is None and name_ident("pto_policy") is None
-    assert related(facts("pto_policy.md"), facts("pto_policy_2023.md"))
-    assert related(facts("adr_003_database_migration.md"), facts("adr_003_v2_database_strategy.md"))
-    assert not related(facts("adr_003_database_migration.md"), facts("adr_004_database_migration.md"))
-    assert not related(facts("pto_policy.md"), facts("travel_policy.md"))
-
-
-def test_markers_versions_dates_and_drafts_are_read() -> None:
-    f = facts(
-        "adr_003_v2_database_strategy.md",
-        "# ADR-003 v2: Database strategy\nStatus: Accepted\n"
-        "Supersedes: ADR-003 (database migration)\nLast updated: March 5, 2024\n",
-    )
-    assert f.version == (2,) and f.supersedes == ("ADR-003 (database migration)",)
-    assert f.effective == date(2024, 3, 5) and not f.draft and not f.marked_superseded
-    old = facts("old.md", "# Old\n> **Status:** Superseded by the 2023 policy\n")
-    assert old.marked_superseded and old.superseded_by == ("the 2023 policy",)
-    new = facts("new.md", "The 2021 text was superseded by this policy.\n")
-    assert not new.marked_superseded and new.superseded_by == ()
-    assert facts("DRAFT_pto_policy.md").draft and facts("x.md", "Status: Draft\n").draft
-    assert facts("guide.md", "# Guide, version 3.1\n").version == (3, 1)
-    assert not facts("fmt.md", "Tabs are replaced by spaces.\n").marked_superseded
-    # "replaces" in ordinary prose is kept, but only counts when it names a sibling
-    assert facts("util.md", "This helper replaces tabs with spaces.\n").supersedes == ("tabs with spaces",)
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Effective: 2023-01-15", date(2023, 1, 15)),
-        ("2023-07", date(2023, 7, 1)),
-        ("January 1, 2023", date(2023, 1, 1)),
-        ("15 Sept 2022", date(2022, 9, 15)),
-        ("Mar 2020", date(2020, 3, 1)),
-        ("2023-13-45", None),
-        ("no date here", None),
-    ],
-)
-def test_parse_date(text: str, expected: date | None) -> None:
-    assert parse_date(text) == expected
-
-
-def test_an_explicit_marker_decides() -> None:
-    old = facts("adr_003_database_migration.md", "# ADR-003: Database migration\nStatus: Accepted\n", 2000.0)
-    new = facts("adr_003_v2_database_strategy.md", "# ADR-003 v2\nSupersedes ADR-003.\n", 1000.0)
-    assert compare(old, new).relation == "newer"  # despite the older file time
-    assert compare(new, old).relation == "older"
-    assert "supersedes" in compare(old, new).reasons[0]
-
-
-def test_an_identifier_alone_does_not_let_an_old_record_supersede_a_newer_one() -> None:
-    v2 = facts("adr_003_v2_database_strategy.md", "Supersedes ADR-003.\n")
-    v3 = facts("adr_003_v3_database_strategy.md", "Supersedes ADR-003 v2.\n")
-    assert compare(v3, v2).relation == "older"
-    assert compare(v2, v3).relation == "newer"
-
-
-def test_dates_and_versions_decide_without_markers_and_file_times_only_hint() -> None:
-    old = facts("pto_policy.md", "# PTO\nLast updated: 2021-03-01\n", mtime=5000.0)
-    new = facts("pto_policy_2023.md", "# PTO 2023\nEffective: January 1, 2023\n", mtime=1000.0)
-    assert compare(old, new).relation == "newer"
-    assert compare(facts("guide.md", mtime=1.0), facts("guide_v2.md", mtime=0.0)).relation == "newer"
-    assert (
-        compare(facts("notes.md", mtime=1.0), facts("notes_copy.md", mtime=9.0)).relation == "possibly newer"
-    )
-    clash = compare(
-        facts("spec_v3.md", "Effective: 2020-01-01\n"), facts("spec_v4.md", "Effective: 2019-01-01\n")
-    )
-    assert clash.relation == "unclear" and len(clash.reasons) == 2
-
 
 # ---------------------------------------------------------------------------------------------- paths
 
