@@ -110,6 +110,10 @@ def check(raw: RawSentence, evidence: Sequence[Hit], embed: Embed | None) -> Ver
         return Verdict(None, f"cites no supplied source ({list(raw.sources)})")
     citations = [c for n in supplied if (c := _cite(n, evidence[n - 1], raw.quote)) is not None]
     repaired = False
+    if not citations:  # a verbatim quote under the wrong number (small models miscount): cite where it is
+        found = (_cite(n, hit, raw.quote) for n, hit in enumerate(evidence, start=1) if n not in supplied)
+        citations = [c for c in found if c is not None][:1]
+        repaired = bool(citations)
     if not citations:
         # The model's quote is not verbatim. Its sentence may still be right: quote the source line
         # that best supports it instead (verbatim by construction), if one clearly does.

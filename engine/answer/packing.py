@@ -20,7 +20,7 @@ WINDOW_TOKENS = 110
 @dataclass(frozen=True)
 class Packed:
     windows: tuple[SourceWindow, ...]
-    aliases: dict[int, tuple[int, ...]]  # window number -> evidence numbers merged into it
+    aliases: dict[int, tuple[int, ...]]  # window number (1..n as the model sees them) -> evidence numbers
     dropped: tuple[int, ...]
     tokens: int
 
@@ -81,7 +81,7 @@ def pack(
     aliases: dict[int, tuple[int, ...]] = {}
     dropped: list[int] = []
     used = 0
-    for number, members in merge_adjacent(evidence):
+    for _first, members in merge_adjacent(evidence):
         hits = sorted((evidence[m - 1] for m in members), key=lambda h: h.start_line)
         text = "\n".join(h.text for h in hits)
         window = best_window(text, question, count, window_tokens * len(members))
@@ -90,6 +90,7 @@ def pack(
             dropped.extend(members)
             continue
         used += cost
+        number = len(windows) + 1  # the model sees windows numbered 1..n without gaps
         windows.append(SourceWindow(number, hits[0].path, hits[0].start_line, hits[-1].end_line, window))
         aliases[number] = tuple(members)
     return Packed(tuple(windows), aliases, tuple(dropped), used)

@@ -34,7 +34,7 @@ def raw_sentence(obj: dict[str, Any], packed: Packed | None = None) -> RawSenten
     except (KeyError, TypeError, ValueError):
         return None
     if packed is not None:
-        sources = [m for s in sources for m in packed.aliases.get(s, (s,))]
+        sources = [m for s in sources for m in packed.aliases.get(s, ())]  # unknown window: no source
     return RawSentence(text, tuple(dict.fromkeys(sources)), quote)
 
 
