@@ -65,6 +65,20 @@ def test_quote_is_located_to_exact_lines() -> None:
     assert contract.locate("ten", h) is None  # too short to be evidence
 
 
+def test_markdown_emphasis_does_not_break_a_quote() -> None:
+    h = hit("Meridian offers **16 weeks paid parental leave** for all new `parents`.")
+    assert contract.locate("offers 16 weeks paid parental leave for all new parents", h) == (10, 10)
+
+
+def test_a_verbatim_quote_under_the_wrong_number_is_repointed() -> None:
+    evidence = [hit("The office is closed on Mondays."), hit("Deploys run every Tuesday at noon.", n=2)]
+    verdict = contract.check(
+        RawSentence("Deploys run every Tuesday.", (1,), "Deploys run every Tuesday at noon"), evidence, None
+    )
+    assert verdict.repaired and verdict.sentence is not None
+    assert verdict.sentence.citations[0].source == 2
+
+
 def test_check_rejects_unsupplied_sources_fake_quotes_and_unsupported_claims() -> None:
     evidence = [hit("Employees accrue 20 days of paid leave per year.")]
     ok = contract.check(

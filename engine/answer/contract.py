@@ -31,6 +31,7 @@ from engine.events import AnswerSentence, Citation, Hit
 LEXICAL_SUPPORT = 0.6
 SEMANTIC_SUPPORT = 0.62
 MIN_QUOTE_CHARS = 8
+EMPHASIS = "*`"
 # A non-verbatim quote is replaced by the source line sharing at least this share of the sentence's words.
 REPAIR_SUPPORT = 0.5
 NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d])|(?<![\w.])\d+(?:\.\d+)?(?![\w])")
@@ -55,9 +56,11 @@ class Verdict:
 
 
 def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
-    """Lines (start, end) of `hit` where the whitespace-normalised quote occurs, or None."""
-    flat, index = normalized_with_map(hit.text)
-    needle = normalize(quote).strip(" .")
+    """Lines (start, end) of `hit` where the quote occurs, or None. Whitespace, typographic quotes and
+    Markdown emphasis/code marks (* and `) are ignored on both sides; the rest must match exactly
+    (case-insensitively only as a fallback)."""
+    flat, index = normalized_with_map(hit.text, drop=EMPHASIS)
+    needle = "".join(c for c in normalize(quote) if c not in EMPHASIS).strip(" .")
     if len(needle) < MIN_QUOTE_CHARS:
         return None
     pos = flat.find(needle)
@@ -117,8 +120,12 @@ def check(raw: RawSentence, evidence: Sequence[Hit], embed: Embed | None) -> Ver
     if not citations:
         # The model's quote is not verbatim. Its sentence may still be right: quote the source line
         # that best supports it instead (verbatim by construction), if one clearly does.
+        figures = numbers(raw.text)
         spans = [(best_span(raw.text, evidence[n - 1]), n) for n in supplied]
-        (line, share), n = max(spans, key=lambda item: item[0][1])
+        # Prefer a source that holds every figure of the sentence, then the line sharing most words.
+        (line, share), n = max(
+            spans, key=lambda item: (figures <= numbers(evidence[item[1] - 1].text), item[0][1])
+        )
         cite = _cite(n, evidence[n - 1], line) if share >= REPAIR_SUPPORT else None
         if cite is None:
             return Verdict(None, "quote not found verbatim in the cited sources")

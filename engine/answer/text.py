@@ -16,13 +16,16 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split())
 
 
-def normalized_with_map(text: str) -> tuple[str, list[int]]:
-    """normalize(text) and, for each of its characters, the offset in `text` it came from."""
+def normalized_with_map(text: str, drop: str = "") -> tuple[str, list[int]]:
+    """normalize(text) without the characters in `drop`, and for each character the offset in `text`
+    it came from."""
     out: list[str] = []
     index: list[int] = []
     pending_space = False
     for offset, ch in enumerate(text):
         ch = unicodedata.normalize("NFKC", ch).translate(_QUOTES)
+        if ch in drop and ch:
+            continue
         if not ch.strip():
             pending_space = bool(out)
             continue
