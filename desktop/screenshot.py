@@ -12,7 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QMimeData, QObject, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from desktop.answer_format import AnswerState
@@ -29,9 +30,9 @@ TIMEOUT_MS = 300_000
 class Shot(QObject):
     """Drives the window through the demo: each step starts when the previous one signals."""
 
-    def __init__(self, window: MainWindow, out: Path, question: str) -> None:
+    def __init__(self, window: MainWindow, out: Path, question: str, drop: Path | None = None) -> None:
         super().__init__(window)
-        self.window, self.out, self.question = window, out, question
+        self.window, self.out, self.question, self.drop = window, out, question, drop
         self.code = 1
         self._asked = False
         window.indexing.empty.connect(self._on_empty)
@@ -40,8 +41,12 @@ class Shot(QObject):
         window.preview.shown.connect(self._shown)
 
     def _on_empty(self, empty: bool) -> None:
-        if empty:
+        if not empty:
+            return
+        if self.drop is None:
             self.window.try_demo()
+        else:
+            drop_folder(self.window, self.drop)
 
     def _ask(self) -> None:
         if self._asked:
@@ -68,6 +73,16 @@ class Shot(QObject):
         QApplication.quit()
 
 
+def drop_folder(window: MainWindow, folder: Path) -> None:
+    """Deliver a real drag-enter and drop of the folder's URL, as a file manager would."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(folder.resolve()))])
+    centre = QPointF(window.rect().center())
+    args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, QDragEnterEvent(centre, *args))
+    QApplication.sendEvent(window, QDropEvent(centre, *args))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m desktop.screenshot")
     parser.add_argument("out", type=Path)
@@ -75,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generator", default="extractive", choices=["local", "claude", "extractive"])
     parser.add_argument("--theme", default="light", choices=["system", "light", "dark"])
     parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--drop", type=Path, default=None, help="drop this folder on the window (else: demo)")
     args = parser.parse_args(argv)
     home = args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-shot-"))
     setup_logging(home)
@@ -84,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     engine.settings = engine.settings.model_copy(update={"generator": args.generator})
     window = MainWindow(engine)
     window.resize(1440, 900)
-    shot = Shot(window, args.out.resolve(), args.question)
+    shot = Shot(window, args.out.resolve(), args.question, args.drop)
     window.show()
     QTimer.singleShot(TIMEOUT_MS, lambda: (print("timed out"), QApplication.quit()))
     app.exec()
