@@ -64,7 +64,7 @@ def test_import_checks_format_and_magic(tmp_path: Path) -> None:
     fake.write_bytes(b"NOPE" + b"\x00" * 100)
     with pytest.raises(CiteError, match="not a GGUF"):
         locator.import_model(fake, "generator")
-    with pytest.raises(CiteError, match="takes a .onnx file, not .gguf"):
+    with pytest.raises(CiteError, match=r"takes a \.onnx file, not \.gguf"):
         locator.import_model(tmp_path / "model.gguf", "embedder")
     real = MODEL_CACHE / locator.spec("generator-tiny").file
     status = locator.import_model(real, "generator")
