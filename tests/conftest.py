@@ -9,6 +9,9 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+# Qt tests run offscreen unless a test starts its own display (tests/desktop/test_xvfb.py).
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_EVAL = REPO.parent / "shared" / "eval"
 # Read-only use of prepared model files; captured before any test changes the environment.
