@@ -43,13 +43,21 @@ def quote_overlaps(quote: str, passages: Sequence[str]) -> bool:
 
 def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
     cited = {_rel(c.path, root) for s in answer.sentences for c in s.citations}
-    row: dict[str, Any] = {"id": query.id, "refused": answer.refused, "answerable": query.answerable,
-                           "category": query.category, "cited": sorted(cited), "reason": answer.reason,
-                           "kept": len(answer.sentences) - sum(1 for s in answer.sentences
-                                                               if s.text.startswith("Sources disagree")),
-                           "dropped": len(answer.dropped), "timings": answer.timings_ms,
-                           "repaired": answer.repaired_quotes,
-                           "conflict": bool(answer.conflicts)}
+    row: dict[str, Any] = {
+        "id": query.id,
+        "refused": answer.refused,
+        "answerable": query.answerable,
+        "category": query.category,
+        "cited": sorted(cited),
+        "reason": answer.reason,
+        "kept": len(answer.sentences)
+        - sum(1 for s in answer.sentences if s.text.startswith("Sources disagree")),
+        "dropped": len(answer.dropped),
+        "dropped_why": list(answer.dropped),
+        "timings": answer.timings_ms,
+        "repaired": answer.repaired_quotes,
+        "conflict": bool(answer.conflicts),
+    }
     if cited and query.relevant:
         row["citation_precision"] = len(cited & set(query.relevant)) / len(cited)
     if query.category == "contradictory":
@@ -66,11 +74,13 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     kept = sum(r["kept"] for r in rows)
     generated = kept + sum(r["dropped"] for r in rows)
     out: dict[str, Any] = {
-        "answerable": len(ans), "unanswerable": len(unans),
+        "answerable": len(ans),
+        "unanswerable": len(unans),
         "abstention": f"{sum(r['refused'] for r in unans)}/{len(unans)}" if unans else "n/a",
         "false_refusals": f"{sum(r['refused'] for r in ans)}/{len(ans)}",
-        "citation_precision": round(metrics.mean(r["citation_precision"] for r in rows
-                                                 if "citation_precision" in r), 3),
+        "citation_precision": round(
+            metrics.mean(r["citation_precision"] for r in rows if "citation_precision" in r), 3
+        ),
         "quote_verification_rate": round(kept / generated, 3) if generated else None,
         "quotes_repaired": sum(r["repaired"] for r in rows),
         "shown_sentences_verified": "100% (unverified sentences are dropped by the contract)",
@@ -84,8 +94,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for stage in ("evidence", "first_sentence", "total"):
         values = [r["timings"][stage] for r in rows if stage in r["timings"]]
         if values:
-            out[f"{stage}_ms_p50/p95"] = (f"{metrics.percentile(values, 50):.0f}/"
-                                          f"{metrics.percentile(values, 95):.0f}")
+            out[f"{stage}_ms_p50/p95"] = (
+                f"{metrics.percentile(values, 50):.0f}/{metrics.percentile(values, 95):.0f}"
+            )
     return out
 
 
@@ -110,8 +121,10 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
     out: dict[str, Any] = {
         "auc_coverage": metrics.roc_auc([f[1] for f in pos], [f[1] for f in neg]) if neg else None,
         "auc_dense": metrics.roc_auc([f[2] for f in pos], [f[2] for f in neg]) if neg else None,
-        "questions": [{"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
-                      for f in feats],
+        "questions": [
+            {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
+            for f in feats
+        ],
     }
     best: tuple[int, float, float, float] | None = None
     for w10 in range(0, 11):
@@ -125,9 +138,18 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
                 if best is None or key > (best[0], -best[1], -abs(best[2] - 0.5), best[3]):
                     best = (refused, false_ref, w, threshold)
     if best:
-        out["best"] = {"refused_unanswerable": best[0], "false_refusals": best[1], "weight": best[2],
-                       "threshold": round(best[3], 4)}
+        out["best"] = {
+            "refused_unanswerable": best[0],
+            "false_refusals": best[1],
+            "weight": best[2],
+            "threshold": round(best[3], 4),
+        }
         w = best[2]
-        out["auc_combined"] = metrics.roc_auc([w * f[1] + (1 - w) * f[2] for f in pos],
-                                              [w * f[1] + (1 - w) * f[2] for f in neg]) if neg else None
+        out["auc_combined"] = (
+            metrics.roc_auc(
+                [w * f[1] + (1 - w) * f[2] for f in pos], [w * f[1] + (1 - w) * f[2] for f in neg]
+            )
+            if neg
+            else None
+        )
     return out
