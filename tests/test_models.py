@@ -100,3 +100,33 @@ def test_onnx_embedder_matches_sentence_transformers() -> None:
     cosine = (got * want).sum(axis=1)
     assert cosine.min() >= 0.999, cosine.min()
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-4)
+
+
+def test_models_download_fetches_and_verifies_over_loopback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The frozen app's path to a missing GGUF: HTTP with sha256 check (a local server, never the internet)."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(MODEL_CACHE)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CITELINE_MODEL_CACHE", str(cache))
+    name = Locator(tmp_path, MODEL_CACHE).spec("generator-tiny").file
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/{name}"
+        assert main(["models", "download", "generator-tiny", url]) == 0
+        assert (cache / name).is_file() and "verified" in capsys.readouterr().out
+        assert main(["models", "download", "generator", url]) == 1  # wrong bytes for that role's hash
+        assert not (cache / Locator(tmp_path, MODEL_CACHE).spec("generator").file).exists()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
