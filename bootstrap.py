@@ -34,7 +34,9 @@ X86_CMAKE_ARGS = (
     "-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
 )
 LLAMA_CMAKE_ARGS = (
-    X86_CMAKE_ARGS if platform.machine().lower() in ("x86_64", "amd64") else "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"
+    X86_CMAKE_ARGS
+    if platform.machine().lower() in ("x86_64", "amd64")
+    else "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"
 )
 EXTRAS = "desktop,export,dev,mcp,claude"
 # Model packages installed without their declared dependencies (they would pull a CUDA torch or llm).

@@ -105,7 +105,7 @@ def test_onnx_embedder_matches_sentence_transformers() -> None:
 def test_models_download_fetches_and_verifies_over_loopback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The frozen app's path to a missing GGUF: HTTP with sha256 check (a local server, never the internet)."""
+    """The frozen app's path to a missing GGUF: HTTP with a sha256 check, from a loopback server."""
     import functools
     import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
