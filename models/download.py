@@ -8,7 +8,6 @@ Standard library only: the frozen app carries no HTTP client beyond urllib.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import urllib.error
@@ -110,8 +109,6 @@ def _stream(
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(BLOCK):
-            digest.update(block)
-    return digest.hexdigest()
+    from models.locator import sha256_file
+
+    return sha256_file(path)

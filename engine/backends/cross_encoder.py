@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine.answer.packing import best_window
-from engine.errors import MissingDependency
+from engine.backends.ort import open_session
 from engine.events import Hit
 
 WINDOW_TOKENS = 160
@@ -45,18 +45,9 @@ class CrossEncoderReranker:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                try:
-                    import onnxruntime as ort
-                    from tokenizers import Tokenizer
-                except ImportError as exc:  # pragma: no cover - core dependency
-                    raise MissingDependency("onnxruntime", "core") from exc
-                tok = Tokenizer.from_file(str(self.tokenizer_path))
+                session, tok = open_session(self.model_path, self.tokenizer_path, self.threads)
                 tok.enable_truncation(MAX_PAIR_TOKENS, strategy="only_second")
                 tok.no_padding()
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = self.threads
-                opts.inter_op_num_threads = 1
-                session = ort.InferenceSession(str(self.model_path), opts, providers=["CPUExecutionProvider"])
                 self._inputs = {i.name for i in session.get_inputs()}
                 self._session, self._tokenizer = session, tok
         return self._session, self._tokenizer

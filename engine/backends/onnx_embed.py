@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.errors import MissingDependency
+from engine.backends.ort import open_session
 
 Matrix = npt.NDArray[np.float32]
 
@@ -33,22 +33,10 @@ class OnnxEmbedder:
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._session is None:
-                try:
-                    import onnxruntime as ort
-                    from tokenizers import Tokenizer
-                except ImportError as exc:  # pragma: no cover - core dependency
-                    raise MissingDependency("onnxruntime", "core") from exc
-                tok = Tokenizer.from_file(str(self.tokenizer_path))
+                session, tok = open_session(self.model_path, self.tokenizer_path, self.threads)
                 tok.enable_truncation(self.max_tokens)
                 tok.no_padding()
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = self.threads
-                opts.inter_op_num_threads = 1
-                opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                self._session = ort.InferenceSession(
-                    str(self.model_path), opts, providers=["CPUExecutionProvider"]
-                )
-                self._tokenizer = tok
+                self._session, self._tokenizer = session, tok
         return self._session, self._tokenizer
 
     def count_tokens(self, texts: list[str]) -> list[int]:
