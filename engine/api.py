@@ -28,7 +28,8 @@ from engine.store.vectors import VectorIndex
 from models.locator import Locator
 
 # Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
-CHUNKING_VERSION = 1
+CHUNKING_VERSION = 2
+EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 
 def _never() -> bool:
@@ -54,6 +55,7 @@ class Status:
     vectors_done: int
     vectors_total: int
     skipped: list[FileRow] = field(default_factory=list)
+    truncated: int = 0  # chunks longer than the embedder's 256-token window
 
     @property
     def vectors_fraction(self) -> float:
@@ -329,7 +331,15 @@ class Engine:
             )
             skipped.extend(f for f in files if f.status != "indexed")
         missing, total = catalog.count_missing_vectors()
-        return Status(str(self.home), folders, catalog.count_chunks(), total - missing, total, skipped)
+        return Status(
+            str(self.home),
+            folders,
+            catalog.count_chunks(),
+            total - missing,
+            total,
+            skipped,
+            catalog.count_truncated(EMBED_WINDOW),
+        )
 
     def close(self) -> None:
         with self._open_lock:

@@ -91,6 +91,11 @@ def cmd_status(args: argparse.Namespace) -> int:
         f"chunks {status.chunks}; vectors {status.vectors_fraction:.0%} ({status.vectors_done}/"
         f"{status.vectors_total} distinct texts)"
     )
+    if status.chunks:
+        share = status.truncated / status.chunks
+        print(
+            f"chunks longer than the embedder's window (tail not embedded): {status.truncated} ({share:.1%})"
+        )
     if status.skipped:
         print("skipped or failed:")
         for row in status.skipped[: args.limit]:

@@ -205,6 +205,7 @@ class Indexer:
                 p.error,
                 p.chunks,
                 [text_hash(c.text) for c in p.chunks],
+                [self.count_tokens(c.text) if self.count_tokens else None for c in p.chunks],
             )
             for p in batch
             if p.status != "touch"

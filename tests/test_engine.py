@@ -164,3 +164,30 @@ def test_user_input_never_raises(engine: Engine, small_folder: Path) -> None:
     engine.run(engine.sync(embed=False))
     for query in ['"unbalanced', "a:b:c", "(((", "AND OR NOT", "*", "title:[a TO", "", "   ", "ü∂ƒ©"]:
         engine.search(query, mode="keyword")
+
+
+def test_truncation_is_reported(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "long"
+    write(root, "one-line.txt", " ".join(f"word{i}" for i in range(600)) + "\n")
+    write(root, "short.md", "# Short\n\nA short note.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    status = engine.status()
+    assert status.truncated == 1 and status.chunks == 2
+
+
+def test_schema_migrations_upgrade_an_old_catalog(tmp_path: Path) -> None:
+    import duckdb
+
+    from engine.store.catalog import MIGRATIONS, Catalog
+
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(MIGRATIONS[0])
+    con.execute("INSERT INTO meta VALUES ('schema', '1')")
+    con.close()
+    catalog = Catalog(path)
+    assert catalog.meta("schema") == str(len(MIGRATIONS))
+    columns = [r[0] for r in catalog._cur().execute("DESCRIBE chunks").fetchall()]
+    assert "tokens" in columns
+    catalog.close()

@@ -60,6 +60,10 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE vectors(text_hash VARCHAR PRIMARY KEY, vec FLOAT[384] NOT NULL);
     INSERT INTO meta VALUES ('generation', '0');
     """,
+    # 2: each chunk's length in embedder tokens, to report how many the embedder truncates
+    """
+    ALTER TABLE chunks ADD COLUMN tokens INTEGER;
+    """,
 )
 
 
@@ -88,6 +92,7 @@ class FileWrite:
     error: str | None
     chunks: Sequence[Chunk]
     hashes: Sequence[str]
+    tokens: Sequence[int | None] = ()
 
 
 def _file_columns(files: Sequence[FileWrite]) -> list[list[Any]]:
@@ -303,14 +308,15 @@ class Catalog:
         owners = [
             (f.path, i, c, h) for f in files for i, (c, h) in enumerate(zip(f.chunks, f.hashes, strict=True))
         ]
+        tokens = [n for f in files for n in (f.tokens or [None] * len(f.chunks))]
         out: dict[str, list[int]] = {f.path: [] for f in files}
         if not owners:
             return out
         rows = con.execute(
-            "INSERT INTO chunks(file_id, ord, start_line, end_line, page, heading, text, text_hash) "
+            "INSERT INTO chunks(file_id, ord, start_line, end_line, page, heading, text, text_hash, tokens) "
             "SELECT unnest(?::BIGINT[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
-            "unnest(?::INTEGER[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]) "
-            "RETURNING file_id, ord, id",
+            "unnest(?::INTEGER[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), "
+            "unnest(?::INTEGER[]) RETURNING file_id, ord, id",
             [
                 [ids[p] for p, _, _, _ in owners],
                 [i for _, i, _, _ in owners],
@@ -320,6 +326,7 @@ class Catalog:
                 [c.heading for _, _, c, _ in owners],
                 [c.text for _, _, c, _ in owners],
                 [h for _, _, _, h in owners],
+                tokens,
             ],
         ).fetchall()
         by_id = {v: k for k, v in ids.items()}
@@ -387,6 +394,11 @@ class Catalog:
     def meta(self, key: str, default: str = "") -> str:
         row = self._cur().execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
         return str(row[0]) if row else default
+
+    def count_truncated(self, limit: int) -> int:
+        """Chunks longer than the embedder's window (their tail is not embedded; BM25 still sees it)."""
+        row = self._cur().execute("SELECT count(*) FROM chunks WHERE tokens > ?", [limit]).fetchone()
+        return int(row[0]) if row else 0
 
     def count_chunks(self) -> int:
         row = self._cur().execute("SELECT count(*) FROM chunks").fetchone()
