@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -147,6 +147,27 @@ class Indexing(QObject):
         self._ok(job)
         self.refresh()
         self.watch()
+
+    def patterns(self, path: str, then: Callable[[tuple[str, ...], tuple[str, ...]], None]) -> None:
+        """Read a folder's include/exclude globs (read lane); `then(include, exclude)` on the UI thread."""
+
+        def loaded(job: Job) -> None:
+            if self._ok(job) and job.result is not None:
+                then(job.result.include, job.result.exclude)
+
+        self.tasks.read("reading folder patterns", lambda job: self.engine.catalog.folder(path), then=loaded)
+
+    def set_patterns(self, path: str, include: list[str], exclude: list[str]) -> None:
+        """Save a folder's globs (writer lane), then re-sync it: newly excluded files leave the index."""
+        self.tasks.write(
+            f"saving the patterns of {Path(path).name}",
+            lambda job: self.engine.add_folder(path, include, exclude),
+            then=lambda job: self._after_patterns(job, path),
+        )
+
+    def _after_patterns(self, job: Job, path: str) -> None:
+        if self._ok(job):
+            self.index([path])
 
     def index(self, paths: list[str] | None = None, quiet: bool = False) -> None:
         """Keyword-index every folder (paths=None) or some paths, then vectors, then watch."""

@@ -108,6 +108,10 @@ class MainWindow(QMainWindow):
         self.welcome.try_demo.connect(self.try_demo)
         self.welcome.add_folder.connect(self.folders.choose_folder)
         self.folders.explore.connect(self.show_explorer)
+        self.indexing.changed.connect(
+            lambda: self.search.set_folders(sorted(self.indexing.views, key=str.lower))
+        )
+        self.indexing.idle.connect(self.search.refresh_types)
         self.search.ask.connect(self.ask)
         self.search.open_hit.connect(self.preview.open_target)
         self.answer.open_source.connect(self.preview.open_target)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
+    QLabel,
     QMessageBox,
     QPlainTextEdit,
     QTableWidget,
@@ -28,6 +30,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Enter (on a result)", "Open it in the preview"),
     ("Esc", "Back to the search box"),
     ("Ctrl+O", "Add a folder"),
+    ("Ctrl+Shift+P", "Include/exclude patterns of the selected folder"),
     ("Ctrl+,", "Settings"),
     ("F1 or Ctrl+/", "This sheet"),
     ("Ctrl+Q", "Quit"),
@@ -81,6 +84,52 @@ class LogViewer(QDialog):
         text = job.result if job.state is State.DONE else job.error
         self.text.setPlainText(text or "The log is empty.")
         self.text.verticalScrollBar().setValue(self.text.verticalScrollBar().maximum())
+
+
+class PatternsDialog(QDialog):
+    """A folder's include and exclude globs, one per line (gitignore syntax)."""
+
+    saved = Signal(list, list)  # include, exclude
+
+    def __init__(
+        self, path: str, include: tuple[str, ...], exclude: tuple[str, ...], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Patterns — {Path(path).name or path}")
+        self.resize(460, 380)
+        self.include = self._box(include, "only these, e.g.\n*.md\ndocs/")
+        self.exclude = self._box(exclude, "never these, e.g.\n*.txt\nbuild/")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self._save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        note = QLabel(f"One glob per line, gitignore style, relative to {path}.")
+        note.setObjectName("muted")
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        for text, box in (("&Include (empty: everything)", self.include), ("&Exclude", self.exclude)):
+            label = QLabel(text)
+            label.setBuddy(box)
+            layout.addWidget(label)
+            layout.addWidget(box, 1)
+        layout.addWidget(buttons)
+
+    @staticmethod
+    def _box(lines: tuple[str, ...], placeholder: str) -> QPlainTextEdit:
+        box = QPlainTextEdit("\n".join(lines))
+        box.setPlaceholderText(placeholder)
+        box.setTabChangesFocus(True)  # Tab moves on: the dialog stays keyboard-driven
+        return box
+
+    @staticmethod
+    def lines(box: QPlainTextEdit) -> list[str]:
+        return [line.strip() for line in box.toPlainText().splitlines() if line.strip()]
+
+    def _save(self) -> None:
+        self.saved.emit(self.lines(self.include), self.lines(self.exclude))
+        self.accept()
 
 
 def show_about(parent: QWidget, home: Path) -> None:

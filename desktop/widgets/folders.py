@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop.indexing import FolderView, Indexing
 from desktop.tasks import Job
+from desktop.widgets.dialogs import PatternsDialog
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 PHASES = {"scan": "Scanning", "lexical": "Keyword index", "vectors": "Vectors", "done": "Finishing"}
@@ -42,6 +44,13 @@ class FoldersPanel(QWidget):
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
         self.reindex_button = QPushButton("Re-index")
+        self.patterns_button = QPushButton("&Patterns…")
+        self.patterns_button.setToolTip("Include/exclude patterns of the selected folder (Ctrl+Shift+P)")
+        self.patterns_action = QAction("Patterns…", self.tree)
+        self.patterns_action.setShortcut(QKeySequence("Ctrl+Shift+P"))
+        self.patterns_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.tree.addAction(self.patterns_action)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.explore_button = QPushButton("Index explorer…")
         self.progress = QProgressBar()
         self.progress_label = QLabel("")
@@ -56,6 +65,7 @@ class FoldersPanel(QWidget):
         title = QLabel("Folders")
         title.setObjectName("panelTitle")
         top.addWidget(title, 1)
+        top.addWidget(self.patterns_button)
         top.addWidget(self.add_button)
         actions = QHBoxLayout()
         for button in (self.remove_button, self.reindex_button, self.explore_button):
@@ -77,6 +87,8 @@ class FoldersPanel(QWidget):
         self.remove_button.clicked.connect(self._remove_selected)
         self.reindex_button.clicked.connect(lambda: self.indexing.index(None))
         self.explore_button.clicked.connect(self.explore)
+        self.patterns_button.clicked.connect(self.edit_patterns)
+        self.patterns_action.triggered.connect(self.edit_patterns)
         self.cancel_button.clicked.connect(self.indexing.cancel)
         self.tree.itemSelectionChanged.connect(self._update_buttons)
         self.indexing.changed.connect(self.redraw)
@@ -93,8 +105,23 @@ class FoldersPanel(QWidget):
         if item is not None:
             self.indexing.remove(str(item.data(0, PATH_ROLE)))
 
+    def edit_patterns(self) -> None:
+        """Open the selected folder's include/exclude dialog, prefilled from the catalog (read lane)."""
+        item = self.tree.currentItem()
+        if item is not None:
+            path = str(item.data(0, PATH_ROLE))
+            self.indexing.patterns(path, lambda include, exclude: self._show_patterns(path, include, exclude))
+
+    def _show_patterns(self, path: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> None:
+        dialog = PatternsDialog(path, include, exclude, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.saved.connect(lambda inc, exc: self.indexing.set_patterns(path, inc, exc))
+        dialog.open()
+
     def _update_buttons(self) -> None:
-        self.remove_button.setEnabled(self.tree.currentItem() is not None)
+        selected = self.tree.currentItem() is not None
+        for widget in (self.remove_button, self.patterns_button, self.patterns_action):
+            widget.setEnabled(selected)
 
     # -- rendering ------------------------------------------------------------------------------------
     def redraw(self) -> None:

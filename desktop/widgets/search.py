@@ -1,16 +1,29 @@
 """Search panel: keyword results as you type (debounced), Enter asks the question.
 
+A folder filter and a file-type filter sit next to the box (Tab reaches them) and narrow the results.
+
 Keys: Down moves from the box into the results, Up/Down move through them, Enter on a result opens it in
 the preview, Esc (or Up on the first result) returns to the box.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop.answer_format import location
 from desktop.tasks import Job, State, TaskManager
@@ -23,6 +36,15 @@ DEBOUNCE_MS = 150
 RESULTS_K = 20
 HIT_ROLE = Qt.ItemDataRole.UserRole
 ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+ALL_FOLDERS = "All folders"
+ALL_TYPES = "All types"
+
+
+def parse_types(text: str) -> list[str]:
+    """ "md, .py txt" -> ["md", "py", "txt"]; "All types" or blank -> [] (no filter)."""
+    if text.strip() == ALL_TYPES:
+        return []
+    return [t.lstrip(".").lower() for t in re.split(r"[\s,;]+", text) if t.lstrip(".")]
 
 
 class ResultList(QListWidget):
@@ -55,6 +77,22 @@ class SearchPanel(QWidget):
         self.box.setObjectName("searchBox")
         self.box.setPlaceholderText("Search your folders, or ask a question and press Enter   (Ctrl+K)")
         self.box.setClearButtonEnabled(True)
+        self.folder_filter = QComboBox()
+        self.folder_filter.setObjectName("folderFilter")
+        self.folder_filter.setToolTip("Only results from this folder")
+        self.folder_filter.addItem(ALL_FOLDERS, None)
+        self.folder_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.folder_filter.setMinimumContentsLength(8)
+        self.type_filter = QComboBox()
+        self.type_filter.setObjectName("typeFilter")
+        self.type_filter.setEditable(True)
+        self.type_filter.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.type_filter.setToolTip("Only these file types, e.g. md, py")
+        self.type_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.type_filter.setMinimumContentsLength(6)
+        self.type_filter.addItem(ALL_TYPES)
         self.results = ResultList()
         self.results.setObjectName("results")
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -67,14 +105,24 @@ class SearchPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.box)
+        row = QHBoxLayout()  # under the box: their width never widens the panel's minimum
+        for combo, stretch in ((self.folder_filter, 2), (self.type_filter, 1)):
+            combo.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            row.addWidget(combo, stretch)
+        layout.addLayout(row)
         layout.addWidget(self.info)
         layout.addWidget(self.results, 1)
+        QWidget.setTabOrder(self.box, self.folder_filter)
+        QWidget.setTabOrder(self.folder_filter, self.type_filter)
+        QWidget.setTabOrder(self.type_filter, self.results)
 
     def _wire(self) -> None:
         self._timer.timeout.connect(self._search)
         self.box.textEdited.connect(lambda _text: self._timer.start())
         self.box.returnPressed.connect(self._ask)
         self.box.installEventFilter(self)
+        self.folder_filter.currentIndexChanged.connect(lambda _index: self._timer.start())
+        self.type_filter.currentTextChanged.connect(lambda _text: self._timer.start())
         self.results.back.connect(self.focus_box)
         self.results.itemActivated.connect(self._open)
         self.results.itemDoubleClicked.connect(self._open)
@@ -95,9 +143,59 @@ class SearchPanel(QWidget):
             return True
         return super().eventFilter(watched, event)
 
+    # -- filters --------------------------------------------------------------------------------------
+    def set_folders(self, paths: list[str]) -> None:
+        """The watched folders to offer; keeps the current choice while it is still watched."""
+        chosen = self.folder_filter.currentData()
+        current = [self.folder_filter.itemData(i) for i in range(1, self.folder_filter.count())]
+        if current == paths:
+            return
+        self.folder_filter.blockSignals(True)
+        self.folder_filter.clear()
+        self.folder_filter.addItem(ALL_FOLDERS, None)
+        for path in paths:
+            self.folder_filter.addItem(Path(path).name or path, path)
+            self.folder_filter.setItemData(self.folder_filter.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
+        index = self.folder_filter.findData(chosen) if chosen in paths else 0
+        self.folder_filter.setCurrentIndex(max(0, index))
+        self.folder_filter.blockSignals(False)
+        if chosen is not None and chosen not in paths:
+            self._timer.start()  # the chosen folder went away: search everything again
+
+    def set_types(self, extensions: list[str]) -> None:
+        """The file types present in the index, offered under "All types"; typed text is kept."""
+        text = self.type_filter.currentText()
+        self.type_filter.blockSignals(True)
+        self.type_filter.clear()
+        self.type_filter.addItem(ALL_TYPES)
+        self.type_filter.addItems(extensions)
+        self.type_filter.setCurrentText(text)
+        self.type_filter.blockSignals(False)
+
+    def refresh_types(self) -> None:
+        """Collect the indexed file types on the read lane."""
+
+        def collect(job: Job) -> list[str]:
+            found = {
+                Path(f.path).suffix.lower().lstrip(".") for f in self.engine.files() if f.status == "indexed"
+            }
+            return sorted(e for e in found if e)
+
+        def loaded(job: Job) -> None:
+            if job.state is State.DONE:
+                self.set_types(job.result)
+
+        self.tasks.read("listing file types", collect, then=loaded)
+
+    def filters(self) -> tuple[str | None, list[str]]:
+        """(folder or None, extensions) as chosen next to the box."""
+        folder = self.folder_filter.currentData()
+        return (str(folder) if folder else None), parse_types(self.type_filter.currentText())
+
     # -- keyword search -------------------------------------------------------------------------------
     def _search(self) -> None:
         query = self.box.text().strip()
+        folder, extensions = self.filters()
         self._seq += 1
         seq = self._seq
         if not query:
@@ -105,7 +203,9 @@ class SearchPanel(QWidget):
             return
         self.tasks.read(
             "searching",
-            lambda job: self.engine.search(query, k=RESULTS_K, mode="keyword"),
+            lambda job: self.engine.search(
+                query, k=RESULTS_K, mode="keyword", folder=folder, extensions=extensions
+            ),
             then=lambda job: self._searched(job, seq),
         )
 
