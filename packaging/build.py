@@ -33,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
@@ -179,7 +180,7 @@ def check_no_forbidden(folder: Path) -> None:
     say(f"no {', '.join(FORBIDDEN)} in the bundle")
 
 
-def size_report(folder: Path, seconds: float, kind: str) -> dict[str, object]:
+def size_report(folder: Path, seconds: float, kind: str) -> dict[str, Any]:
     inner = folder / "_internal"
     parts: dict[str, int] = {}
     for path in inner.iterdir() if inner.is_dir() else ():
@@ -467,6 +468,8 @@ def gui_smoke(cli: Path, gui: Path, env: dict[str, str], work: Path) -> dict[str
     subprocess.run(
         [str(cli), "--data-dir", str(home), "add", str(demo)], env=env, capture_output=True, check=False
     )
+    # The standard installer has no GGUF yet: the window answers extractively, as a new user's would.
+    (home / "settings.json").write_text(json.dumps({"generator": "extractive"}), encoding="utf-8")
     with display(env, work) as shot:
         log = home / "logs" / "citeline.log"
         proc = subprocess.Popen(
@@ -480,20 +483,51 @@ def gui_smoke(cli: Path, gui: Path, env: dict[str, str], work: Path) -> dict[str
         time.sleep(3)  # let the first search/paint settle
         alive = proc.poll() is None
         picture = ARTIFACTS / f"citeline-desktop-{sys.platform}.png"
-        took = shot(picture) if alive else False
+        took = shot(picture) if alive else None
+        answered = ask_in_window(env, shot) if alive and took else None
+        alive = alive and proc.poll() is None
         stop(proc)
     output = proc.stdout.read() if proc.stdout else ""
     logged = log.read_text(errors="replace") if log.is_file() else ""
     (ARTIFACTS / "gui.log").write_text(f"--- stdout/stderr\n{output}\n--- {log}\n{logged}")
     errors = [line for line in logged.splitlines() if " ERROR " in line or "Traceback" in line]
-    say(f"window shown: {shown}; alive after it: {alive}; screenshot: {took and picture}; errors: {errors}")
+    say(f"window shown: {shown}; alive: {alive}; screenshots: {took}, {answered}; errors: {errors}")
     return {
         "ok": bool(shown and alive and took and not errors),
         "shown": shown,
         "alive": alive,
-        "screenshot": str(picture) if took else None,
+        "screenshot": str(took) if took else None,
+        "screenshot_answer": str(answered) if answered else None,
         "errors": errors,
     }
+
+
+def ask_in_window(env: dict[str, str], shot: Any) -> Path | None:
+    """Best effort, Linux: type the demo question into the window (Ctrl+K, Enter) and screenshot the
+    cited answer. The answer itself is checked by the CLI self-test; this picture is for people."""
+    if sys.platform != "linux" or not shutil.which("xdotool"):
+        return None
+    found = subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--class", "citeline"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split()
+    if not found:
+        return None
+    question = "How long does a whole laptop restore take?"
+    for cmd in (
+        ["windowfocus", "--sync", found[-1]],
+        ["key", "ctrl+k"],
+        ["type", "--delay", "15", question],
+        ["key", "Return"],
+    ):
+        subprocess.run(["xdotool", *cmd], env=env, capture_output=True, check=False)
+        time.sleep(0.3)
+    time.sleep(8)  # extractive answer, evidence and source preview
+    picture: Path | None = shot(ARTIFACTS / f"citeline-desktop-{sys.platform}-answer.png")
+    return picture
 
 
 def resources_of(cli: Path) -> Path:
@@ -522,19 +556,15 @@ def stop(proc: subprocess.Popen[str]) -> None:
 
 
 @contextlib.contextmanager
-def display(env: dict[str, str], work: Path) -> Iterator[object]:
+def display(env: dict[str, str], work: Path) -> Iterator[Any]:
     """Linux: a private Xvfb (from Debian if missing) and `import`/xwd; macOS/Windows: the desktop."""
     if sys.platform == "darwin":
-        yield lambda out: subprocess.run(["screencapture", "-x", str(out)], check=False).returncode == 0
+        yield lambda out: out if subprocess.run(["screencapture", "-x", str(out)]).returncode == 0 else None
         return
     if sys.platform == "win32":
+        command = ["powershell", "-NoProfile", "-Command"]
         yield (
-            lambda out: (
-                subprocess.run(
-                    ["powershell", "-NoProfile", "-Command", WIN_SHOT.format(out=out)], check=False
-                ).returncode
-                == 0
-            )
+            lambda out: out if subprocess.run([*command, WIN_SHOT.format(out=out)]).returncode == 0 else None
         )
         return
     ensure_xvfb()
@@ -566,7 +596,8 @@ WIN_SHOT = (
 
 
 def ensure_xvfb() -> None:
-    missing = [p for p, tool in (("xvfb", "Xvfb"), ("imagemagick", "import")) if not shutil.which(tool)]
+    tools = (("xvfb", "Xvfb"), ("imagemagick", "import"), ("xdotool", "xdotool"))
+    missing = [p for p, tool in tools if not shutil.which(tool)]
     if missing and shutil.which("apt-get") and os.geteuid() == 0:
         run(
             ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing],
@@ -576,15 +607,15 @@ def ensure_xvfb() -> None:
         sys.exit("[build] Xvfb is missing: apt-get install -y xvfb imagemagick")
 
 
-def x_screenshot(out: Path, env: dict[str, str]) -> bool:
+def x_screenshot(out: Path, env: dict[str, str]) -> Path | None:
     if shutil.which("import"):
         cmd = ["import", "-display", env["DISPLAY"], "-window", "root", str(out)]
-        return subprocess.run(cmd, check=False).returncode == 0 and out.is_file()
+        return out if subprocess.run(cmd, check=False).returncode == 0 and out.is_file() else None
     xwd = out.with_suffix(".xwd")  # no ImageMagick: keep the raw X dump
     done = subprocess.run(
         ["xwd", "-root", "-silent", "-display", env["DISPLAY"], "-out", str(xwd)], check=False
     )
-    return done.returncode == 0
+    return xwd if done.returncode == 0 else None
 
 
 # -- Windows and macOS ------------------------------------------------------------------------------
@@ -652,8 +683,8 @@ def main() -> None:
     p.add_argument("--screenshot-only", action="store_true", help="only the window check")
     args = parser.parse_args()
     started = time.monotonic()
-    if args.command in ("bundle", "all"):
-        bundle(args.full)
+    if args.command in ("bundle", "all"):  # CI picks the variant with CITELINE_BUNDLE_VARIANT
+        bundle(args.full or os.environ.get("CITELINE_BUNDLE_VARIANT") == "full")
     if args.command in ("deb", "all"):
         deb()
     if args.command in ("appimage", "all"):

@@ -119,7 +119,7 @@ def check_models(t: SelfTest, bundled: bool) -> str:
     frozen = getattr(sys, "_MEIPASS", None)
     if bundled:
         t.check(
-            bool(frozen) and Path(path).is_relative_to(Path(frozen) / "bundled-models"),
+            frozen is not None and Path(path).is_relative_to(Path(str(frozen)) / "bundled-models"),
             f"the embedder came from {path}, not from the installer's bundled-models",
         )
     return path

@@ -35,3 +35,54 @@ def test_one_version_number() -> None:
     control = (REPO / "packaging/linux/control.in").read_text(encoding="utf-8")
     assert "Version: {version}" in control
     assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
+
+
+def _build_script() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("citeline_build", REPO / "packaging/build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_icon_containers_index_their_pngs() -> None:
+    import struct
+
+    build = _build_script()
+    png = {16: b"\x89PNG-16", 256: b"\x89PNG-256"}
+    ico = build.ico(png)  # type: ignore[attr-defined]
+    assert struct.unpack("<HHH", ico[:6]) == (0, 1, 2)
+    width, _, _, _, _, _, size, offset = struct.unpack("<BBBBHHII", ico[22:38])
+    assert width == 0 and ico[offset : offset + size] == png[256]  # 256 px is written as 0
+    icns = build.icns({b"ic08": png[256]})  # type: ignore[attr-defined]
+    assert icns[:4] == b"icns" and struct.unpack(">I", icns[4:8])[0] == len(icns)
+    assert icns[8:12] == b"ic08" and icns[16:] == png[256]
+
+
+def test_workflow_scripts_pass_shellcheck() -> None:
+    import shutil
+    import subprocess
+
+    yaml = pytest.importorskip("yaml")
+    if not shutil.which("shellcheck"):
+        pytest.skip("shellcheck is not installed")
+    steps = yaml.safe_load((REPO / ".github/workflows/installers.yml").read_text(encoding="utf-8"))
+    for step in steps["jobs"]["build"]["steps"]:
+        if "run" in step:
+            script = "#!/bin/bash\nset -e\n" + re.sub(r"\$\{\{[^}]*\}\}", "X", step["run"])
+            done = subprocess.run(["shellcheck", "-s", "bash", "-"], input=script, capture_output=True,
+                                  text=True, check=False)
+            assert done.returncode == 0, f"{step.get('name')}: {done.stdout}"
+
+
+def test_desktop_entry_is_valid() -> None:
+    import shutil
+    import subprocess
+
+    if not shutil.which("desktop-file-validate"):
+        pytest.skip("desktop-file-utils is not installed")
+    entry = REPO / "packaging/linux/citeline.desktop"
+    done = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout
