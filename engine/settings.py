@@ -55,7 +55,7 @@ class Settings(BaseModel):
     chunk_tokens: int = Field(200, ge=32, le=512, description="Target chunk size in embedder tokens.")
     candidates: int = Field(50, ge=1, le=1000, description="How many hits each ranked list contributes.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal Rank Fusion constant k (Cormack et al. 2009).")
-    rerank: Literal["none", "maxsim", "maxsim-rrf", "cross-encoder"] = Field(
+    rerank: Literal["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"] = Field(
         "none", description="Second-stage reranker applied to the fused candidates."
     )
     rerank_top: int = Field(30, ge=1, le=200, description="How many fused candidates the reranker scores.")

@@ -1,7 +1,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.retrieve.fusion import DEFAULT_K, rrf
+from engine.events import Hit
+from engine.retrieve.fusion import DEFAULT_K, fuse_ranks, rrf
 
 
 def test_k_is_sixty_as_in_cormack_et_al() -> None:
@@ -39,3 +40,28 @@ def test_properties(lists: list[list[int]], k: int) -> None:
     assert scores == sorted(scores, reverse=True)
     assert all(0 < s <= len(lists) / (k + 1) + 1e-12 for s in scores)
     assert fused == rrf(lists, k)
+
+
+def _hit(n: int, lexical: int | None, vector: int | None, rerank: float) -> Hit:
+    return Hit(n, f"f{n}.md", 1, 1, None, "", "", 0.0, lexical_rank=lexical, vector_rank=vector,
+               rerank_score=rerank)  # fmt: skip
+
+
+def test_fuse_ranks_hand_computed() -> None:
+    # a: lexical 1, vector 3, model rank 3; b: lexical 2, no vector, model rank 1; c: vector 2, model 2
+    hits = [_hit(0, 1, 3, 0.1), _hit(1, 2, None, 0.9), _hit(2, None, 2, 0.5)]
+    k = DEFAULT_K
+    want = {
+        0: 1 / (k + 1) + 1 / (k + 3) + 1 / (k + 3),
+        1: 1 / (k + 2) + 1 / (k + 1),
+        2: 1 / (k + 2) + 1 / (k + 2),
+    }
+    assert fuse_ranks(hits) == sorted(want, key=lambda i: -want[i]) == [0, 1, 2]
+
+
+def test_fuse_ranks_model_breaks_a_tie_between_lists() -> None:
+    # each list puts a different candidate first: the model's vote decides
+    hits = [_hit(0, 1, 2, 0.2), _hit(1, 2, 1, 0.8)]
+    assert fuse_ranks(hits) == [1, 0]
+    hits = [_hit(0, 1, 2, 0.8), _hit(1, 2, 1, 0.2)]
+    assert fuse_ranks(hits) == [0, 1]

@@ -11,6 +11,7 @@ import pytest
 from engine.api import Engine
 from engine.backends.cross_encoder import CrossEncoderReranker
 from engine.errors import MissingModel
+from engine.retrieve.fusion import fuse_ranks
 from models.export_cross_encoder import export_cross_encoder
 from tests.conftest import MODEL_CACHE
 
@@ -86,6 +87,15 @@ def test_imported_cross_encoder_reranks_search(
         h.chunk_id for h in engine.search("deploy rollback", k=30).hits
     }
     assert "rerank" in reranked.timings_ms and "rerank" not in plain.timings_ms
+
+    # The fused stage keeps the model's raw score on each hit and orders by RRF(BM25, dense, model).
+    fused = engine.search("deploy rollback", k=30, reranker=engine.reranker("cross-encoder-rrf")).hits
+    raw = {
+        h.chunk_id: h.rerank_score
+        for h in engine.search("deploy rollback", k=30, reranker=engine.reranker("cross-encoder")).hits
+    }
+    assert {h.chunk_id: h.rerank_score for h in fused} == pytest.approx(raw)
+    assert [fused[i].chunk_id for i in fuse_ranks(fused)] == [h.chunk_id for h in fused]
 
 
 def test_maxsim_prefers_the_matching_passage(engine: Engine, small_folder: Path) -> None:

@@ -17,12 +17,13 @@ from engine.answer.packing import best_window
 from engine.backends.ort import open_session
 from engine.events import Hit
 
-WINDOW_TOKENS = 160
+WINDOW_TOKENS = 128
 MAX_PAIR_TOKENS = 256
 
 
 class CrossEncoderReranker:
     name = "cross-encoder"
+    fuse = False
 
     def __init__(
         self,
@@ -77,3 +78,10 @@ class CrossEncoderReranker:
     def __call__(self, query: str, hits: list[Hit]) -> list[float]:
         windows = [best_window(h.text, query, self._count, self.window_tokens) for h in hits]
         return self.score_pairs(query, windows)
+
+
+class CrossEncoderFusion(CrossEncoderReranker):
+    """The cross-encoder's order as a third list: RRF(BM25, dense, cross-encoder), fused by the search."""
+
+    name = "cross-encoder-rrf"
+    fuse = True

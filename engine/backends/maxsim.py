@@ -43,18 +43,11 @@ class MaxSimReranker:
 
 
 class MaxSimFusion(MaxSimReranker):
-    """MaxSim as a third ranked list: RRF(BM25, dense, MaxSim) over the fused candidates (k = 60)."""
+    """MaxSim as a third ranked list: RRF(BM25, dense, MaxSim) over the fused candidates (k = 60).
+
+    The search does the fusion (see engine.retrieve.fusion.fuse_ranks); each hit keeps its raw MaxSim
+    score as `rerank_score`.
+    """
 
     name = "maxsim-rrf"
-
-    def __call__(self, query: str, hits: list[Hit]) -> list[float]:
-        maxsim = super().__call__(query, hits)
-        order = sorted(range(len(hits)), key=lambda i: -maxsim[i])
-        rank = {i: r for r, i in enumerate(order, start=1)}
-        k = 60
-        return [
-            (1 / (k + h.lexical_rank) if h.lexical_rank else 0.0)
-            + (1 / (k + h.vector_rank) if h.vector_rank else 0.0)
-            + 1 / (k + rank[i])
-            for i, h in enumerate(hits)
-        ]
+    fuse = True

@@ -79,9 +79,20 @@ def _cross_encoder(engine: Any) -> Any:
     )
 
 
+def _cross_encoder_rrf(engine: Any) -> Any:
+    from engine.backends.cross_encoder import CrossEncoderFusion
+
+    return CrossEncoderFusion(
+        engine.locator.path("reranker"),
+        engine.locator.tokenizer_path("reranker"),
+        threads=engine.settings.threads,
+    )
+
+
 generators.register("extractive", _extractive)
 generators.register("local", _local)
 generators.register("claude", _claude)
 rerankers.register("maxsim", _maxsim)
 rerankers.register("maxsim-rrf", _maxsim_rrf)
 rerankers.register("cross-encoder", _cross_encoder)
+rerankers.register("cross-encoder-rrf", _cross_encoder_rrf)

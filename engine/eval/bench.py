@@ -188,20 +188,34 @@ def bench_watch(report: BenchReport, work: Path) -> None:
     for i in range(5):
         target = root / "d01" / f"note{i * 50 + 1:06d}.md"
         target.write_text(f"# Edited\n\nfreshphrase{i}q appears after the save.\n", encoding="utf-8")
-        edits.append(_until(lambda i=i, t=str(target): any(
-            h.path == t for h in engine.search(f"freshphrase{i}q", mode="keyword").hits)))
+        edits.append(
+            _until(
+                lambda i=i, t=str(target): any(
+                    h.path == t for h in engine.search(f"freshphrase{i}q", mode="keyword").hits
+                )
+            )
+        )
         gone = root / "d02" / f"note{i * 50 + 2:06d}.md"
         phrase = f"marker{i * 50 + 2}x3"
         gone.unlink()
-        deletes.append(_until(lambda p=phrase, g=str(gone): all(
-            h.path != g for h in engine.search(p, k=50, mode="hybrid").hits)))
+        deletes.append(
+            _until(
+                lambda p=phrase, g=str(gone): all(
+                    h.path != g for h in engine.search(p, k=50, mode="hybrid").hits
+                )
+            )
+        )
     stop.set()
     thread.join(timeout=10)
     engine.close()
-    report.add("watch: saved edit searchable (p50 / max)",
-               f"{metrics.percentile(edits, 50):.2f} / {max(edits):.2f} s")
-    report.add("watch: deleted file unfindable (p50 / max)",
-               f"{metrics.percentile(deletes, 50):.2f} / {max(deletes):.2f} s")
+    report.add(
+        "watch: saved edit searchable (p50 / max)",
+        f"{metrics.percentile(edits, 50):.2f} / {max(edits):.2f} s",
+    )
+    report.add(
+        "watch: deleted file unfindable (p50 / max)",
+        f"{metrics.percentile(deletes, 50):.2f} / {max(deletes):.2f} s",
+    )
 
 
 def run_bench(chunks: list[int] | None = None, embed_sample: int = 256) -> BenchReport:

@@ -65,7 +65,7 @@ class Report:
             total = m.latency_ms.get("total", {})
             lines.append(
                 f"| {m.mode} | "
-                + " | ".join(f"{m.scores.get(n, float('nan')):.3f}" for n in names)
+                + " | ".join(f"{m.scores[n]:.3f}" if n in m.scores else "–" for n in names)
                 + f" | {total.get('p50', 0):.1f} | {total.get('p95', 0):.1f} |"
             )
         lines.append("")
@@ -134,11 +134,16 @@ def evaluate_mode(engine: Engine, dataset: Dataset, mode: str, search: Callable[
     report = ModeReport(mode)
     stage_times: dict[str, list[float]] = {}
     rows: list[dict[str, float]] = []
+    best: dict[bool, list[float]] = {True: [], False: []}  # answerable -> best rerank score per query
     for query in dataset.queries:
         if not query.relevant:
+            if not query.answerable and "+" in mode:
+                best[False].append(_best_rerank(search(query.text).hits))
             continue
         started = time.perf_counter()
         result = search(query.text)
+        if "+" in mode:
+            best[True].append(_best_rerank(result.hits))
         total = (time.perf_counter() - started) * 1000
         for stage, ms in {**result.timings_ms, "total": total}.items():
             stage_times.setdefault(stage, []).append(ms)
@@ -146,12 +151,18 @@ def evaluate_mode(engine: Engine, dataset: Dataset, mode: str, search: Callable[
         rows.append(row)
         report.per_query.append({"id": query.id, **row, "top": file_keys(result.hits, root)[:5]})
     report.scores = {name: metrics.mean(r[name] for r in rows) for name in (rows[0] if rows else {})}
+    if best[True] and best[False]:  # do the reranker's scores tell answerable from unanswerable?
+        report.scores["unanswerable_auc"] = metrics.roc_auc(best[True], best[False])
     report.latency_ms = {
         s: {"p50": metrics.percentile(v, 50), "p95": metrics.percentile(v, 95)}
         for s, v in stage_times.items()
     }
     del engine
     return report
+
+
+def _best_rerank(hits: Sequence[Hit]) -> float:
+    return max((h.rerank_score for h in hits if h.rerank_score is not None), default=float("-inf"))
 
 
 def searcher_for(engine: Engine, mode: str) -> Callable[[str], Any]:

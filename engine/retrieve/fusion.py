@@ -9,7 +9,10 @@ single rank, then by id, so the order is deterministic.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from engine.events import Hit
 
 DEFAULT_K = 60
 T = TypeVar("T", bound=Hashable)
@@ -30,3 +33,21 @@ def rrf(lists: Sequence[Sequence[T]], k: int = DEFAULT_K) -> list[tuple[T, float
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
             best[item] = min(best.get(item, rank), rank)
     return sorted(scores.items(), key=lambda kv: (-kv[1], best[kv[0]], str(kv[0])))
+
+
+def fuse_ranks(hits: Sequence[Hit], k: int = DEFAULT_K) -> list[int]:
+    """Order reranked candidates by RRF over their BM25 rank, dense rank and reranker rank.
+
+    The first two are the ranks the candidates had in the full keyword and vector lists; the third is
+    the order of `rerank_score` among these candidates. Returns indexes into `hits`, best first; ties
+    keep the fused order the candidates arrived in.
+    """
+    by_model = sorted(range(len(hits)), key=lambda i: -(hits[i].rerank_score or 0.0))
+    model_rank = {i: r for r, i in enumerate(by_model, start=1)}
+    scores = [
+        (1 / (k + h.lexical_rank) if h.lexical_rank else 0.0)
+        + (1 / (k + h.vector_rank) if h.vector_rank else 0.0)
+        + 1 / (k + model_rank[i])
+        for i, h in enumerate(hits)
+    ]
+    return sorted(range(len(hits)), key=lambda i: (-scores[i], i))

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.events import Hit
-from engine.retrieve.fusion import rrf
+from engine.retrieve.fusion import fuse_ranks, rrf
 from engine.retrieve.snippets import snippet
 from engine.store.catalog import Catalog, ChunkRow
 from engine.store.lexical import LexicalIndex
@@ -97,7 +97,11 @@ class Searcher:
             head = hits[:rerank_top]
             scores = reranker(query, head)
             head = [replace(h, rerank_score=s) for h, s in zip(head, scores, strict=True)]
-            head.sort(key=lambda h: -(h.rerank_score or 0.0))
+            if getattr(reranker, "fuse", False):  # the model's order is a third list, fused by RRF
+                order = fuse_ranks(head, self.rrf_k)
+                head = [head[i] for i in order]
+            else:
+                head.sort(key=lambda h: -(h.rerank_score or 0.0))
             hits = head + hits[rerank_top:]
             timings["rerank"] = _ms(t)
         return SearchResult(query, mode, hits[:k], timings)
