@@ -243,6 +243,56 @@ def test_conflicting_versions_are_flagged_with_the_current_one(engine: Engine, t
     assert cited == {"travel_policy.md", "travel_policy_2022.md"}
 
 
+def test_conflict_note_quotes_both_statements_and_only_when_the_answer_touches_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "travel_policy.md",
+        "# Travel policy\n\nEffective Date: March 1, 2025\n\n"
+        "The meal allowance for travel is 80 euros per day.\n\n"
+        "Train travel is booked through the TripDesk portal.\n",
+    )
+    write(
+        root,
+        "travel_policy_2022.md",
+        "# Travel policy\n\nEffective Date: May 2, 2022\n\n"
+        "The meal allowance for travel is 50 euros per day.\n\n"
+        "Train travel is booked through the TripDesk portal.\n",
+    )
+    write(root, "parking.md", "# Parking\n\nStaff parking permits are issued by the facilities desk.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+
+    answer = engine.ask("What is the meal allowance for travel?", "extractive")
+    note = next(s for s in answer.sentences if s.text.startswith("Sources disagree"))
+    assert {c.quote for c in note.citations} == {
+        "The meal allowance for travel is 80 euros per day.",
+        "The meal allowance for travel is 50 euros per day.",
+    }
+    # Both versions say the same about trains: no note, and the old version is not cited.
+    same = engine.ask("How is train travel booked?", "extractive")
+    assert not same.refused and not same.conflicts
+    assert not any(s.text.startswith("Sources disagree") for s in same.sentences)
+    # An answer from another file leaves the travel versions alone even when they are in the evidence.
+    other = engine.ask("Who issues staff parking permits?", "extractive")
+    assert not other.refused and not other.conflicts
+    assert {Path(c.path).name for s in other.sentences for c in s.citations} == {"parking.md"}
+
+
+def test_disagreement_finds_the_same_point() -> None:
+    from engine.answer.pipeline import disagreement
+
+    old = "Employees receive 8 sick days per year. Parking is free on weekends."
+    assert (
+        disagreement("Employees receive 10 sick days per year.", old)
+        == "Employees receive 8 sick days per year."
+    )
+    assert disagreement("Employees receive 8 sick days per year.", old) is None  # same statement
+    assert disagreement("The cafeteria opens at noon.", old) is None  # not discussed there
+
+
 # -- streaming JSON and packing -------------------------------------------------------------------------
 def test_sentence_stream_yields_objects_as_they_close() -> None:
     text = json.dumps(

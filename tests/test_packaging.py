@@ -72,8 +72,9 @@ def test_workflow_scripts_pass_shellcheck() -> None:
     for step in steps["jobs"]["build"]["steps"]:
         if "run" in step:
             script = "#!/bin/bash\nset -e\n" + re.sub(r"\$\{\{[^}]*\}\}", "X", step["run"])
-            done = subprocess.run(["shellcheck", "-s", "bash", "-"], input=script, capture_output=True,
-                                  text=True, check=False)
+            done = subprocess.run(
+                ["shellcheck", "-s", "bash", "-"], input=script, capture_output=True, text=True, check=False
+            )
             assert done.returncode == 0, f"{step.get('name')}: {done.stdout}"
 
 

@@ -3,6 +3,7 @@ takes, so the contract holds for local, Claude and extractive answers alike."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import PurePath
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 from engine.answer import conflicts, contract, gate
 from engine.answer.contract import Embed
 from engine.answer.prompts import REFUSAL
-from engine.answer.text import content_terms, normalize
+from engine.answer.text import content_terms, normalize, split_sentences
 from engine.errors import Cancelled
 from engine.events import Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
 from engine.retrieve.search import hit_from_row
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from engine.api import Engine
 
 EVIDENCE = 6
+SAME_POINT = 0.3  # share of a quote's content words another version must share to speak to the point
 Event = EvidenceReady | AnswerSentence | Answer
 
 
@@ -67,18 +69,75 @@ def head_reader(engine: Engine) -> Callable[[str], str]:
     return head
 
 
-def conflict_sentence(conflict: Conflict, evidence: list[Hit]) -> AnswerSentence | None:
-    cites = []
-    for n in conflict.sources:
-        hit = evidence[n - 1]
-        line = next(
-            (ln.strip() for ln in hit.text.splitlines() if len(ln.strip()) >= contract.MIN_QUOTE_CHARS), ""
-        )
-        span = contract.locate(line, hit) if line else None
-        if span is None:
+def _figures(text: str) -> list[str]:
+    return re.findall(r"\d+(?:[.,]\d+)*", text)
+
+
+def disagreement(quote: str, text: str) -> str | None:
+    """The statement in `text` on the same point as `quote` that says something else, or None.
+
+    The same point: the sentence or line of `text` sharing the most of the quote's content words (at
+    least SAME_POINT of them, numbers aside). It says something else unless it is the same statement
+    (equal after normalising) or carries the same figures in nearly the same words.
+    """
+    want = {t for t in content_terms(quote) if not t.isdigit()}
+    if not want:
+        return None
+    best, overlap = "", 0.0
+    for start, end in split_sentences(text):
+        sentence = text[start:end]
+        share = len(want & set(content_terms(sentence))) / len(want)
+        if share > overlap:
+            best, overlap = sentence, share
+    if overlap < SAME_POINT or normalize(best) == normalize(quote):
+        return None
+    if _figures(best) == _figures(quote) and overlap >= 0.8:
+        return None
+    return best.strip()
+
+
+def _statement_citation(statement: str, evidence: list[Hit], path: str) -> Citation | None:
+    """A citation of `path` for a conflict note: the disagreeing statement where an evidence chunk of that
+    file holds it verbatim, else the first line of the file's first evidence chunk."""
+    hits = [(n, h) for n, h in enumerate(evidence, start=1) if h.path == path]
+    for n, hit in hits:
+        span = contract.locate(statement, hit) if statement else None
+        if span is not None:
+            return Citation(n, hit.path, span[0], span[1], hit.page, normalize(statement))
+    n, hit = hits[0]
+    for line in hit.text.splitlines():
+        span = contract.locate(line.strip(), hit) if len(line.strip()) >= contract.MIN_QUOTE_CHARS else None
+        if span is not None:
+            return Citation(n, hit.path, span[0], span[1], hit.page, normalize(line.strip()))
+    return None
+
+
+def conflict_note(
+    conflict: Conflict, kept: list[AnswerSentence], evidence: list[Hit], full_text: Callable[[str], str]
+) -> AnswerSentence | None:
+    """A note for a conflict only where the answer cites one of its versions and the other version says
+    something else on the cited point; it quotes both statements."""
+    paths = [evidence[n - 1].path for n in conflict.sources]
+    for citation in (c for s in kept for c in s.citations if c.path in paths):
+        other = next(p for p in paths if p != citation.path)
+        chunks = "\n\n".join(h.text for h in evidence if h.path == other)
+        statement = disagreement(citation.quote, chunks) or disagreement(citation.quote, full_text(other))
+        if statement is None:
+            continue
+        quoted = _statement_citation(statement, evidence, other)
+        if quoted is None:
             return None
-        cites.append(Citation(n, hit.path, span[0], span[1], hit.page, normalize(line)))
-    return AnswerSentence("Sources disagree: " + conflict.summary, tuple(cites))
+        cites = sorted((citation, quoted), key=lambda c: paths.index(c.path))
+        return AnswerSentence("Sources disagree: " + conflict.summary, tuple(cites))
+    return None
+
+
+def full_text_reader(engine: Engine) -> Callable[[str], str]:
+    def read(path: str) -> str:
+        row = engine.catalog.file(path)
+        return "" if row is None else "\n\n".join(c.text for c in engine.catalog.chunks_of_file(row.id))
+
+    return read
 
 
 def ask_stream(
@@ -134,7 +193,9 @@ def ask_stream(
             timings_ms=clock.marks,
         )
         return
-    notes = [s for s in (conflict_sentence(c, evidence) for c in found) if s is not None]
+    noted = [(c, conflict_note(c, kept, evidence, full_text_reader(engine))) for c in found]
+    notes = [note for _, note in noted if note is not None]
+    found = [c for c, note in noted if note is not None]
     yield from notes
     sentences = tuple(notes + kept)
     yield Answer(
