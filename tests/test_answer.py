@@ -416,3 +416,31 @@ def test_local_generator_with_the_tiny_gguf_model(indexed: Engine) -> None:
             )
     generator = indexed.generator("local")
     assert generator.last_packed is not None and generator.last_packed.windows
+
+
+def test_extractive_prefers_the_top_source_and_never_quotes_a_question() -> None:
+    import numpy as np
+
+    from engine.backends.extractive import ExtractiveGenerator
+
+    def embed(texts: list[str]) -> np.ndarray:
+        # the question is [1, 0]; the deputy sentence is a little less similar than the others
+        out = [[0.9, 0.436] if "deputy" in t else [1.0, 0.0] for t in texts]
+        return np.asarray(out, dtype=np.float32)
+
+    def hit(n: int, text: str) -> Hit:
+        return Hit(n, f"/kb/f{n}.md", 1, 1, None, "", text, 1.0 / n)
+
+    evidence = [
+        hit(1, "Invoices are approved by the finance lead within two days."),
+        hit(2, "Which team approves invoices in finance?"),
+        hit(3, "The office plants are watered on Fridays by the facilities crew."),
+        hit(4, "Invoices are approved by the finance deputy on leave days."),
+    ]
+    generator = ExtractiveGenerator(embed)
+    sentences = list(generator.generate("Who approves invoices in finance?", evidence, lambda: False))
+    # 0.05 behind on similarity and three places lower in the evidence: outside the margin
+    assert [s.sources for s in sentences] == [(1,)]
+    evidence[3] = hit(2, evidence[3].text)  # the same sentence second in the evidence stays in
+    sentences = list(generator.generate("Who approves invoices in finance?", evidence[::3], lambda: False))
+    assert sorted(s.sources for s in sentences) == [(1,), (2,)]

@@ -21,6 +21,7 @@ MAX_SENTENCES = 3
 MIN_SCORE = 0.35
 MARGIN = 0.08  # keep sentences scoring within this of the best one
 SOURCES = 5
+RANK_PRIOR = 0.02  # a sentence loses this much per place its source sits below the top evidence
 _MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
 
 
@@ -72,6 +73,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
             text = clean(raw)
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
                 continue
+            if text.rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
+                continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             display = row_display(raw, header) if header else plain(text)
             out.append(Candidate(n, text, len(out), display))
@@ -100,8 +103,19 @@ class ExtractiveGenerator:
         found = candidates(evidence)
         if not found or cancelled():
             return
-        ranked = sorted(zip(self.scores(question, found), found, strict=True), key=lambda p: -p[0])
+        scores = self.scores(question, found)
+        # Sentences that answer well enough, ranked with a prior for their source's evidence rank.
+        ranked = sorted(
+            (
+                (s - RANK_PRIOR * (c.source - 1), c)
+                for s, c in zip(scores, found, strict=True)
+                if s >= MIN_SCORE
+            ),
+            key=lambda p: -p[0],
+        )
+        if not ranked:
+            return
         best = ranked[0][0]
-        chosen = [c for s, c in ranked[:MAX_SENTENCES] if s >= MIN_SCORE and s >= best - MARGIN]
+        chosen = [c for adj, c in ranked[:MAX_SENTENCES] if adj >= best - MARGIN]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
             yield RawSentence(cand.display or plain(cand.text), (cand.source,), cand.text)
