@@ -44,6 +44,12 @@ class Settings(BaseModel):
     generator: Literal["local", "claude", "extractive"] = Field(
         "local", description="Which answer generator to use; extractive needs no model."
     )
+    quote_fallback: bool = Field(
+        True,
+        description="When a model wrote sentences but none could be verified against the sources, quote "
+        "the supporting source sentences (extractive) instead of refusing. A model that declines still "
+        "refuses.",
+    )
     local_model: Literal["generator", "generator-small", "generator-tiny"] = Field(
         "generator", description="Model role the local generator runs (see `citeline models`)."
     )
@@ -58,7 +64,7 @@ class Settings(BaseModel):
     rerank: Literal["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"] = Field(
         "none", description="Second-stage reranker applied to the fused candidates."
     )
-    rerank_top: int = Field(30, ge=1, le=200, description="How many fused candidates the reranker scores.")
+    rerank_top: int = Field(20, ge=1, le=200, description="How many fused candidates the reranker scores.")
     theme: Literal["system", "light", "dark"] = Field("system", description="Desktop colour theme.")
 
     @classmethod

@@ -172,9 +172,24 @@ def test_only_verified_sentences_survive_and_none_means_refusal(indexed: Engine)
     cite = final.sentences[0].citations[0]
     lines = Path(cite.path).read_text().splitlines()
     assert "zebracorn" in "\n".join(lines[cite.start_line - 1 : cite.end_line])
+    indexed.settings.quote_fallback = False
     use(indexed, Scripted(bad))
     refused = indexed.ask(question, "scripted")
     assert refused.refused and refused.text == REFUSAL and len(refused.dropped) == 2
+
+
+def test_unverifiable_model_sentences_fall_back_to_quotes_but_a_declining_model_refuses(
+    indexed: Engine,
+) -> None:
+    question = "When do we deploy with the zebracorn pipeline?"
+    use(indexed, Scripted([RawSentence("Deploys happen on Fridays.", (1,), "deploys happen on Fridays")]))
+    answer = indexed.ask(question, "scripted")
+    assert not answer.refused and answer.generator == "scripted, quoted by extractive"
+    assert len(answer.dropped) == 1
+    assert any("zebracorn" in c.quote for s in answer.sentences for c in s.citations)
+    use(indexed, Scripted([]))  # the model says the sources do not answer: no fallback
+    declined = indexed.ask(question, "scripted")
+    assert declined.refused and declined.text == REFUSAL
 
 
 def test_instructions_inside_documents_are_data(engine: Engine, tmp_path: Path) -> None:
@@ -197,7 +212,10 @@ def test_instructions_inside_documents_are_data(engine: Engine, tmp_path: Path) 
         ),
     )
     answer = engine.ask("Which day do we deploy?", "scripted")
-    assert answer.refused and answer.text == REFUSAL
+    assert "Friday" not in answer.text and "Thursday" not in answer.text
+    assert all("Friday" not in c.quote for s in answer.sentences for c in s.citations)
+    engine.settings.quote_fallback = False
+    assert engine.ask("Which day do we deploy?", "scripted").text == REFUSAL
 
 
 def test_extractive_answers_with_real_citations(indexed: Engine) -> None:

@@ -180,6 +180,15 @@ def ask_stream(
         kept.append(verdict.sentence)
         repaired += verdict.repaired
         yield verdict.sentence
+    if not kept and dropped and name != "extractive" and engine.settings.quote_fallback:
+        # The model answered but nothing it wrote could be verified: quote the sources instead.
+        for raw in engine.generator("extractive").generate(question, evidence, cancelled):
+            verdict = contract.check(raw, evidence, embed)
+            if verdict.sentence is not None:
+                kept.append(verdict.sentence)
+                yield verdict.sentence
+        if kept:
+            name = f"{name}, quoted by extractive"
     clock.mark("total")
     if not kept:
         yield Answer(

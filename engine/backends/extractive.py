@@ -22,6 +22,12 @@ MIN_SCORE = 0.35
 MARGIN = 0.08  # keep sentences scoring within this of the best one
 SOURCES = 5
 RANK_PRIOR = 0.02  # a sentence loses this much per place its source sits below the top evidence
+# Text addressed to an assistant rather than a reader: quoted as an answer it would pass the injection on.
+_INSTRUCTION = re.compile(
+    r"\b(ignore|disregard|forget) (all |any )?(the )?(previous|prior|above|earlier) (instructions|prompts?)\b"
+    r"|\b(you are|act as) (an? )?(ai|assistant|language model|chatbot)\b|\bcite source \d+\b",
+    re.IGNORECASE,
+)
 _MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
 
 
@@ -74,6 +80,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
                 continue
             if text.rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
+                continue
+            if _INSTRUCTION.search(text):
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             display = row_display(raw, header) if header else plain(text)

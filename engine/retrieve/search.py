@@ -69,7 +69,7 @@ class Searcher:
         mode: Mode = "hybrid",
         filters: Filters | None = None,
         reranker: Reranker | None = None,
-        rerank_top: int = 30,
+        rerank_top: int = 20,
     ) -> SearchResult:
         filters = filters or Filters()
         timings: dict[str, float] = {}
