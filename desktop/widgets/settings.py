@@ -31,6 +31,13 @@ GENERATORS = {
     "claude": "Claude (sends the evidence to Anthropic)",
     "extractive": "Extractive (quotes the sources, no model)",
 }
+RERANKERS = {
+    "none": "Off: hybrid ranking only (fastest)",
+    "cross-encoder-rrf": "Cross-encoder, fused with hybrid",
+    "cross-encoder": "Cross-encoder order",
+    "maxsim": "MaxSim late interaction",
+    "maxsim-rrf": "MaxSim, fused with hybrid",
+}
 THEMES = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 
 
@@ -53,6 +60,8 @@ class SettingsDialog(QDialog):
         self.tasks = tasks
         current = engine.settings
         self.generator = _combo(GENERATORS, current.generator)
+        self.rerank = _combo(RERANKERS, current.rerank)
+        self.rerank.setToolTip("Second stage that reorders the top 20 hits; costs a few hundred ms a query")
         self.threads = QSpinBox()
         self.threads.setRange(1, 256)
         self.threads.setValue(current.threads)
@@ -80,6 +89,7 @@ class SettingsDialog(QDialog):
         group = QGroupBox("General")
         form = QFormLayout(group)
         form.addRow("Answers from", self.generator)
+        form.addRow("Reranking", self.rerank)
         form.addRow("CPU threads", self.threads)
         form.addRow("Theme", self.theme)
         home = QLabel(str(self.engine.home))
@@ -126,6 +136,7 @@ class SettingsDialog(QDialog):
     def chosen(self) -> Settings:
         update = {
             "generator": self.generator.currentData(),
+            "rerank": self.rerank.currentData(),
             "threads": self.threads.value(),
             "theme": self.theme.currentData(),
         }
