@@ -13,13 +13,14 @@ import shutil
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 from engine.errors import CiteError, MissingDependency
 
 
 def export_cross_encoder(folder: Path, out_dir: Path) -> Path:
     try:
-        import torch
+        import torch  # noqa: F401  (the export needs it)
         from transformers import AutoModelForSequenceClassification
     except ImportError as exc:
         raise MissingDependency("torch/transformers", "export") from exc
@@ -29,18 +30,29 @@ def export_cross_encoder(folder: Path, out_dir: Path) -> Path:
     model = AutoModelForSequenceClassification.from_pretrained(
         str(folder), attn_implementation="eager"
     ).eval()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = export_module(model, out_dir / "model.onnx")
+    shutil.copyfile(tokenizer, out_dir / "tokenizer.json")
+    return target
+
+
+def export_module(module: Any, target: Path) -> Path:
+    """Trace a (query, passage) -> one-logit torch module to ONNX with dynamic batch and length.
+
+    The traced batch contains padding, so the graph honours the attention mask.
+    """
+    import torch
+
     ids = torch.tensor(
         [[101, 2054, 102, 7592, 2088, 102, 0, 0], [101, 2054, 102, 7592, 2088, 2003, 2204, 102]]
     )
     mask = (ids != 0).long()
     types = torch.tensor([[0, 0, 0, 1, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1, 1, 1]])
     axes = {name: {0: "batch", 1: "seq"} for name in ("input_ids", "attention_mask", "token_type_ids")}
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / "model.onnx"
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(
-            model,
+            module,
             (ids, mask, types),
             str(target),
             input_names=list(axes),
@@ -49,7 +61,6 @@ def export_cross_encoder(folder: Path, out_dir: Path) -> Path:
             opset_version=17,
             dynamo=False,
         )
-    shutil.copyfile(tokenizer, out_dir / "tokenizer.json")
     return target
 
 

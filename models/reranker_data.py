@@ -30,6 +30,7 @@ from engine.answer.text import split_sentences
 
 PIECE_CHARS = 900  # candidates are cut at paragraph boundaries to about one engine chunk
 WINDOW_TOKENS = 128
+NEAR_DUPLICATE = 0.6  # share of the smaller passage's words the other holds, above which it is no negative
 DOC_PARTS = ("library", "tutorial", "howto", "reference", "faq", "using", "extending", "c-api", "glossary")
 API_DIRECTIVES = (
     "function", "method", "class", "attribute", "data", "exception", "decorator", "describe",
@@ -199,6 +200,16 @@ class Bm25:
         return [int(self.searcher.doc(addr)["n"][0]) for _, addr in hits]
 
 
+def near_duplicate(a: str, b: str, limit: float = NEAR_DUPLICATE) -> bool:
+    """True when two passages share most of their words: the docs repeat an API entry's text under its
+    page's heading, and a passage holding the positive's text is no negative (a false negative teaches
+    the model to ignore the very words that match)."""
+    wa, wb = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
+    if not wa or not wb:
+        return False
+    return len(wa & wb) / min(len(wa), len(wb)) >= limit
+
+
 def build_groups(
     python_doc_dir: Path | None,
     squad_dir: Path | None,
@@ -261,11 +272,19 @@ def build_groups(
     groups = []
     for kind, query, pos in raw:
         section = pool[pos].section
-        hard = [i for i in bm25.top(query, 40) if pool[i].section != section]
+        hard = [
+            i
+            for i in bm25.top(query, 40)
+            if pool[i].section != section and not near_duplicate(pool[i].text, pool[pos].text)
+        ]
         chosen = hard[: negatives - 1]
         while len(chosen) < negatives:
             other = rng.randrange(len(pool))
-            if pool[other].section != section and other not in chosen:
+            if (
+                pool[other].section != section
+                and other not in chosen
+                and not near_duplicate(pool[other].text, pool[pos].text)
+            ):
                 chosen.append(other)
 
         def window(i: int, query: str = query) -> str:

