@@ -48,7 +48,7 @@ class ModelSpec:
     file: str
     license: str
     size_mb: float
-    prepare: str  # "join" (concatenate parts) or "export" (ONNX export from safetensors)
+    prepare: str  # "join" (parts), "export" (ONNX from safetensors), "shipped" (in the repo), "import"
     sources: tuple[Source, ...]
     sha256: str | None = None
     optional: bool = False
@@ -154,6 +154,11 @@ def _is_module_name(name: str) -> bool:
     return name.isidentifier()
 
 
+def shipped_file(spec: ModelSpec) -> Path:
+    """A model file kept in the repository, inside the `models` package (e.g. the trained reranker)."""
+    return Path(str(resources.files("models").joinpath(spec.file)))
+
+
 def bundled_models_dir() -> Path | None:
     """Model files an installer ships beside a frozen (PyInstaller) app, or None when not frozen."""
     frozen = getattr(sys, "_MEIPASS", None)
@@ -202,6 +207,11 @@ class Locator:
             return self.imported_dir / str(entry["tokenizer"])
         spec = self.spec(role)
         member = str(spec.extra.get("tokenizer", ""))
+        if spec.prepare == "shipped":
+            path = Path(str(resources.files("models").joinpath(member)))
+            if path.is_file():
+                return path
+            raise MissingModel(f"No tokenizer for the {role} model.", "reinstall Citeline")
         local = self._default_file(f"{spec.id}.tokenizer.json")
         if local.is_file():
             return local
@@ -234,10 +244,12 @@ class Locator:
             fix = "" if ok else f"run: citeline models import PATH --role {role}  (or remove the import)"
             return ModelStatus(role, str(entry["id"]), str(entry["name"]), state, path, detail, fix, True)
         spec = self.spec(role)
-        path = self._default_file(spec.file)
+        path = shipped_file(spec) if spec.prepare == "shipped" else self._default_file(spec.file)
         ok, detail = verify(path, spec.sha256, force)
         state = State.VERIFIED if ok else (State.MISSING if detail == "missing" else State.CORRUPT)
         fix = "" if ok else f"run: citeline models fetch {role}"
+        if not ok and spec.prepare == "shipped":
+            fix = "reinstall Citeline: this model file ships inside it"
         if not ok and spec.prepare == "import":
             fix = f"run: citeline models import MODEL.{spec.format} --role {role} --tokenizer tokenizer.json"
         return ModelStatus(role, spec.id, spec.name, state, path if ok else None, detail, fix)
@@ -309,6 +321,8 @@ class Locator:
         spec = self.spec(role)
         if spec.prepare == "import":
             raise MissingModel(f"No {role} model ships with Citeline.", self.status_of(role).fix)
+        if spec.prepare == "shipped":
+            return self.path(role)
         if verify(self._default_file(spec.file), spec.sha256)[0]:
             return self._default_file(spec.file)
         wheels = self.cache / "wheels"

@@ -10,7 +10,6 @@ import pytest
 
 from engine.api import Engine
 from engine.backends.cross_encoder import CrossEncoderReranker
-from engine.errors import MissingModel
 from engine.retrieve.fusion import fuse_ranks
 from models.export_cross_encoder import export_cross_encoder
 from tests.conftest import MODEL_CACHE
@@ -70,12 +69,13 @@ def test_onnx_scores_match_torch_on_padded_batches(
 def test_imported_cross_encoder_reranks_search(
     engine: Engine, small_folder: Path, tmp_path: Path, tiny_cross_encoder: tuple[Path, object]
 ) -> None:
-    with pytest.raises(MissingModel, match="models import"):
-        engine.locator.path("reranker")
+    shipped = engine.locator.path("reranker")
+    assert shipped.parent.name == "reranker" and shipped.parent.parent.name == "models"
     folder, _ = tiny_cross_encoder
     onnx_path = export_cross_encoder(folder, tmp_path / "out")
     status = engine.locator.import_model(onnx_path, "reranker", tmp_path / "out" / "tokenizer.json")
-    assert status.state.value == "verified"
+    assert status.state.value == "verified" and status.imported
+    assert engine.locator.path("reranker") != shipped  # an import replaces the shipped model
     engine.add_folder(small_folder)
     engine.run(engine.sync())
     plain = engine.search("deploy rollback", k=5)
@@ -106,3 +106,73 @@ def test_maxsim_prefers_the_matching_passage(engine: Engine, small_folder: Path)
     scores = engine.reranker("maxsim")("paid leave days per year", hits)
     best = hits[int(np.argmax(scores))]
     assert best.path.endswith("pto.md")
+
+
+def test_shipped_reranker_is_verified_and_ranks_the_answer_first(engine: Engine, small_folder: Path) -> None:
+    from models.locator import load_manifest, sha256_file
+
+    spec = next(s for s in load_manifest() if s.role == "reranker")
+    path = engine.locator.path("reranker")
+    assert spec.prepare == "shipped" and sha256_file(path) == spec.sha256
+    assert engine.locator.tokenizer_path("reranker").is_file()
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    reranker = engine.reranker("cross-encoder")
+    for question, name in (
+        ("how do I roll back a deploy", "deploy.md"),
+        ("how many days of paid leave do employees get", "pto.md"),
+    ):
+        hits = engine.search(question, k=5, reranker=reranker).hits
+        assert Path(hits[0].path).name == name
+        assert hits[0].rerank_score is not None
+
+
+def test_fp16_stored_weights_keep_scores(tiny_cross_encoder: tuple[Path, object], tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    from models.train_reranker import store_fp16
+
+    folder, _ = tiny_cross_encoder
+    fp32 = export_cross_encoder(folder, tmp_path / "out")
+    fp16 = store_fp16(fp32, tmp_path / "out" / "model.fp16w.onnx")
+    assert fp16.stat().st_size < 0.6 * fp32.stat().st_size
+    query = "how do we roll back a deploy"
+    passages = ["run make rollback", "the lasagna needs two hours in the oven " * 8, "deploy on tuesday"]
+    tokenizer = tmp_path / "out" / "tokenizer.json"
+    want = CrossEncoderReranker(fp32, tokenizer).score_pairs(query, passages)
+    got = CrossEncoderReranker(fp16, tokenizer).score_pairs(query, passages)
+    assert np.max(np.abs(np.array(got) - np.array(want))) < 1e-2
+    assert np.argsort(got).tolist() == np.argsort(want).tolist()
+
+
+def test_late_interaction_head_ignores_padding_and_exports_with_parity(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from tokenizers import Tokenizer
+    from transformers import BertConfig, BertModel
+
+    from models.export_cross_encoder import export_module
+    from models.late_head import LateInteractionCrossEncoder
+
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64
+    )
+    model = LateInteractionCrossEncoder(BertModel(config, add_pooling_layer=False)).eval()
+    tokenizer_path = tmp_path / "tokenizer.json"
+    tokenizer_path.write_bytes((MODEL_CACHE / "minilm-l6-v2.tokenizer.json").read_bytes())
+    onnx_path = export_module(model, tmp_path / "late.onnx")
+    query = "how do we roll back a deploy"
+    passages = ["run make rollback", "the lasagna needs two hours in the oven at low heat " * 6, "deploy"]
+    tok = Tokenizer.from_file(str(tokenizer_path))
+    tok.no_padding()
+    alone = []
+    for passage in passages:  # one pair at a time: no padding in the reference
+        enc = tok.encode(query, passage)
+        feeds = {
+            "input_ids": torch.tensor([enc.ids]),
+            "attention_mask": torch.tensor([enc.attention_mask]),
+            "token_type_ids": torch.tensor([enc.type_ids]),
+        }
+        with torch.no_grad():
+            alone.append(float(model(**feeds)[0, 0]))
+    batched = CrossEncoderReranker(onnx_path, tokenizer_path, batch_size=8).score_pairs(query, passages)
+    assert np.max(np.abs(np.array(batched) - np.array(alone))) < 1e-4
