@@ -176,3 +176,18 @@ def test_late_interaction_head_ignores_padding_and_exports_with_parity(tmp_path:
             alone.append(float(model(**feeds)[0, 0]))
     batched = CrossEncoderReranker(onnx_path, tokenizer_path, batch_size=8).score_pairs(query, passages)
     assert np.max(np.abs(np.array(batched) - np.array(alone))) < 1e-4
+
+
+def test_best_rerank_score_is_higher_for_a_question_the_folder_answers(
+    engine: Engine, small_folder: Path
+) -> None:
+    from engine.eval.answers import best_rerank_score
+
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    scores = {
+        q: best_rerank_score(engine, q, engine.evidence(q))
+        for q in ("how many days of paid leave do employees get", "what is the capital of Mongolia")
+    }
+    answered, off_topic = scores.values()
+    assert answered is not None and off_topic is not None and answered > off_topic

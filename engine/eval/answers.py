@@ -19,9 +19,10 @@ from typing import Any
 from engine.answer import gate
 from engine.answer.text import content_terms, normalize
 from engine.api import Engine
+from engine.errors import CiteError
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, Query
-from engine.events import Answer
+from engine.events import Answer, Hit
 
 
 def _rel(path: str, root: Path) -> str:
@@ -109,13 +110,25 @@ def evaluate_answers(engine: Engine, dataset: Dataset, generator: str) -> dict[s
     return {"answers": summary, "answer_rows": rows}
 
 
+def best_rerank_score(engine: Engine, question: str, hits: Sequence[Hit]) -> float | None:
+    """The reranker's best score over the gate's top evidence (the shipped or imported cross-encoder),
+    or None when no cross-encoder is available."""
+    try:
+        scorer = engine.reranker("cross-encoder")
+        return max(scorer(question, list(hits[: gate.TOP])), default=None)
+    except CiteError:
+        return None
+
+
 def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 0.05) -> dict[str, Any]:
     """Gate features per question, their ROC AUC, and the best (weight, threshold) on this set."""
     feats = []
+    rerank: list[float | None] = []
     for q in dataset.queries:
         hits = engine.evidence(q.text)
         d = gate.decide(q.text, hits, engine.doc_freq)
         feats.append((q.answerable, d.coverage, d.dense, q.id))
+        rerank.append(best_rerank_score(engine, q.text, hits))
     pos = [f for f in feats if f[0]]
     neg = [f for f in feats if not f[0]]
     out: dict[str, Any] = {
@@ -123,9 +136,13 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
         "auc_dense": metrics.roc_auc([f[2] for f in pos], [f[2] for f in neg]) if neg else None,
         "questions": [
             {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
-            for f in feats
+            | ({"rerank": round(r, 3)} if r is not None else {})
+            for f, r in zip(feats, rerank, strict=True)
         ],
     }
+    if neg and all(r is not None for r in rerank):
+        scored = [(f[0], r) for f, r in zip(feats, rerank, strict=True) if r is not None]
+        out["auc_rerank"] = metrics.roc_auc([r for a, r in scored if a], [r for a, r in scored if not a])
     best: tuple[int, float, float, float] | None = None
     for w10 in range(0, 11):
         w = w10 / 10
