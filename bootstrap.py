@@ -158,18 +158,40 @@ def app(args: list[str]) -> None:
     os.execv(str(BIN / "citeline-desktop"), [str(BIN / "citeline-desktop"), *args])
 
 
+# Xvfb, and the X libraries Qt's xcb platform plugin loads (Qt 6.5+ needs xcb-cursor; the rest are the
+# plugin's own dependencies, missing from minimal images).
+XVFB_PACKAGES = (
+    "xvfb", "xauth", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0",
+    "libxcb-render-util0", "libxcb-xinerama0", "libxcb-randr0", "libxcb-shape0", "libxcb-xkb1",
+    "libxkbcommon-x11-0",
+)  # fmt: skip
+
+
+def missing_debs(names: tuple[str, ...]) -> list[str]:
+    def installed(name: str) -> bool:
+        query = ["dpkg-query", "-W", "-f=${Status}", name]
+        done = subprocess.run(query, capture_output=True, text=True, check=False)
+        return done.returncode == 0 and "install ok installed" in done.stdout
+
+    return [n for n in names if not installed(n)]
+
+
 def ensure_xvfb() -> None:
-    """The desktop test that opens a real window needs Xvfb; install it where we may (Debian, root)."""
-    if not sys.platform.startswith("linux") or shutil.which("xvfb-run") or not shutil.which("apt-get"):
+    """The desktop test that opens a real window needs Xvfb and Qt's xcb libraries; install them where
+    we may (Debian, root)."""
+    if not sys.platform.startswith("linux") or not shutil.which("apt-get") or not shutil.which("dpkg-query"):
+        return
+    missing = missing_debs(XVFB_PACKAGES)
+    if not missing:
         return
     if os.geteuid() != 0:
-        say("xvfb-run not found: the real-window test will be skipped (sudo apt-get install xvfb)")
+        say(f"missing {' '.join(missing)}: the real-window test will be skipped (sudo apt-get install ...)")
         return
-    say("installing xvfb for the real-window test")
+    say(f"installing {' '.join(missing)} for the real-window test")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "xvfb", "xauth"]):
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *missing]):
         if subprocess.run(cmd, env=env, check=False, stdout=subprocess.DEVNULL).returncode != 0:
-            say("could not install xvfb: the real-window test will be skipped")
+            say("could not install them: the real-window test will be skipped")
             return
 
 
