@@ -158,12 +158,13 @@ def app(args: list[str]) -> None:
     os.execv(str(BIN / "citeline-desktop"), [str(BIN / "citeline-desktop"), *args])
 
 
-# Xvfb, and the X libraries Qt's xcb platform plugin loads (Qt 6.5+ needs xcb-cursor; the rest are the
-# plugin's own dependencies, missing from minimal images).
+# Test tools from Debian: Xvfb and the X libraries Qt's xcb platform plugin loads (Qt 6.5+ needs
+# xcb-cursor; the rest are the plugin's own dependencies, missing from minimal images).
 XVFB_PACKAGES = (
     "xvfb", "xauth", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0",
     "libxcb-render-util0", "libxcb-xinerama0", "libxcb-randr0", "libxcb-shape0", "libxcb-xkb1",
     "libxkbcommon-x11-0",
+    "shellcheck", "desktop-file-utils",  # the packaging tests lint the installer scripts with these
 )  # fmt: skip
 
 
@@ -177,21 +178,21 @@ def missing_debs(names: tuple[str, ...]) -> list[str]:
 
 
 def ensure_xvfb() -> None:
-    """The desktop test that opens a real window needs Xvfb and Qt's xcb libraries; install them where
-    we may (Debian, root)."""
+    """The real-window test needs Xvfb and Qt's xcb libraries, the packaging tests shellcheck and
+    desktop-file-validate; install the missing ones where we may (Debian, root), else those tests skip."""
     if not sys.platform.startswith("linux") or not shutil.which("apt-get") or not shutil.which("dpkg-query"):
         return
     missing = missing_debs(XVFB_PACKAGES)
     if not missing:
         return
     if os.geteuid() != 0:
-        say(f"missing {' '.join(missing)}: the real-window test will be skipped (sudo apt-get install ...)")
+        say(f"missing {' '.join(missing)}: tests that need them will be skipped (sudo apt-get install ...)")
         return
-    say(f"installing {' '.join(missing)} for the real-window test")
+    say(f"installing {' '.join(missing)} for the real-window and packaging tests")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *missing]):
         if subprocess.run(cmd, env=env, check=False, stdout=subprocess.DEVNULL).returncode != 0:
-            say("could not install them: the real-window test will be skipped")
+            say("could not install them: tests that need them will be skipped")
             return
 
 
