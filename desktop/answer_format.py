@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.answering import EvidenceOnly
-from engine.events import Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
+from engine.events import CONFLICT_NOTE, Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
 
 REFUSAL_TITLE = "Your folders do not contain the answer."
 CHIP = (
@@ -77,8 +77,15 @@ def render_html(state: AnswerState) -> str:
     else:
         parts.append("<p>" + " ".join(_sentence_html(i, s) for i, s in enumerate(state.sentences)) + "</p>")
     if state.final is not None:
-        parts.extend(_conflict_html(c) for c in state.final.conflicts)
+        noted = _has_conflict_note(state)
+        parts.extend(_conflict_html(c, noted) for c in state.final.conflicts)
     return "".join(parts)
+
+
+def _has_conflict_note(state: AnswerState) -> bool:
+    """The answer already says which sources disagree (with both statements quoted): say only which
+    one is current, not the summary again."""
+    return any(s.text.startswith(CONFLICT_NOTE) for s in state.sentences)
 
 
 def _sentence_html(index: int, sentence: AnswerSentence) -> str:
@@ -94,7 +101,9 @@ def _refusal_html(answer: Answer) -> str:
     )
 
 
-def _conflict_html(conflict: Conflict) -> str:
+def _conflict_html(conflict: Conflict, noted: bool = False) -> str:
+    if noted:
+        return f"<p>Current: <b>[{conflict.current}]</b> — {html.escape(conflict.reason)}</p>"
     sources = ", ".join(f"[{n}]" for n in conflict.sources)
     summary = f" {html.escape(conflict.summary)}" if conflict.summary else ""
     return (
@@ -122,12 +131,10 @@ def to_markdown(state: AnswerState) -> str:
         return "\n".join(lines) + "\n"
     body = " ".join(s.text + "".join(f"[{c.source}]" for c in s.citations) for s in state.sentences)
     lines += [body or "(no answer)", ""]
+    noted = _has_conflict_note(state)
     for conflict in state.final.conflicts if state.final else ():
-        lines += [
-            f"> Sources disagree ({', '.join(f'[{n}]' for n in conflict.sources)}); "
-            f"current: [{conflict.current}] — {conflict.reason}",
-            "",
-        ]
+        said = "" if noted else f"Sources disagree ({', '.join(f'[{n}]' for n in conflict.sources)}); "
+        lines += [f"> {said}current: [{conflict.current}] — {conflict.reason}", ""]
     lines += ["Sources:", *_markdown_sources(state)]
     return "\n".join(lines) + "\n"
 

@@ -120,6 +120,9 @@ class EvidenceReady:
     hits: tuple[Hit, ...]
 
 
+CONFLICT_NOTE = "Sources disagree: "  # an AnswerSentence starting so is the note quoting both versions
+
+
 @dataclass(frozen=True)
 class Conflict:
     """Sources that disagree; `current` is the one judged current, with why (marker, version, date...)."""

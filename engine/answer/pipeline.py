@@ -14,7 +14,7 @@ from engine.answer.contract import Embed
 from engine.answer.prompts import REFUSAL
 from engine.answer.text import content_terms, normalize, split_sentences
 from engine.errors import Cancelled
-from engine.events import Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
+from engine.events import CONFLICT_NOTE, Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
 from engine.retrieve.search import hit_from_row
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def conflict_note(
         if quoted is None:
             return None
         cites = sorted((citation, quoted), key=lambda c: paths.index(c.path))
-        return AnswerSentence("Sources disagree: " + conflict.summary, tuple(cites))
+        return AnswerSentence(CONFLICT_NOTE + conflict.summary, tuple(cites))
     return None
 
 

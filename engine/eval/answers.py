@@ -22,7 +22,7 @@ from engine.api import Engine
 from engine.errors import CiteError
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, Query
-from engine.events import Answer, Hit
+from engine.events import CONFLICT_NOTE, Answer, Hit
 
 
 def _rel(path: str, root: Path) -> str:
@@ -51,8 +51,7 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
         "category": query.category,
         "cited": sorted(cited),
         "reason": answer.reason,
-        "kept": len(answer.sentences)
-        - sum(1 for s in answer.sentences if s.text.startswith("Sources disagree")),
+        "kept": len(answer.sentences) - sum(1 for s in answer.sentences if s.text.startswith(CONFLICT_NOTE)),
         "dropped": len(answer.dropped),
         "dropped_why": list(answer.dropped),
         "timings": answer.timings_ms,

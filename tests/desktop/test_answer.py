@@ -184,3 +184,24 @@ def test_evidence_click_opens_the_hit(qtbot: QtBot, window: MainWindow, small_fo
         qtbot.mouseClick(window.answer.evidence.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.preview.title.text() == "deploy.md"
     assert window.preview.view.textCursor().blockNumber() == hits[0].start_line - 1
+
+
+def test_a_conflict_note_in_the_answer_is_not_repeated(window: MainWindow, runbook: Path) -> None:
+    from engine.events import CONFLICT_NOTE
+
+    hits = (_hit(runbook, 1, 2, 1), _hit(runbook, 3, 4, 2))
+    note = AnswerSentence(
+        CONFLICT_NOTE + "pricing-2023 and pricing-2025 differ",
+        (Citation(1, str(runbook), 1, 1, None, "old"), Citation(2, str(runbook), 3, 3, None, "new")),
+    )
+    sentence = AnswerSentence("Team costs €8 per seat.", (Citation(2, str(runbook), 3, 3, None, "Filler"),))
+    conflict = Conflict((1, 2), 2, "the year in its name is later", "pricing-2023 and pricing-2025 differ")
+    window.answer.begin("How much is Team?")
+    final = Answer(
+        "How much is Team?", "", False, sentences=(note, sentence), evidence=hits, conflicts=(conflict,)
+    )
+    window.answer.apply([EvidenceReady(hits), note, sentence, final])
+    text = window.answer.browser.toPlainText()
+    assert text.count("pricing-2023 and pricing-2025 differ") == 1
+    assert text.count("Sources disagree") == 1
+    assert "Current: [2] — the year in its name is later" in text
