@@ -154,9 +154,9 @@ def _is_module_name(name: str) -> bool:
     return name.isidentifier()
 
 
-def shipped_file(spec: ModelSpec) -> Path:
-    """A model file kept in the repository, inside the `models` package (e.g. the trained reranker)."""
-    return Path(str(resources.files("models").joinpath(spec.file)))
+def shipped_file(member: str) -> Path:
+    """A file kept in the repository, inside the `models` package (e.g. the trained reranker)."""
+    return Path(str(resources.files("models").joinpath(member)))
 
 
 def bundled_models_dir() -> Path | None:
@@ -208,7 +208,7 @@ class Locator:
         spec = self.spec(role)
         member = str(spec.extra.get("tokenizer", ""))
         if spec.prepare == "shipped":
-            path = Path(str(resources.files("models").joinpath(member)))
+            path = shipped_file(member)
             if path.is_file():
                 return path
             raise MissingModel(f"No tokenizer for the {role} model.", "reinstall Citeline")
@@ -244,7 +244,7 @@ class Locator:
             fix = "" if ok else f"run: citeline models import PATH --role {role}  (or remove the import)"
             return ModelStatus(role, str(entry["id"]), str(entry["name"]), state, path, detail, fix, True)
         spec = self.spec(role)
-        path = shipped_file(spec) if spec.prepare == "shipped" else self._default_file(spec.file)
+        path = shipped_file(spec.file) if spec.prepare == "shipped" else self._default_file(spec.file)
         ok, detail = verify(path, spec.sha256, force)
         state = State.VERIFIED if ok else (State.MISSING if detail == "missing" else State.CORRUPT)
         fix = "" if ok else f"run: citeline models fetch {role}"

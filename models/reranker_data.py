@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from engine.answer.packing import best_window
@@ -200,11 +201,17 @@ class Bm25:
         return [int(self.searcher.doc(addr)["n"][0]) for _, addr in hits]
 
 
+@cache
+def words(text: str) -> frozenset[str]:
+    """A passage's lower-cased words, computed once per passage however many groups compare it."""
+    return frozenset(re.findall(r"\w+", text.lower()))
+
+
 def near_duplicate(a: str, b: str, limit: float = NEAR_DUPLICATE) -> bool:
     """True when two passages share most of their words: the docs repeat an API entry's text under its
     page's heading, and a passage holding the positive's text is no negative (a false negative teaches
     the model to ignore the very words that match)."""
-    wa, wb = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
+    wa, wb = words(a), words(b)
     if not wa or not wb:
         return False
     return len(wa & wb) / min(len(wa), len(wb)) >= limit
@@ -271,20 +278,15 @@ def build_groups(
     bm25 = Bm25([p.text for p in pool])
     groups = []
     for kind, query, pos in raw:
-        section = pool[pos].section
-        hard = [
-            i
-            for i in bm25.top(query, 40)
-            if pool[i].section != section and not near_duplicate(pool[i].text, pool[pos].text)
-        ]
-        chosen = hard[: negatives - 1]
+
+        def negative(i: int, pos: int = pos) -> bool:
+            """From another section, and not a copy of the positive's text."""
+            return pool[i].section != pool[pos].section and not near_duplicate(pool[i].text, pool[pos].text)
+
+        chosen = [i for i in bm25.top(query, 40) if negative(i)][: negatives - 1]
         while len(chosen) < negatives:
             other = rng.randrange(len(pool))
-            if (
-                pool[other].section != section
-                and other not in chosen
-                and not near_duplicate(pool[other].text, pool[pos].text)
-            ):
+            if negative(other) and other not in chosen:
                 chosen.append(other)
 
         def window(i: int, query: str = query) -> str:

@@ -192,10 +192,10 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     hf = out / "hf"
     hf.mkdir(parents=True, exist_ok=True)
     model.eval()
-    if args.head == "late":
-        torch.save(model.state_dict(), hf / "late_head.pt")
-    else:
+    if hasattr(model, "save_pretrained"):  # the [CLS] head is a transformers model
         model.save_pretrained(str(hf))
+    else:
+        torch.save(model.state_dict(), hf / "late_head.pt")
     shutil.copyfile(minilm_dir() / "tokenizer.json", hf / "tokenizer.json")
     report = {
         "recipe": "models/train_reranker.py",
