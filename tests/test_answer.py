@@ -121,6 +121,43 @@ def test_check_rejects_unsupplied_sources_fake_quotes_and_unsupported_claims() -
     )
 
 
+def test_a_sentence_may_not_tie_its_quote_to_a_question_its_source_never_speaks_of() -> None:
+    evidence = [
+        hit(
+            "## Pull requests\nAt least 2 approving reviews (1 must be from a CODEOWNER)",
+            path="/kb/deploy.md",
+        ),
+        hit("## PTO Allowances\n| IC1-IC3 (Junior/Mid) | 20 days | 5 days |", path="/kb/pto.md", n=2),
+    ]
+    promoted = RawSentence(
+        "To be promoted you need at least 2 approving reviews, 1 from a CODEOWNER.",
+        (1,),
+        "At least 2 approving reviews",
+    )
+    question = "What is the process for getting promoted?"
+    verdict = contract.check(promoted, evidence, None, question)
+    assert verdict.sentence is None and "promot" in verdict.reason
+    # Without the question the same sentence passes the word-overlap rule: rule 4 is what catches it.
+    assert contract.check(promoted, evidence, None).sentence is not None
+    # A paraphrase whose rare question words are in the source is kept, though "engineers" is not there.
+    junior = RawSentence(
+        "Junior engineers (IC1-IC3) get 20 days of PTO per year.", (2,), "IC1-IC3 (Junior/Mid) | 20 days"
+    )
+    kept = contract.check(junior, evidence, None, "How many PTO days do junior engineers (IC1-IC3) get?")
+    assert kept.sentence is not None, kept.reason
+    # Related word forms count as the same word (promotion / promoted).
+    gap, missing = contract.topic_gap("Promotion needs two reviews.", question, "promotion reviews")
+    assert gap == 0.0 and missing == ()
+
+
+def test_a_repeated_sentence_is_shown_once(indexed: Engine) -> None:
+    said = RawSentence("The rollback command is make rollback.", (1,), "make rollback")
+    use(indexed, Scripted([said, said, said]))
+    answer = indexed.ask("What is the rollback command?", "scripted")
+    assert not answer.refused
+    assert [s.text for s in answer.sentences] == ["The rollback command is make rollback."]
+
+
 def test_render_puts_markers_before_the_full_stop() -> None:
     s = AnswerSentence("We deploy on Tuesdays.", (contract.Citation(2, "/a", 1, 1, None, "q"),))
     assert contract.render([s]) == "We deploy on Tuesdays [2]."
@@ -297,6 +334,94 @@ def test_conflict_note_quotes_both_statements_and_only_when_the_answer_touches_i
     other = engine.ask("Who issues staff parking permits?", "extractive")
     assert not other.refused and not other.conflicts
     assert {Path(c.path).name for s in other.sentences for c in s.citations} == {"parking.md"}
+
+
+def test_conflict_note_falls_back_to_the_questions_point_when_the_quote_is_general(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "leave_policy.md",
+        "# Leave policy\n\nEffective Date: March 1, 2025\n\n"
+        "This policy replaces the leave policy of 2022.\n\n"
+        "Junior engineers receive 20 vacation days per year.\n",
+    )
+    write(
+        root,
+        "leave_policy_2022.md",
+        "# Leave policy\n\nEffective Date: May 2, 2022\n\n"
+        "Junior engineers receive 18 vacation days per year.\n",
+    )
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    question = "How many vacation days do junior engineers get?"
+    evidence = engine.evidence(question)
+    n = next(i for i, h in enumerate(evidence, 1) if h.path.endswith("leave_policy.md"))
+    general = "This policy replaces the leave policy of 2022."
+    use(engine, Scripted([RawSentence(general, (n,), general)]))
+    answer = engine.ask(question, "scripted")
+    assert answer.conflicts, answer
+    note = next(s for s in answer.sentences if s.text.startswith("Sources disagree"))
+    assert {c.quote for c in note.citations} == {
+        "Junior engineers receive 20 vacation days per year.",
+        "Junior engineers receive 18 vacation days per year.",
+    }
+
+
+def test_a_reported_change_is_flagged_against_a_document_that_still_states_the_old_fact(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "architecture.md",
+        "# Architecture\n\n**Last Updated:** July 2024\n\n## Tooling\n\n"
+        "- **Monitoring**: Datadog (metrics + traces), PagerDuty (alerting)\n",
+    )
+    messages = [
+        {"user": "ana", "timestamp": "2024-06-01T09:00:00Z", "text": "Lunch is at noon on Fridays."},
+        {
+            "user": "priya",
+            "timestamp": "2024-09-05T10:00:00Z",
+            "text": "Heads up: we're switching from Datadog to Grafana Cloud for monitoring metrics in Q1.",
+        },
+    ]
+    write(root, "chat/engineering.json", json.dumps(messages, indent=2))
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    question = "Which monitoring tool do we use for metrics?"
+    evidence = engine.evidence(question)
+    n = next(i for i, h in enumerate(evidence, 1) if h.path.endswith("architecture.md"))
+    quote = "Monitoring: Datadog (metrics + traces)"
+    use(engine, Scripted([RawSentence("Monitoring uses Datadog for metrics and traces.", (n,), quote)]))
+    answer = engine.ask(question, "scripted")
+    assert not answer.refused and answer.conflicts, answer
+    conflict = answer.conflicts[0]
+    assert Path(answer.evidence[conflict.current - 1].path).name == "engineering.json"
+    assert "2024-09-05" in conflict.reason and "2024-07-01" in conflict.reason
+    note = next(s for s in answer.sentences if s.text.startswith("Sources disagree"))
+    assert {Path(c.path).name for c in note.citations} == {"architecture.md", "engineering.json"}
+    # A change announced before the document was last updated is history, not a conflict.
+    write(
+        root, "architecture.md", (root / "architecture.md").read_text().replace("July 2024", "October 2024")
+    )
+    engine.run(engine.sync())
+    use(engine, Scripted([RawSentence("Monitoring uses Datadog for metrics and traces.", (n,), quote)]))
+    assert not engine.ask(question, "scripted").conflicts
+
+
+def test_change_statements_need_from_and_to_and_a_quote_naming_the_old_thing() -> None:
+    from engine.answer import changes
+
+    chat = hit("We migrated from BambooHR to Workday in July.", path="/kb/chat.md")
+    (found,) = changes.changes_in(chat, "")
+    assert found.old == ("bamboohr",) and found.new == "workday"
+    assert changes.contradicts(found, "Submit PTO requests through BambooHR.")
+    assert not changes.contradicts(found, "Submit PTO requests through Workday (not BambooHR).")
+    assert not changes.contradicts(found, "PTO requests need 5 days notice.")
+    assert changes.changes_in(hit("We are moving to Workday soon.", path="/kb/c.md"), "") == []
+    assert changes.changes_in(hit("Carryover moved from 3 to 5 days.", path="/kb/c.md"), "") == []
 
 
 def test_disagreement_finds_the_same_point() -> None:

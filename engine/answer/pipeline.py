@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.answer import conflicts, contract, gate
+from engine.answer import changes, conflicts, contract, gate
 from engine.answer.contract import Embed
 from engine.answer.prompts import REFUSAL
 from engine.answer.text import content_terms, normalize, split_sentences
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from engine.api import Engine
 
 EVIDENCE = 6
+STATEMENT_WORDS = 3
 SAME_POINT = 0.3  # share of a quote's content words another version must share to speak to the point
 Event = EvidenceReady | AnswerSentence | Answer
 
@@ -84,16 +85,45 @@ def disagreement(quote: str, text: str) -> str | None:
     if not want:
         return None
     best, overlap = "", 0.0
-    for start, end in split_sentences(text):
-        sentence = text[start:end]
+    for sentence in statements(text):
         share = len(want & set(content_terms(sentence))) / len(want)
         if share > overlap:
             best, overlap = sentence, share
     if overlap < SAME_POINT or normalize(best) == normalize(quote):
         return None
+    if not {t for t in content_terms(best) if not t.isdigit()} - want and not _figures(best):
+        return None  # it adds nothing to the quote's words (a heading such as "# Leave policy")
     if _figures(best) == _figures(quote) and overlap >= 0.8:
         return None
     return best.strip()
+
+
+def statements(text: str) -> Iterator[str]:
+    """The sentences and lines of `text` that can state something: not headings, at least STATEMENT_WORDS
+    content words."""
+    for start, end in split_sentences(text):
+        sentence = text[start:end]
+        if not sentence.lstrip().startswith("#") and len(content_terms(sentence)) >= STATEMENT_WORDS:
+            yield sentence
+
+
+def on_point(question: str, text: str) -> str | None:
+    """The sentence or line of `text` that speaks to the question: sharing the most of its content words
+    (at least SAME_POINT of them), or None."""
+    want = set(content_terms(question))
+    best, overlap = "", 0.0
+    for sentence in statements(text) if want else ():
+        share = len(want & set(content_terms(sentence))) / len(want)
+        if share > overlap:
+            best, overlap = sentence, share
+    return best.strip() if overlap >= SAME_POINT else None
+
+
+def point_citation(question: str, path: str, evidence: list[Hit]) -> Citation | None:
+    """A citation of the line of `path`'s evidence chunks that speaks to the question, if one does."""
+    point = on_point(question, "\n\n".join(h.text for h in evidence if h.path == path))
+    cite = _statement_citation(point, evidence, path) if point else None
+    return cite if cite is not None and cite.quote == normalize(point or "") else None
 
 
 def _statement_citation(statement: str, evidence: list[Hit], path: str) -> Citation | None:
@@ -113,23 +143,70 @@ def _statement_citation(statement: str, evidence: list[Hit], path: str) -> Citat
 
 
 def conflict_note(
-    conflict: Conflict, kept: list[AnswerSentence], evidence: list[Hit], full_text: Callable[[str], str]
+    conflict: Conflict,
+    kept: list[AnswerSentence],
+    evidence: list[Hit],
+    full_text: Callable[[str], str],
+    question: str = "",
 ) -> AnswerSentence | None:
     """A note for a conflict only where the answer cites one of its versions and the other version says
-    something else on the cited point; it quotes both statements."""
+    something else on the cited point, or, failing that, on the question's point in the cited version
+    (a model may quote a general line of the right file); it quotes both statements."""
     paths = [evidence[n - 1].path for n in conflict.sources]
-    for citation in (c for s in kept for c in s.citations if c.path in paths):
-        other = next(p for p in paths if p != citation.path)
-        chunks = "\n\n".join(h.text for h in evidence if h.path == other)
-        statement = disagreement(citation.quote, chunks) or disagreement(citation.quote, full_text(other))
-        if statement is None:
+    cited = [c for s in kept for c in s.citations if c.path in paths]
+    for citation in cited:
+        statement = _other_says(citation.quote, citation.path, paths, evidence, full_text)
+        if statement is not None:
+            return _note(conflict, citation, statement, paths, evidence)
+    for path in dict.fromkeys(c.path for c in cited):
+        mine = point_citation(question, path, evidence)
+        if mine is None:
             continue
-        quoted = _statement_citation(statement, evidence, other)
-        if quoted is None:
-            return None
-        cites = sorted((citation, quoted), key=lambda c: paths.index(c.path))
-        return AnswerSentence(CONFLICT_NOTE + conflict.summary, tuple(cites))
+        statement = _other_says(mine.quote, path, paths, evidence, full_text)
+        if statement is not None:
+            return _note(conflict, mine, statement, paths, evidence)
     return None
+
+
+def _other_says(
+    quote: str, path: str, paths: list[str], evidence: list[Hit], full_text: Callable[[str], str]
+) -> str | None:
+    other = next(p for p in paths if p != path)
+    chunks = "\n\n".join(h.text for h in evidence if h.path == other)
+    return disagreement(quote, chunks) or disagreement(quote, full_text(other))
+
+
+def _note(
+    conflict: Conflict, citation: Citation, statement: str, paths: list[str], evidence: list[Hit]
+) -> AnswerSentence | None:
+    other = next(p for p in paths if p != citation.path)
+    quoted = _statement_citation(statement, evidence, other)
+    if quoted is None:
+        return None
+    cites = sorted((citation, quoted), key=lambda c: paths.index(c.path))
+    return AnswerSentence(CONFLICT_NOTE + conflict.summary, tuple(cites))
+
+
+def reported_change(
+    kept: list[AnswerSentence], evidence: list[Hit], head: Callable[[str], str], question: str = ""
+) -> tuple[Conflict, AnswerSentence] | None:
+    """A conflict and its note where another source reports a change from what the answer quotes, or
+    from what a cited file says on the question's point."""
+    cited = [c for s in kept for c in s.citations]
+    cited += [
+        p for path in dict.fromkeys(c.path for c in cited) if (p := point_citation(question, path, evidence))
+    ]
+    found = changes.find(cited, evidence, head, contract.locate)
+    if found is None:
+        return None
+    cites = (found.cited, found.change_citation, *found.also)
+    current = found.change_citation
+    summary = (
+        f"{PurePath(found.cited.path).name} and {PurePath(current.path).name} disagree; "
+        f"{PurePath(current.path).name} is current: {found.reason}."
+    )
+    conflict = Conflict(tuple(c.source for c in cites), current.source, found.reason, summary)
+    return conflict, AnswerSentence(CONFLICT_NOTE + summary, cites)
 
 
 def full_text_reader(engine: Engine) -> Callable[[str], str]:
@@ -138,6 +215,38 @@ def full_text_reader(engine: Engine) -> Callable[[str], str]:
         return "" if row is None else "\n\n".join(c.text for c in engine.catalog.chunks_of_file(row.id))
 
     return read
+
+
+class Shown:
+    """Verified sentences on their way to the screen: each shown once, and held back until one of them
+    addresses the question (contract rule 5), so a refusal never follows sentences already shown."""
+
+    def __init__(self, question: str, embed: Embed | None) -> None:
+        self.question = question
+        self.embed = embed
+        self.kept: list[AnswerSentence] = []
+        self.repaired = 0
+        self.best = 0.0
+        # Some kept sentence addresses the question: the answer stands. Rule 5 was calibrated with the
+        # embedding; while vectors are still being computed (keyword-only search) it is not applied.
+        self.answers = embed is None
+
+    def add(self, sentence: AnswerSentence, repaired: bool) -> list[AnswerSentence]:
+        """The sentences that may be shown now."""
+        if any(normalize(s.text).lower() == normalize(sentence.text).lower() for s in self.kept):
+            return []  # small models repeat themselves; a sentence is shown once
+        self.kept.append(sentence)
+        self.repaired += repaired
+        if self.answers:
+            return [sentence]
+        self.best = max(self.best, contract.addresses(self.question, sentence, self.embed))
+        self.answers = self.best >= contract.RELEVANCE
+        return list(self.kept) if self.answers else []
+
+    def off_topic(self) -> list[str]:
+        if self.answers:
+            return []
+        return [f"{s.text} (does not address the question: relevance {self.best:.2f})" for s in self.kept]
 
 
 def ask_stream(
@@ -164,47 +273,58 @@ def ask_stream(
         )
         return
     found = conflicts.detect(evidence, head_reader(engine))
-    backend = engine.generator(name)
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
-    kept: list[AnswerSentence] = []
+    shown = Shown(question, embed)
     dropped: list[str] = []
-    repaired = 0
-    for raw in backend.generate(question, evidence, cancelled):
+    for raw in engine.generator(name).generate(question, evidence, cancelled):
         if cancelled():
             raise Cancelled()
         clock.mark("first_sentence")
-        verdict = contract.check(raw, evidence, embed)
+        verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
         if verdict.sentence is None:
             dropped.append(f"{raw.text} ({verdict.reason})")
             continue
-        kept.append(verdict.sentence)
-        repaired += verdict.repaired
-        yield verdict.sentence
-    if not kept and dropped and name != "extractive" and engine.settings.quote_fallback:
-        # The model answered but nothing it wrote could be verified: quote the sources instead.
+        yield from shown.add(verdict.sentence, verdict.repaired)
+    if (
+        not shown.answers
+        and (dropped or shown.kept)
+        and name != "extractive"
+        and engine.settings.quote_fallback
+    ):
+        # Nothing the model wrote could be verified, or nothing verified addresses the question: quote
+        # the sources instead.
+        dropped += shown.off_topic()
+        shown = Shown(question, embed)
         for raw in engine.generator("extractive").generate(question, evidence, cancelled):
-            verdict = contract.check(raw, evidence, embed)
+            verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
             if verdict.sentence is not None:
-                kept.append(verdict.sentence)
-                yield verdict.sentence
-        if kept:
+                yield from shown.add(verdict.sentence, verdict.repaired)
+        if shown.answers:
             name = f"{name}, quoted by extractive"
     clock.mark("total")
-    if not kept:
+    if not shown.answers:
+        reason = "no generated sentence was supported by the sources"
+        if shown.kept:
+            reason = f"the supported sentences do not address the question (relevance {shown.best:.2f} < "
+            reason += f"{contract.RELEVANCE:.2f})"
         yield Answer(
             question,
             REFUSAL,
             True,
-            "no generated sentence was supported by the sources",
+            reason,
             evidence=tuple(evidence),
-            dropped=tuple(dropped),
+            dropped=tuple(dropped + shown.off_topic()),
             generator=name,
             timings_ms=clock.marks,
         )
         return
-    noted = [(c, conflict_note(c, kept, evidence, full_text_reader(engine))) for c in found]
+    kept, repaired = shown.kept, shown.repaired
+    noted = [(c, conflict_note(c, kept, evidence, full_text_reader(engine), question)) for c in found]
     notes = [note for _, note in noted if note is not None]
     found = [c for c, note in noted if note is not None]
+    if not notes and (reported := reported_change(kept, evidence, head_reader(engine), question)) is not None:
+        conflict, note = reported
+        found, notes = [conflict], [note]
     yield from notes
     sentences = tuple(notes + kept)
     yield Answer(

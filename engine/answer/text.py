@@ -40,13 +40,22 @@ def normalized_with_map(text: str, drop: str = "") -> tuple[str, list[int]]:
 
 
 def words(text: str) -> list[str]:
-    return [w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:['’][a-z]+)?", text)]
+    """Lower-case words; a possessive 's is dropped ("company's" -> "company")."""
+    found = re.findall(r"[A-Za-z0-9]+(?:['’][a-z]+)?", text)
+    return [re.sub(r"['’]s$", "", w.lower()) for w in found]
+
+
+_DOUBLE = re.compile(r"([b-df-hj-km-np-rtv-y])\1$")  # a doubled final consonant, but not ll/ss/zz
 
 
 def stem(word: str) -> str:
+    """A light suffix stripper: plural, -ing, -ed, -ly, -ation; "getting" -> "get"."""
     for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            base = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            if suffix in ("ing", "ings", "ed") and _DOUBLE.search(base):
+                base = base[:-1]
+            return base
     return word
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer.contract import RawSentence
+from engine.answer.contract import RawSentence, relevance
 from engine.answer.text import content_terms, split_sentences
 from engine.events import Hit
 
@@ -96,14 +96,7 @@ class ExtractiveGenerator:
         self.embed = embed
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
-        terms = set(content_terms(question))
-        vecs = self.embed([question, *[c.display or c.text for c in found]])
-        dense = vecs[1:] @ vecs[0]
-        out = []
-        for cand, cos in zip(found, dense, strict=True):
-            overlap = len(terms & set(content_terms(cand.display or cand.text))) / (len(terms) or 1)
-            out.append(0.5 * float(cos) + 0.5 * overlap)
-        return out
+        return relevance(question, [c.display or c.text for c in found], self.embed)
 
     def generate(
         self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
