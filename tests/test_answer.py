@@ -158,6 +158,43 @@ def test_a_repeated_sentence_is_shown_once(indexed: Engine) -> None:
     assert [s.text for s in answer.sentences] == ["The rollback command is make rollback."]
 
 
+def test_an_answer_that_does_not_address_the_question_is_refused_and_never_shown(indexed: Engine) -> None:
+    # Verbatim and supported by its quote, but about paid leave, asked about deploy rollbacks' owner.
+    off = RawSentence(
+        "Employees accrue 20 days of paid leave per year.", (1,), "accrue 20 days of paid leave"
+    )
+    question = "Which vendor audits our zebracorn pipeline security?"
+    evidence = indexed.evidence(question)
+    n = next(i for i, h in enumerate(evidence, 1) if h.path.endswith("pto.md"))
+    use(indexed, Scripted([RawSentence(off.text, (n,), off.quote)]))
+    indexed.settings.quote_fallback = False
+    events = list(indexed.ask_stream(question, "scripted"))
+    final = events[-1]
+    assert isinstance(final, Answer) and final.refused and final.text == REFUSAL
+    assert "do not address the question" in final.reason
+    assert not any(isinstance(e, AnswerSentence) for e in events)  # held back, never streamed
+    # The same sentence answers a question about paid leave, and streams.
+    use(indexed, Scripted([RawSentence(off.text, (n,), off.quote)]))
+    events = list(indexed.ask_stream("How many days of paid leave do employees accrue?", "scripted"))
+    assert any(isinstance(e, AnswerSentence) for e in events) and not events[-1].refused
+
+
+def test_relevance_scores_answers_above_unrelated_text(indexed: Engine) -> None:
+    embed = indexed.embedder().embed
+    question = "How many days of paid leave do employees accrue?"
+    on, off = contract.relevance(
+        question, ["Employees accrue 20 days of paid leave per year.", "Run make rollback."], embed
+    )
+    assert on >= contract.RELEVANCE > off
+
+
+def test_a_figure_restated_from_the_question_is_not_an_invented_one() -> None:
+    evidence = [hit("Q4 product priorities: Dashboard V2 GA and SQL editor joins.")]
+    raw = RawSentence("The Q4 2024 priorities are Dashboard V2 GA and SQL joins.", (1,), "Dashboard V2 GA")
+    assert contract.check(raw, evidence, None, "What are the Q4 2024 product priorities?").sentence
+    assert "2024" in contract.check(raw, evidence, None, "What are the product priorities?").reason
+
+
 def test_render_puts_markers_before_the_full_stop() -> None:
     s = AnswerSentence("We deploy on Tuesdays.", (contract.Citation(2, "/a", 1, 1, None, "q"),))
     assert contract.render([s]) == "We deploy on Tuesdays [2]."
