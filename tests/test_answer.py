@@ -56,6 +56,14 @@ def use(engine: Engine, generator: Scripted) -> None:
     engine._generators["scripted"] = generator
 
 
+def ask_quoting(engine: Engine, question: str, name: str, sentence: str, quote: str) -> Answer:
+    """Ask with a scripted answer citing the evidence chunk of the file called `name`."""
+    evidence = engine.evidence(question)
+    n = next(i for i, h in enumerate(evidence, 1) if Path(h.path).name == name)
+    use(engine, Scripted([RawSentence(sentence, (n,), quote)]))
+    return engine.ask(question, "scripted")
+
+
 # -- the contract --------------------------------------------------------------------------------------
 def test_quote_is_located_to_exact_lines() -> None:
     h = hit("line ten\nthe rollback   command is make rollback\nline twelve")
@@ -392,12 +400,10 @@ def test_conflict_note_falls_back_to_the_questions_point_when_the_quote_is_gener
     )
     engine.add_folder(root)
     engine.run(engine.sync())
-    question = "How many vacation days do junior engineers get?"
-    evidence = engine.evidence(question)
-    n = next(i for i, h in enumerate(evidence, 1) if h.path.endswith("leave_policy.md"))
     general = "This policy replaces the leave policy of 2022."
-    use(engine, Scripted([RawSentence(general, (n,), general)]))
-    answer = engine.ask(question, "scripted")
+    answer = ask_quoting(
+        engine, "How many vacation days do junior engineers get?", "leave_policy.md", general, general
+    )
     assert answer.conflicts, answer
     note = next(s for s in answer.sentences if s.text.startswith("Sources disagree"))
     assert {c.quote for c in note.citations} == {
@@ -428,11 +434,8 @@ def test_a_reported_change_is_flagged_against_a_document_that_still_states_the_o
     engine.add_folder(root)
     engine.run(engine.sync())
     question = "Which monitoring tool do we use for metrics?"
-    evidence = engine.evidence(question)
-    n = next(i for i, h in enumerate(evidence, 1) if h.path.endswith("architecture.md"))
-    quote = "Monitoring: Datadog (metrics + traces)"
-    use(engine, Scripted([RawSentence("Monitoring uses Datadog for metrics and traces.", (n,), quote)]))
-    answer = engine.ask(question, "scripted")
+    said = ("Monitoring uses Datadog for metrics and traces.", "Monitoring: Datadog (metrics + traces)")
+    answer = ask_quoting(engine, question, "architecture.md", *said)
     assert not answer.refused and answer.conflicts, answer
     conflict = answer.conflicts[0]
     assert Path(answer.evidence[conflict.current - 1].path).name == "engineering.json"
@@ -444,8 +447,7 @@ def test_a_reported_change_is_flagged_against_a_document_that_still_states_the_o
         root, "architecture.md", (root / "architecture.md").read_text().replace("July 2024", "October 2024")
     )
     engine.run(engine.sync())
-    use(engine, Scripted([RawSentence("Monitoring uses Datadog for metrics and traces.", (n,), quote)]))
-    assert not engine.ask(question, "scripted").conflicts
+    assert not ask_quoting(engine, question, "architecture.md", *said).conflicts
 
 
 def test_change_statements_need_from_and_to_and_a_quote_naming_the_old_thing() -> None:

@@ -35,8 +35,8 @@ from engine.events import AnswerSentence, Citation, Hit
 
 # Support thresholds. A sentence passes if LEXICAL_SUPPORT of its content terms occur in the cited text,
 # or if its embedding cosine with the quote is at least SEMANTIC_SUPPORT (MiniLM-L6; paraphrase pairs
-# score ~0.6-0.9, topical but unsupported pairs ~0.2-0.5). Measured by tests/test_contract.py's pairs and
-# reported by `citeline eval --answers` (quote verification and support rates).
+# score ~0.6-0.9, topical but unsupported pairs ~0.2-0.5, from hand-checked pairs, not a labelled set).
+# Their effect is reported by `citeline eval --answers` (quote verification rate, sentences dropped and why).
 LEXICAL_SUPPORT = 0.6
 SEMANTIC_SUPPORT = 0.62
 MIN_QUOTE_CHARS = 8
