@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -239,3 +240,27 @@ def test_passage_from_a_text_is_found_in_it(texts: list[str], pick: int) -> None
         words = text.split()
         if any(ch.isalnum() for ch in text):
             assert passage_found(" ".join(words), texts)
+
+
+def test_answer_scoring_counts_a_conflict_notes_other_version_only_in_the_overall_precision(
+    tmp_path: Path,
+) -> None:
+    from engine.eval.answers import score_answer, summarise
+    from engine.eval.datasets import Query
+    from engine.events import CONFLICT_NOTE, Answer, AnswerSentence, Citation
+
+    new, old = tmp_path / "pto.md", tmp_path / "pto_2023.md"
+    cite_new, cite_old = (
+        Citation(1, str(new), 3, 3, None, "25 days"),
+        Citation(2, str(old), 4, 4, None, "22 days"),
+    )
+    note = AnswerSentence(CONFLICT_NOTE + "pto.md is current.", (cite_new, cite_old))
+    said = AnswerSentence("Seniors get 25 days.", (cite_new,))
+    answer = Answer("How many days?", "…", False, "", (note, said))
+    query = Query("q1", "How many days?", {"pto.md": 1})
+    row = score_answer(query, answer, tmp_path)
+    assert row["citation_precision"] == 0.5 and row["citation_precision_answer"] == 1.0
+    summary = summarise([row])
+    assert (
+        summary["citation_precision"] == 0.5 and summary["citation_precision_without_conflict_notes"] == 1.0
+    )

@@ -10,7 +10,8 @@ A generated sentence is shown only if:
 4. the question's distinctive words it uses occur in what it cites: a sentence that restates the
    question ("To get promoted you need two approving reviews") claims its quote answers it, and that
    claim needs the source to speak of the same thing. Distinctive: in under RARE of the indexed chunks;
-   at most TOPIC_GAP of the question's IDF weight may be used by the sentence yet missing from its sources.
+   at most TOPIC_GAP of the question's IDF weight may be used by the sentence yet missing from its sources,
+   unless the embedding says the sources are about those words all the same (TOPIC_COSINE).
 And the answer as a whole must address the question (rule 5): the quotes of at least one shown sentence
 score RELEVANCE or more on relevance() (0.5 x embedding cosine with the question + 0.5 x share of the
 question's words), else the answer is REFUSAL. The pipeline holds sentences back until one passes.
@@ -48,6 +49,11 @@ REPAIR_SUPPORT = 0.5
 # common words ("engineers", "per year"); a sentence tying a deploy rule to "promoted" misses a rare one.
 TOPIC_GAP = 0.25
 RARE = 0.05
+# ...unless the cited text is about the missing words anyway: their MiniLM cosine with it is at least
+# TOPIC_COSINE. Meridian, recorded local answers: "getting promoted" vs the deploy rules 0.07; words a
+# correct answer restated from the question vs its source 0.19-0.28 ("complete disaster recovery" vs
+# the backups section 0.21). Four pairs: a rough line, re-check it on your own questions.
+TOPIC_COSINE = 0.15
 # Rule 5: the best sentence of an answer to an answerable Meridian question scored >= 0.23 (local model,
 # recorded outputs), answers kept for unanswerable questions <= 0.09 (see README "Answer relevance").
 RELEVANCE = 0.15
@@ -219,12 +225,20 @@ def check(
     ):
         return Verdict(None, "sentence not supported by its quote")
     if question:
-        gap, missing = topic_gap(
-            raw.text, question, _cited_text([evidence[c.source - 1] for c in citations]), doc_freq
-        )
-        if gap > TOPIC_GAP:
+        cited = _cited_text([evidence[c.source - 1] for c in citations])
+        gap, missing = topic_gap(raw.text, question, cited, doc_freq)
+        if gap > TOPIC_GAP and not _about(" ".join(missing), cited, embed):
             return Verdict(None, f"the cited source does not speak of: {', '.join(missing)}")
     return Verdict(AnswerSentence(raw.text.strip(), tuple(citations)), "", repaired)
+
+
+def _about(words: str, cited: str, embed: Embed | None) -> bool:
+    """Whether the cited text is about `words` without using them (backups are about disaster recovery;
+    pull-request reviews are not about promotion), by embedding cosine."""
+    if embed is None:
+        return False
+    vecs = embed([words, cited])
+    return float(vecs[0] @ vecs[1]) >= TOPIC_COSINE
 
 
 def _close(sentence: str, quote: str, embed: Embed | None) -> bool:

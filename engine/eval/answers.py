@@ -2,7 +2,8 @@
 
 - abstention: share of unanswerable questions refused (target: all);
 - false refusals: answerable questions refused;
-- citation precision: cited files that are among the gold sources;
+- citation precision: cited files that are among the gold sources (also without the conflict notes,
+  whose citation of the other version gold lists naming only the current one count as wrong);
 - quote verification: generated sentences kept by the contract / all generated sentences (the shown
   answer is 100% verified by construction: unverified sentences are dropped, never displayed);
 - conflicts: for questions labelled contradictory, both gold files cited and a conflict flagged;
@@ -60,6 +61,16 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
     }
     if cited and query.relevant:
         row["citation_precision"] = len(cited & set(query.relevant)) / len(cited)
+        # The same over the answer's own sentences: a conflict note cites the other version by design
+        # (the issue asks for both), which gold lists naming only the current version count as wrong.
+        stated = {
+            _rel(c.path, root)
+            for s in answer.sentences
+            if not s.text.startswith(CONFLICT_NOTE)
+            for c in s.citations
+        }
+        if stated:
+            row["citation_precision_answer"] = len(stated & set(query.relevant)) / len(stated)
     if query.category == "contradictory":
         row["conflict_ok"] = bool(answer.conflicts) and set(query.relevant) <= cited
     if query.passages and not answer.refused:
@@ -80,6 +91,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "false_refusals": f"{sum(r['refused'] for r in ans)}/{len(ans)}",
         "citation_precision": round(
             metrics.mean(r["citation_precision"] for r in rows if "citation_precision" in r), 3
+        ),
+        "citation_precision_without_conflict_notes": round(
+            metrics.mean(r["citation_precision_answer"] for r in rows if "citation_precision_answer" in r), 3
         ),
         "quote_verification_rate": round(kept / generated, 3) if generated else None,
         "quotes_repaired": sum(r["repaired"] for r in rows),
