@@ -185,11 +185,14 @@ def _mentions(
 
 def _reason(cited: Citation, change: Change, stated: date | None) -> str:
     name, other = _name(change.path), _name(cited.path)
-    when = f" on {change.when.isoformat()}" if change.when else ""
-    what = f"{name} reports a change from {change.shown[0]} to {change.shown[1]}{when}"
-    if stated is not None and change.when is not None:
-        return f"{what}, after {other} was dated {stated.isoformat()}"
-    return f"{what}; {other} gives no date before it"
+    what = f"{name} reports a change from {change.shown[0]} to {change.shown[1]}"
+    if change.when is None:
+        dated = f", {other} is dated {stated.isoformat()}" if stated else ""
+        return f"{what}; the report is not dated{dated}, so check which holds"
+    when = f"{what} on {change.when.isoformat()}"
+    return (
+        f"{when}, after {other} was dated {stated.isoformat()}" if stated else f"{when}; {other} has no date"
+    )
 
 
 def _name(path: str) -> str:
