@@ -187,6 +187,18 @@ def test_an_answer_that_does_not_address_the_question_is_refused_and_never_shown
     assert any(isinstance(e, AnswerSentence) for e in events) and not events[-1].refused
 
 
+def test_while_vectors_are_pending_nothing_verified_still_means_the_refusal(
+    indexed: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexed, "has_vectors", lambda: False)  # keyword-only: rule 5 is not applied
+    indexed.settings.quote_fallback = False
+    use(indexed, Scripted([RawSentence("We deploy on Mondays.", (1,), "every Monday at dawn")]))
+    answer = indexed.ask("When do we deploy with zebracorn?", "scripted")
+    assert answer.refused and answer.text == REFUSAL and not answer.sentences
+    use(indexed, Scripted([RawSentence("We deploy every Tuesday.", (1,), "every Tuesday")]))
+    assert not indexed.ask("When do we deploy with zebracorn?", "scripted").refused
+
+
 def test_relevance_scores_answers_above_unrelated_text(indexed: Engine) -> None:
     embed = indexed.embedder().embed
     question = "How many days of paid leave do employees accrue?"

@@ -243,6 +243,11 @@ class Shown:
         self.answers = self.best >= contract.RELEVANCE
         return list(self.kept) if self.answers else []
 
+    @property
+    def stands(self) -> bool:
+        """Something verified is kept, and it addresses the question."""
+        return self.answers and bool(self.kept)
+
     def off_topic(self) -> list[str]:
         if self.answers:
             return []
@@ -286,7 +291,7 @@ def ask_stream(
             continue
         yield from shown.add(verdict.sentence, verdict.repaired)
     if (
-        not shown.answers
+        not shown.stands
         and (dropped or shown.kept)
         and name != "extractive"
         and engine.settings.quote_fallback
@@ -299,10 +304,10 @@ def ask_stream(
             verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
             if verdict.sentence is not None:
                 yield from shown.add(verdict.sentence, verdict.repaired)
-        if shown.answers:
+        if shown.stands:
             name = f"{name}, quoted by extractive"
     clock.mark("total")
-    if not shown.answers:
+    if not shown.stands:
         reason = "no generated sentence was supported by the sources"
         if shown.kept:
             reason = f"the supported sentences do not address the question (relevance {shown.best:.2f} < "
