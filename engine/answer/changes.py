@@ -74,7 +74,7 @@ def doc_date(path: str, head: str) -> date | None:
 _JSON_KEY = re.compile(r'^\s*"[\w .-]+"\s*:\s*"')
 
 
-def statements(text: str) -> Iterator[tuple[int, str]]:
+def line_sentences(text: str) -> Iterator[tuple[int, str]]:
     """(line index, sentence) for each sentence of each line; a JSON key before a string is left out, so
     a chat export's message reads as its text."""
     for row, line in enumerate(text.splitlines()):
@@ -87,7 +87,7 @@ def changes_in(hit: Hit, head: str) -> list[Change]:
     """The change statements in one evidence chunk, dated where the text or the file says when."""
     out: list[Change] = []
     lines = hit.text.splitlines()
-    for row, sentence in statements(hit.text):
+    for row, sentence in line_sentences(hit.text):
         for match in CHANGE.finditer(sentence):
             old = tuple(content_terms(match.group("old")))
             new = content_terms(match.group("new"))[:1]
@@ -167,7 +167,7 @@ def _mentions(
     for n, hit in enumerate(evidence, 1):
         if hit.path in seen:
             continue
-        for _, sentence in statements(hit.text):
+        for _, sentence in line_sentences(hit.text):
             terms = set(content_terms(sentence))
             if change.new not in terms:
                 continue

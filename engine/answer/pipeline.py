@@ -309,6 +309,8 @@ def ask_stream(
     clock.mark("total")
     if not shown.stands:
         reason = "no generated sentence was supported by the sources"
+        if not dropped and not shown.kept:
+            reason = f"the {name} generator found no answer in the sources"
         if shown.kept:
             reason = f"the supported sentences do not address the question (relevance {shown.best:.2f} < "
             reason += f"{contract.RELEVANCE:.2f})"
