@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.answering import EvidenceOnly
-from engine.events import CONFLICT_NOTE, Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
+from engine.events import Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
 
 REFUSAL_TITLE = "Your folders do not contain the answer."
 CHIP = (
@@ -85,7 +85,7 @@ def render_html(state: AnswerState) -> str:
 def _has_conflict_note(state: AnswerState) -> bool:
     """The answer already says which sources disagree (with both statements quoted): say only which
     one is current, not the summary again."""
-    return any(s.text.startswith(CONFLICT_NOTE) for s in state.sentences)
+    return any(s.is_conflict_note for s in state.sentences)
 
 
 def _sentence_html(index: int, sentence: AnswerSentence) -> str:

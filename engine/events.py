@@ -100,10 +100,18 @@ class Citation:
     quote: str
 
 
+CONFLICT_NOTE = "Sources disagree: "  # an AnswerSentence starting so is the note quoting both versions
+
+
 @dataclass(frozen=True)
 class AnswerSentence:
     text: str
     citations: tuple[Citation, ...] = field(default_factory=tuple)
+
+    @property
+    def is_conflict_note(self) -> bool:
+        """The note that quotes both sides of a conflict (its text starts with CONFLICT_NOTE)."""
+        return self.text.startswith(CONFLICT_NOTE)
 
 
 @dataclass(frozen=True)
@@ -118,9 +126,6 @@ class EvidenceReady:
     """First event of an answer: the ranked evidence, numbered [1]..[n] in this order."""
 
     hits: tuple[Hit, ...]
-
-
-CONFLICT_NOTE = "Sources disagree: "  # an AnswerSentence starting so is the note quoting both versions
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePath
 
-from engine.answer import conflicts
+from engine.answer import conflicts, contract
 from engine.answer.text import content_terms, normalize, split_sentences
 from engine.events import Citation, Hit
 
@@ -53,10 +53,8 @@ class Reported:
     """A change that contradicts a cited quote: the quote, the change, and other sources naming it."""
 
     cited: Citation
-    change: Change
     change_citation: Citation
     also: tuple[Citation, ...]
-    stated: date | None  # the cited document's own date, when it has one
     reason: str
 
 
@@ -123,44 +121,26 @@ def contradicts(change: Change, quote: str) -> bool:
     return set(change.old) <= have and change.new not in have
 
 
-def find(
-    cited: Sequence[Citation],
-    evidence: Sequence[Hit],
-    head: Callable[[str], str],
-    locate: Callable[[str, Hit], tuple[int, int] | None],
-) -> Reported | None:
+def find(cited: Sequence[Citation], evidence: Sequence[Hit], head: Callable[[str], str]) -> Reported | None:
     """The first change in the evidence that a cited quote still contradicts, from another file and not
-    dated before the cited document."""
-    heads: dict[str, str] = {}
-
-    def head_of(path: str) -> str:
-        if path not in heads:
-            heads[path] = head(path)
-        return heads[path]
-
-    found = [(n, hit, ch) for n, hit in enumerate(evidence, 1) for ch in changes_in(hit, head_of(hit.path))]
+    dated before the cited document. `head` gives a file's opening text (its stated date)."""
+    found = [(n, hit, ch) for n, hit in enumerate(evidence, 1) for ch in changes_in(hit, head(hit.path))]
     for citation in cited:
-        stated = doc_date(citation.path, head_of(citation.path))
+        stated = doc_date(citation.path, head(citation.path))
         for n, hit, change in found:
             if hit.path == citation.path or not contradicts(change, citation.quote):
                 continue
             if stated is not None and change.when is not None and change.when < stated:
                 continue  # the document was written after the change was announced
-            span = locate(change.statement, hit)
-            if span is None:
+            reported = contract.cite(n, hit, change.statement)
+            if reported is None:
                 continue
-            reported = Citation(n, hit.path, span[0], span[1], hit.page, change.statement)
-            also = _mentions(change, evidence, {citation.path, hit.path}, locate)
-            return Reported(citation, change, reported, also, stated, _reason(citation, change, stated))
+            also = _mentions(change, evidence, {citation.path, hit.path})
+            return Reported(citation, reported, also, _reason(citation, change, stated))
     return None
 
 
-def _mentions(
-    change: Change,
-    evidence: Sequence[Hit],
-    skip: set[str],
-    locate: Callable[[str, Hit], tuple[int, int] | None],
-) -> tuple[Citation, ...]:
+def _mentions(change: Change, evidence: Sequence[Hit], skip: set[str]) -> tuple[Citation, ...]:
     """Lines of other sources that name the new thing beside the old one or beside a change word."""
     out: list[Citation] = []
     seen = set(skip)
@@ -173,9 +153,8 @@ def _mentions(
                 continue
             if not (set(change.old) <= terms or CHANGE_WORD.search(sentence)):
                 continue
-            span = locate(sentence, hit)
-            if span is not None:
-                out.append(Citation(n, hit.path, span[0], span[1], hit.page, normalize(sentence)))
+            if (mention := contract.cite(n, hit, sentence)) is not None:
+                out.append(mention)
                 seen.add(hit.path)
                 break
         if len(out) >= MAX_ALSO:

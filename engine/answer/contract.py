@@ -55,7 +55,7 @@ RARE = 0.05
 # the backups section 0.21). Four pairs: a rough line, re-check it on your own questions.
 TOPIC_COSINE = 0.15
 # Rule 5: the best sentence of an answer to an answerable Meridian question scored >= 0.23 (local model,
-# recorded outputs), answers kept for unanswerable questions <= 0.09 (see README "Answer relevance").
+# recorded outputs), answers kept for unanswerable questions <= 0.09 (README, "How it works").
 RELEVANCE = 0.15
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
 # Words that name the kind of answer a question wants, not its topic ("what is the rollback command?" is
@@ -132,7 +132,8 @@ def best_span(sentence: str, hit: Hit) -> tuple[str, float]:
     return best, share
 
 
-def _cite(n: int, hit: Hit, quote: str) -> Citation | None:
+def cite(n: int, hit: Hit, quote: str) -> Citation | None:
+    """A citation of source `n` where `quote` occurs in it verbatim (see locate), else None."""
     span = locate(quote, hit)
     return Citation(n, hit.path, span[0], span[1], hit.page, normalize(quote)) if span else None
 
@@ -147,9 +148,13 @@ def topic_gap(
     have = set(content_terms(cited))
     prefixes = {t[:PREFIX] for t in have if len(t) >= PREFIX}
     missing = tuple(
-        t for t in asked if t in used and t not in have and not (len(t) >= PREFIX and t[:PREFIX] in prefixes)
+        t
+        for t in asked
+        if t in used
+        and t not in have
+        and not (len(t) >= PREFIX and t[:PREFIX] in prefixes)
+        and _distinctive(t, doc_freq)
     )
-    missing = tuple(t for t in missing if _distinctive(t, doc_freq))
     if not missing:
         return 0.0, ()
     weights = {t: idf(t, doc_freq) for t in asked}
@@ -194,10 +199,10 @@ def check(
     supplied = [n for n in raw.sources if 1 <= n <= len(evidence)]
     if not supplied:
         return Verdict(None, f"cites no supplied source ({list(raw.sources)})")
-    citations = [c for n in supplied if (c := _cite(n, evidence[n - 1], raw.quote)) is not None]
+    citations = [c for n in supplied if (c := cite(n, evidence[n - 1], raw.quote)) is not None]
     repaired = False
     if not citations:  # a verbatim quote under the wrong number (small models miscount): cite where it is
-        found = (_cite(n, hit, raw.quote) for n, hit in enumerate(evidence, start=1) if n not in supplied)
+        found = (cite(n, hit, raw.quote) for n, hit in enumerate(evidence, start=1) if n not in supplied)
         citations = [c for c in found if c is not None][:1]
         repaired = bool(citations)
     if not citations:
@@ -209,15 +214,13 @@ def check(
         (line, share), n = max(
             spans, key=lambda item: (figures <= numbers(evidence[item[1] - 1].text), item[0][1])
         )
-        cite = _cite(n, evidence[n - 1], line) if share >= REPAIR_SUPPORT else None
-        if cite is None:
+        best = cite(n, evidence[n - 1], line) if share >= REPAIR_SUPPORT else None
+        if best is None:
             return Verdict(None, "quote not found verbatim in the cited sources")
-        citations, repaired = [cite], True
+        citations, repaired = [best], True
     quotes = " ".join(c.quote for c in citations)
     cited_text = " ".join(evidence[c.source - 1].text for c in citations)
-    invented = (
-        numbers(raw.text) - numbers(cited_text) - numbers(question)
-    )  # restating the question's "Q4 2024"
+    invented = numbers(raw.text) - numbers(cited_text) - numbers(question)  # a restated "Q4 2024" is fine
     if invented:
         return Verdict(None, f"figures not in the cited sources: {', '.join(sorted(invented))}")
     if lexical_support(raw.text, quotes + " " + cited_text) < LEXICAL_SUPPORT and not _close(

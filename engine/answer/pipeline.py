@@ -3,6 +3,7 @@ takes, so the contract holds for local, Claude and extractive answers alike."""
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -61,6 +62,9 @@ def siblings(engine: Engine, question: str, hits: list[Hit]) -> list[Hit]:
 
 
 def head_reader(engine: Engine) -> Callable[[str], str]:
+    """A file's opening text (its first chunks, where dates and status markers sit), read once per answer."""
+
+    @functools.cache
     def head(path: str) -> str:
         row = engine.catalog.file(path)
         if row is None:
@@ -82,13 +86,7 @@ def disagreement(quote: str, text: str) -> str | None:
     (equal after normalising) or carries the same figures in nearly the same words.
     """
     want = {t for t in content_terms(quote) if not t.isdigit()}
-    if not want:
-        return None
-    best, overlap = "", 0.0
-    for sentence in statements(text):
-        share = len(want & set(content_terms(sentence))) / len(want)
-        if share > overlap:
-            best, overlap = sentence, share
+    best, overlap = _best_statement(want, text)
     if overlap < SAME_POINT or normalize(best) == normalize(quote):
         return None
     if not {t for t in content_terms(best) if not t.isdigit()} - want and not _figures(best):
@@ -107,39 +105,43 @@ def statements(text: str) -> Iterator[str]:
             yield sentence
 
 
-def on_point(question: str, text: str) -> str | None:
-    """The sentence or line of `text` that speaks to the question: sharing the most of its content words
-    (at least SAME_POINT of them), or None."""
-    want = set(content_terms(question))
+def _best_statement(want: set[str], text: str) -> tuple[str, float]:
+    """The statement of `text` holding the largest share of the words in `want`, and that share."""
     best, overlap = "", 0.0
     for sentence in statements(text) if want else ():
         share = len(want & set(content_terms(sentence))) / len(want)
         if share > overlap:
             best, overlap = sentence, share
+    return best, overlap
+
+
+def on_point(question: str, text: str) -> str | None:
+    """The sentence or line of `text` that speaks to the question: sharing the most of its content words
+    (at least SAME_POINT of them), or None."""
+    best, overlap = _best_statement(set(content_terms(question)), text)
     return best.strip() if overlap >= SAME_POINT else None
+
+
+def _cite_in(statement: str, evidence: list[Hit], path: str) -> Citation | None:
+    """A citation of `statement` in an evidence chunk of `path` that holds it verbatim, or None."""
+    found = (contract.cite(n, h, statement) for n, h in enumerate(evidence, start=1) if h.path == path)
+    return next((c for c in found if c is not None), None)
 
 
 def point_citation(question: str, path: str, evidence: list[Hit]) -> Citation | None:
     """A citation of the line of `path`'s evidence chunks that speaks to the question, if one does."""
     point = on_point(question, "\n\n".join(h.text for h in evidence if h.path == path))
-    cite = _statement_citation(point, evidence, path) if point else None
-    return cite if cite is not None and cite.quote == normalize(point or "") else None
+    return _cite_in(point, evidence, path) if point else None
 
 
 def _statement_citation(statement: str, evidence: list[Hit], path: str) -> Citation | None:
     """A citation of `path` for a conflict note: the disagreeing statement where an evidence chunk of that
     file holds it verbatim, else the first line of the file's first evidence chunk."""
-    hits = [(n, h) for n, h in enumerate(evidence, start=1) if h.path == path]
-    for n, hit in hits:
-        span = contract.locate(statement, hit) if statement else None
-        if span is not None:
-            return Citation(n, hit.path, span[0], span[1], hit.page, normalize(statement))
-    n, hit = hits[0]
-    for line in hit.text.splitlines():
-        span = contract.locate(line.strip(), hit) if len(line.strip()) >= contract.MIN_QUOTE_CHARS else None
-        if span is not None:
-            return Citation(n, hit.path, span[0], span[1], hit.page, normalize(line.strip()))
-    return None
+    if statement and (exact := _cite_in(statement, evidence, path)) is not None:
+        return exact
+    n, hit = next((n, h) for n, h in enumerate(evidence, start=1) if h.path == path)
+    lines = (contract.cite(n, hit, line.strip()) for line in hit.text.splitlines())  # short ones: None
+    return next((c for c in lines if c is not None), None)
 
 
 def conflict_note(
@@ -196,7 +198,7 @@ def reported_change(
     cited += [
         p for path in dict.fromkeys(c.path for c in cited) if (p := point_citation(question, path, evidence))
     ]
-    found = changes.find(cited, evidence, head, contract.locate)
+    found = changes.find(cited, evidence, head)
     if found is None:
         return None
     cites = (found.cited, found.change_citation, *found.also)
@@ -277,7 +279,8 @@ def ask_stream(
             timings_ms=clock.marks,
         )
         return
-    found = conflicts.detect(evidence, head_reader(engine))
+    head = head_reader(engine)
+    found = conflicts.detect(evidence, head)
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
     shown = Shown(question, embed)
     dropped: list[str] = []
@@ -329,7 +332,7 @@ def ask_stream(
     noted = [(c, conflict_note(c, kept, evidence, full_text_reader(engine), question)) for c in found]
     notes = [note for _, note in noted if note is not None]
     found = [c for c, note in noted if note is not None]
-    if not notes and (reported := reported_change(kept, evidence, head_reader(engine), question)) is not None:
+    if not notes and (reported := reported_change(kept, evidence, head, question)) is not None:
         conflict, note = reported
         found, notes = [conflict], [note]
     yield from notes

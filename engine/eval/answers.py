@@ -23,7 +23,7 @@ from engine.api import Engine
 from engine.errors import CiteError
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, Query
-from engine.events import CONFLICT_NOTE, Answer, Hit
+from engine.events import Answer, Hit
 
 
 def _rel(path: str, root: Path) -> str:
@@ -52,7 +52,7 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
         "category": query.category,
         "cited": sorted(cited),
         "reason": answer.reason,
-        "kept": len(answer.sentences) - sum(1 for s in answer.sentences if s.text.startswith(CONFLICT_NOTE)),
+        "kept": sum(1 for s in answer.sentences if not s.is_conflict_note),
         "dropped": len(answer.dropped),
         "dropped_why": list(answer.dropped),
         "timings": answer.timings_ms,
@@ -63,12 +63,7 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
         row["citation_precision"] = len(cited & set(query.relevant)) / len(cited)
         # The same over the answer's own sentences: a conflict note cites the other version by design
         # (the issue asks for both), which gold lists naming only the current version count as wrong.
-        stated = {
-            _rel(c.path, root)
-            for s in answer.sentences
-            if not s.text.startswith(CONFLICT_NOTE)
-            for c in s.citations
-        }
+        stated = {_rel(c.path, root) for s in answer.sentences if not s.is_conflict_note for c in s.citations}
         if stated:
             row["citation_precision_answer"] = len(stated & set(query.relevant)) / len(stated)
     if query.category == "contradictory":
