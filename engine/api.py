@@ -115,7 +115,7 @@ class Engine:
             )
         return self._embedder
 
-    def _count_tokens(self) -> Callable[[str], int] | None:
+    def token_counter(self) -> Callable[[str], int] | None:
         """The embedder's own wordpiece count (no padding, no truncation), or None without the model."""
         if self._token_counter is None:
             try:
@@ -131,7 +131,7 @@ class Engine:
         return self._token_counter
 
     def _chunking_signature(self) -> str:
-        tokenizer = "approx" if self._count_tokens() is None else "minilm"
+        tokenizer = "approx" if self.token_counter() is None else "minilm"
         return f"{CHUNKING_VERSION}:{self.settings.chunk_tokens}:{tokenizer}"
 
     def _indexer(self) -> Indexer:
@@ -141,7 +141,7 @@ class Engine:
             catalog,
             lexical,
             vectors,
-            self._count_tokens(),
+            self.token_counter(),
             self.settings.chunk_tokens,
             int(self.settings.max_file_mb * 1024 * 1024),
         )
@@ -271,6 +271,16 @@ class Engine:
         reranker: Reranker = self._rerankers[name]
         return reranker
 
+    def default_reranker(self) -> Reranker | None:
+        """The `rerank` setting's reranker, or None when it is off or its model is missing (the search
+        then stays hybrid, which is what it was before the second stage existed)."""
+        if self.settings.rerank == "none":
+            return None
+        try:
+            return self.reranker(self.settings.rerank)
+        except MissingModel:
+            return None
+
     def has_vectors(self) -> bool:
         return len(self._open()[2]) > 0
 
@@ -287,9 +297,10 @@ class Engine:
         return self._generators[name]
 
     def evidence(self, question: str, k: int = 12) -> list[Hit]:
-        """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked if set."""
+        """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked only when
+        `rerank_answers` is set."""
         mode: Mode = "hybrid" if self.has_vectors() else "keyword"
-        reranker = self.reranker(self.settings.rerank) if self.settings.rerank != "none" else None
+        reranker = self.default_reranker() if self.settings.rerank_answers else None
         return self.search(question, k=k, mode=mode, reranker=reranker).hits
 
     def ask_stream(

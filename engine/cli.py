@@ -113,8 +113,12 @@ def _bold(text: str) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     engine = _engine(args)
+    if args.rerank is None:
+        reranker = engine.default_reranker()
+    else:
+        reranker = None if args.rerank == "none" else engine.reranker(args.rerank)
     result = engine.search(
-        args.query, k=args.k, mode=args.mode, folder=args.folder, extensions=args.ext or ()
+        args.query, k=args.k, mode=args.mode, folder=args.folder, extensions=args.ext or (), reranker=reranker
     )
     if args.json:
         print(
@@ -139,6 +143,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(
                 f"    fused {hit.score:.5f} | bm25 rank {hit.lexical_rank} score "
                 f"{_fmt(hit.lexical_score)} | vector rank {hit.vector_rank} score {_fmt(hit.vector_score)}"
+                + (f" | rerank score {hit.rerank_score:.4f}" if hit.rerank_score is not None else "")
             )
     if args.explain:
         print("timings (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in result.timings_ms.items()))
@@ -330,6 +335,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=["keyword", "vector", "hybrid"], default="hybrid")
     p.add_argument("--folder")
     p.add_argument("--ext", action="append", help="only files with this extension (repeatable)")
+    p.add_argument(
+        "--rerank",
+        choices=["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"],
+        help="second stage for the top 20 (default: the rerank setting, maxsim-rrf)",
+    )
     p.add_argument("--explain", action="store_true", help="show each list's rank and score")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)

@@ -502,7 +502,8 @@ def _run_search(
     ext = re.fullmatch(r"\*\.(\w+)", file_glob.strip()) if file_glob else None
     exts = (ext.group(1),) if ext else ()  # "*.md": let the engine filter before ranking is cut
     try:
-        result = engine.search(query, k=want, mode=mode, folder=folder, extensions=exts)
+        reranker = engine.default_reranker() if mode == "hybrid" else None
+        result = engine.search(query, k=want, mode=mode, folder=folder, extensions=exts, reranker=reranker)
     except MissingModel as exc:
         if mode != "hybrid":
             raise

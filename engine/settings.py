@@ -62,7 +62,11 @@ class Settings(BaseModel):
     candidates: int = Field(50, ge=1, le=1000, description="How many hits each ranked list contributes.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal Rank Fusion constant k (Cormack et al. 2009).")
     rerank: Literal["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"] = Field(
-        "none", description="Second-stage reranker applied to the fused candidates."
+        "maxsim-rrf", description="Second-stage reranker applied to the fused candidates of a search."
+    )
+    rerank_answers: bool = Field(
+        False,
+        description="Rerank answer evidence too (off: measured to make Meridian answers worse, see README).",
     )
     rerank_top: int = Field(20, ge=1, le=200, description="How many fused candidates the reranker scores.")
     theme: Literal["system", "light", "dark"] = Field("system", description="Desktop colour theme.")

@@ -191,3 +191,45 @@ def test_best_rerank_score_is_higher_for_a_question_the_folder_answers(
     }
     answered, off_topic = scores.values()
     assert answered is not None and off_topic is not None and answered > off_topic
+
+
+def test_maxsim_windows_fit_in_wordpieces_not_characters(engine: Engine) -> None:
+    from engine.backends.maxsim import WINDOW_TOKENS
+    from engine.events import Hit
+
+    counter = engine.token_counter()
+    assert counter is not None
+    code = "\n".join(f"x_{i}=cfg.get('k{i}').strip().lower()  # TODO(ab{i}): see #{i}" for i in range(40))
+    one_run_on_line = "ZZ9PluralZAlpha" * 60
+    hits = [
+        Hit(n, f"/k/{n}.py", 1, 40, None, "cfg", text, 0.0) for n, text in enumerate([code, one_run_on_line])
+    ]
+    reranker = engine.reranker("maxsim")
+    windows = reranker.windows("strip the config keys", hits)
+    assert all(counter(w) <= WINDOW_TOKENS for w in windows)
+    assert len(code) // 4 > WINDOW_TOKENS and "strip" in windows[0]  # cut, but around the query's terms
+
+
+def test_search_is_reranked_by_default_and_answer_evidence_is_not(
+    engine: Engine, small_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.cli import main
+
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    assert engine.settings.rerank == "maxsim-rrf" and not engine.settings.rerank_answers
+    default = engine.default_reranker()
+    assert default is engine.reranker("maxsim-rrf")
+    hits = engine.search("paid leave days per year", k=5, reranker=default).hits
+    assert hits[0].path.endswith("pto.md") and all(h.rerank_score is not None for h in hits)
+    assert all(h.rerank_score is None for h in engine.evidence("paid leave days per year"))
+    engine.settings = engine.settings.model_copy(update={"rerank_answers": True})
+    assert all(h.rerank_score is not None for h in engine.evidence("paid leave days per year"))
+    engine.settings = engine.settings.model_copy(update={"rerank": "none"})
+    assert engine.default_reranker() is None
+    engine.close()
+
+    assert main(["search", "paid leave days per year", "--explain"]) == 0
+    assert "rerank score" in capsys.readouterr().out
+    assert main(["search", "paid leave days per year", "--explain", "--rerank", "none"]) == 0
+    assert "rerank score" not in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -36,7 +37,7 @@ RERANKERS = {
     "cross-encoder-rrf": "Cross-encoder, fused with hybrid",
     "cross-encoder": "Cross-encoder order",
     "maxsim": "MaxSim late interaction",
-    "maxsim-rrf": "MaxSim, fused with hybrid",
+    "maxsim-rrf": "MaxSim, fused with hybrid (default)",
 }
 THEMES = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 
@@ -61,7 +62,12 @@ class SettingsDialog(QDialog):
         current = engine.settings
         self.generator = _combo(GENERATORS, current.generator)
         self.rerank = _combo(RERANKERS, current.rerank)
-        self.rerank.setToolTip("Second stage that reorders the top 20 hits; costs a few hundred ms a query")
+        self.rerank.setToolTip("Second stage that reorders the top 20 hits; costs about 300 ms a query")
+        self.rerank_answers = QCheckBox("Also rerank the evidence answers are built from")
+        self.rerank_answers.setChecked(current.rerank_answers)
+        self.rerank_answers.setToolTip(
+            "Off by default: on the Meridian set it made answers cite less precisely"
+        )
         self.threads = QSpinBox()
         self.threads.setRange(1, 256)
         self.threads.setValue(current.threads)
@@ -90,6 +96,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout(group)
         form.addRow("Answers from", self.generator)
         form.addRow("Reranking", self.rerank)
+        form.addRow("", self.rerank_answers)
         form.addRow("CPU threads", self.threads)
         form.addRow("Theme", self.theme)
         home = QLabel(str(self.engine.home))
@@ -137,6 +144,7 @@ class SettingsDialog(QDialog):
         update = {
             "generator": self.generator.currentData(),
             "rerank": self.rerank.currentData(),
+            "rerank_answers": self.rerank_answers.isChecked(),
             "threads": self.threads.value(),
             "theme": self.theme.currentData(),
         }

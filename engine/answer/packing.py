@@ -43,8 +43,11 @@ def best_window(text: str, question: str, count: Callable[[str], int], limit: in
         if j > i and gain > best_gain:
             best, best_gain = (i, j - 1), gain
     first, last = best
-    if best_gain < 0:  # the first sentence alone is too long: keep its head
-        return text[spans[0][0] : spans[0][1]][: limit * 4]
+    if best_gain < 0:  # the first sentence alone is too long: keep as much of its head as fits
+        head = text[spans[0][0] : spans[0][1]][: limit * 4]
+        while len(head) > 1 and count(head) > limit:
+            head = head[: len(head) * 4 // 5]
+        return head
     return text[spans[first][0] : spans[last][1]]
 
 

@@ -72,12 +72,13 @@ class OnnxEmbedder:
             out[idx] = session.run(["sentence_embedding"], feeds)[0]
         return out
 
-    def token_vectors(self, texts: list[str]) -> list[Matrix]:
+    def token_vectors(self, texts: list[str], batch_size: int | None = None) -> list[Matrix]:
         """Per-token normalised vectors (padding removed), for late-interaction scoring."""
         out: list[Matrix] = [np.zeros((0, self.dim), dtype=np.float32)] * len(texts)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
+        step = batch_size or self.batch_size
+        for start in range(0, len(order), step):
+            idx = order[start : start + step]
             feeds, session = self._batch([texts[i] for i in idx])
             tokens = session.run(["token_embeddings"], feeds)[0]
             lengths = feeds["attention_mask"].sum(axis=1)

@@ -60,13 +60,13 @@ def _claude(engine: Any) -> Any:
 def _maxsim(engine: Any) -> Any:
     from engine.backends.maxsim import MaxSimReranker
 
-    return MaxSimReranker(engine.embedder())
+    return MaxSimReranker(engine.embedder(), engine.token_counter())
 
 
 def _maxsim_rrf(engine: Any) -> Any:
     from engine.backends.maxsim import MaxSimFusion
 
-    return MaxSimFusion(engine.embedder())
+    return MaxSimFusion(engine.embedder(), engine.token_counter())
 
 
 def _cross_encoder(engine: Any) -> Any:

@@ -2,6 +2,8 @@
 
 BERT wordpiece pre-tokenises on whitespace, so the count of a multi-line text is the sum of its lines'
 counts. Lines are counted once, in batches (the Rust tokenizer parallelises encode_batch), and cached.
+One counter serves the indexer's writer thread and the searches' reranker windows, so the cache is
+only ever replaced whole, never cleared under a reader.
 """
 
 from __future__ import annotations
@@ -17,17 +19,19 @@ class TokenCounter:
         self.tokenizer = tokenizer
         self._cache: dict[str, int] = {}
 
-    def prime(self, lines: Iterable[str]) -> None:
-        """Count every not-yet-seen line in one batch."""
-        todo = list({line for line in lines if line not in self._cache})
+    def prime(self, lines: Iterable[str]) -> dict[str, int]:
+        """Count every not-yet-seen line in one batch; returns the cache that holds them all."""
+        cache = self._cache
+        todo = list({line for line in lines if line not in cache})
         if not todo:
-            return
-        if len(self._cache) + len(todo) > CACHE_LIMIT:
-            self._cache.clear()
+            return cache
+        if len(cache) + len(todo) > CACHE_LIMIT:
+            cache = self._cache = {}
         for line, enc in zip(todo, self.tokenizer.encode_batch(todo, add_special_tokens=False), strict=True):
-            self._cache[line] = len(enc.ids)
+            cache[line] = len(enc.ids)
+        return cache
 
     def __call__(self, text: str) -> int:
         lines = text.split("\n")
-        self.prime(lines)
-        return sum(self._cache[line] for line in lines)
+        cache = self.prime(lines)
+        return sum(cache[line] for line in lines)

@@ -25,12 +25,14 @@ def test_settings_are_saved_to_the_data_dir(qtbot: QtBot, window: MainWindow) ->
     dialog.generator.setCurrentIndex(dialog.generator.findData("extractive"))
     dialog.threads.setValue(3)
     dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    assert dialog.rerank.currentData() == "maxsim-rrf" and not dialog.rerank_answers.isChecked()
     dialog.rerank.setCurrentIndex(dialog.rerank.findData("maxsim"))
+    dialog.rerank_answers.setChecked(True)
     with qtbot.waitSignal(dialog.saved):
         dialog.save()
     saved = json.loads((window.engine.home / "settings.json").read_text(encoding="utf-8"))
     assert (saved["generator"], saved["threads"], saved["theme"]) == ("extractive", 3, "dark")
-    assert saved["rerank"] == "maxsim"
+    assert saved["rerank"] == "maxsim" and saved["rerank_answers"] is True
     window.apply_settings(dialog.chosen())
     assert window.engine.settings.generator == "extractive" and window.engine.settings.rerank == "maxsim"
     assert QApplication.palette().color(QApplication.palette().ColorRole.Window).lightness() < 80
