@@ -284,6 +284,20 @@ class Engine:
     def has_vectors(self) -> bool:
         return len(self._open()[2]) > 0
 
+    def resolves(self, reference: str, mentioned_in: str) -> bool:
+        """Whether a file path written in a document names a real file: next to that document, under a
+        watched folder, or anywhere in the index (so "docs/x.md" in a manifest finds .../docs/x.md)."""
+        ref = reference.replace("\\", "/")
+        try:
+            if (Path(mentioned_in).parent / ref).is_file():
+                return True
+            if any((Path(folder.path) / ref).is_file() for folder in self.catalog.folders()):
+                return True
+        except OSError:
+            pass
+        tail = "/".join(part for part in ref.split("/") if part not in ("", ".", ".."))
+        return bool(tail) and self.catalog.has_path_ending(tail)
+
     def doc_freq(self, word: str) -> tuple[int, int]:
         return self._open()[1].doc_freq(word)
 

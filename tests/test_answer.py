@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -241,6 +242,51 @@ def test_weak_evidence_is_refused_without_calling_the_model(indexed: Engine) -> 
     assert answer.refused and answer.text == REFUSAL
     assert scripted.calls == 0
     assert time.perf_counter() - started < 5  # generous: the eval reports the real figure
+
+
+def test_a_question_about_a_document_the_folders_only_list_is_refused_and_names_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "meta/manifest.csv",
+        "file_path,title,owner\n"
+        "runbooks/runbook_postgres_failover.md,Runbook: Postgres Failover,Platform\n"
+        "runbooks/runbook_redis_failover.md,Runbook: Redis Failover,Platform\n",
+    )
+    write(
+        root,
+        "runbooks/runbook_postgres_failover.md",
+        "# Runbook: Postgres failover\n\nPromote the replica with `pg_ctl promote`, then repoint the pool.\n"
+        "See also [the Redis one](runbook_redis_failover.md) and https://example.com/guide_redis_failover.md\n",
+    )
+    write(root, "notes/cache.md", "# Cache\n\nSessions live in Redis; a failover drops them.\n")
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar", "wiki", "phone"]):
+        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    scripted = Scripted([RawSentence("Follow the manifest.", (1,), "Runbook: Redis Failover")])
+    use(engine, scripted)
+    answer = engine.ask("How do I set up the Redis failover runbook?", "scripted")
+    assert answer.refused and answer.text == REFUSAL and scripted.calls == 0
+    where = re.search(r"about (\S+), which (\S+) mentions", answer.reason)
+    assert where and where.group(1).endswith("runbook_redis_failover.md")
+    assert where.group(2) in ("manifest.csv:3", "runbook_postgres_failover.md:4")
+    # A listed file that exists is not missing, and neither is one the question is not about.
+    answer = engine.ask("How do I run the Postgres failover runbook?", "extractive")
+    assert not answer.refused, answer.reason
+    assert "runbook_postgres_failover.md" in {
+        Path(c.path).name for s in answer.sentences for c in s.citations
+    }
+    assert not engine.ask("What happens to sessions in a Redis failover?", "extractive").refused
+
+
+def test_file_references_are_found_in_text_but_not_in_urls() -> None:
+    from engine.answer.missing import references
+
+    text = "see docs/a_b.md, ./x.txt and https://h.io/docs/c.md or mail me@x.md\nalso [y](../y.pdf)."
+    assert references(hit(text, start=7)) == [("docs/a_b.md", 7), ("./x.txt", 7), ("../y.pdf", 8)]
 
 
 def test_only_verified_sentences_survive_and_none_means_refusal(indexed: Engine) -> None:

@@ -7,10 +7,11 @@ import functools
 import re
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.answer import changes, conflicts, contract, gate
+from engine.answer import changes, conflicts, contract, gate, missing
 from engine.answer.contract import Embed
 from engine.answer.prompts import REFUSAL
 from engine.answer.text import content_terms, normalize, split_sentences
@@ -267,6 +268,8 @@ def ask_stream(
     clock.mark("evidence")
     yield EvidenceReady(tuple(evidence))
     decision = gate.decide(question, hits, engine.doc_freq)
+    if decision.passed and (gone := missing.find(question, evidence, engine.resolves, engine.doc_freq)):
+        decision = replace(decision, passed=False, reason=gone.reason)
     if not decision.passed:
         clock.mark("total")
         yield Answer(

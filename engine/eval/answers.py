@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.answer import gate
+from engine.answer import gate, missing
 from engine.answer.text import content_terms, normalize
 from engine.api import Engine
 from engine.errors import CiteError
@@ -132,11 +132,14 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
     """Gate features per question, their ROC AUC, and the best (weight, threshold) on this set."""
     feats = []
     rerank: list[float | None] = []
+    shares: list[float] = []  # of the question's weight named by a file the evidence mentions but lacks
     for q in dataset.queries:
         hits = engine.evidence(q.text)
         d = gate.decide(q.text, hits, engine.doc_freq)
         feats.append((q.answerable, d.coverage, d.dense, q.id))
         rerank.append(best_rerank_score(engine, q.text, hits))
+        gone = missing.find(q.text, hits, engine.resolves, engine.doc_freq, min_share=0.0)
+        shares.append(gone.share if gone else 0.0)
     pos = [f for f in feats if f[0]]
     neg = [f for f in feats if not f[0]]
     out: dict[str, Any] = {
@@ -145,8 +148,14 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
         "questions": [
             {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
             | ({"rerank": round(r, 3)} if r is not None else {})
-            for f, r in zip(feats, rerank, strict=True)
+            | ({"missing_share": m} if m else {})
+            for f, r, m in zip(feats, rerank, shares, strict=True)
         ],
+        "missing_document": {
+            "line": missing.NAME_SHARE,
+            "answerable_max": max((m for f, m in zip(feats, shares, strict=True) if f[0]), default=0.0),
+            "unanswerable": [m for f, m in zip(feats, shares, strict=True) if not f[0]],
+        },
     }
     if neg and all(r is not None for r in rerank):
         scored = [(f[0], r) for f, r in zip(feats, rerank, strict=True) if r is not None]

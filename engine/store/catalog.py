@@ -261,6 +261,18 @@ class Catalog:
         )
         return FileRow(*row) if row else None
 
+    def has_path_ending(self, suffix: str) -> bool:
+        """Whether any file in the index (whatever its status) has a path ending in /suffix."""
+        row = (
+            self._cur()
+            .execute(
+                "SELECT 1 FROM files WHERE ends_with(replace(path, '\\', '/'), ?) LIMIT 1",
+                ["/" + suffix.replace("\\", "/").lstrip("/")],
+            )
+            .fetchone()
+        )
+        return row is not None
+
     def replace_files(
         self, con: duckdb.DuckDBPyConnection, folder_id: int, files: Sequence[FileWrite]
     ) -> tuple[dict[str, int], dict[str, list[int]], list[int]]:
