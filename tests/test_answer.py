@@ -209,6 +209,18 @@ def test_relevance_scores_answers_above_unrelated_text(indexed: Engine) -> None:
     assert on >= contract.RELEVANCE > off
 
 
+def test_a_short_quote_is_judged_on_the_whole_line_it_sits_on() -> None:
+    text = "Intro.\nJames: I looked at the label quality issues. Agreement is... not great. Kappa is 0.61.\n"
+    evidence = [hit("Other notes.", start=1, n=1), hit(text, start=20, n=2)]
+    raw = RawSentence("Label agreement is not great.", (2,), "Agreement is... not great.")
+    sentence = contract.check(raw, evidence, None).sentence
+    assert sentence is not None and sentence.citations[0].start_line == 21
+    assert contract.cited_lines(sentence.citations[0], evidence).startswith("James: I looked")
+    question = "What are the known issues with the labels?"
+    bare = contract.addresses(question, sentence, None)
+    assert bare == 0.0 < contract.addresses(question, sentence, None, evidence)
+
+
 def test_a_figure_restated_from_the_question_is_not_an_invented_one() -> None:
     evidence = [hit("Q4 product priorities: Dashboard V2 GA and SQL editor joins.")]
     raw = RawSentence("The Q4 2024 priorities are Dashboard V2 GA and SQL joins.", (1,), "Dashboard V2 GA")

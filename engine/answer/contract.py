@@ -179,10 +179,25 @@ def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[
     return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]
 
 
-def addresses(question: str, sentence: AnswerSentence, embed: Embed | None) -> float:
-    """Rule 5's score for one shown sentence: that of its quotes, the words the sources actually say (a
-    generated sentence can restate the question around any quote)."""
-    return relevance(question, [" ".join(c.quote for c in sentence.citations)], embed)[0]
+def cited_lines(citation: Citation, evidence: Sequence[Hit]) -> str:
+    """The whole lines a verified quote sits on (what the user sees on opening the citation)."""
+    hit = evidence[citation.source - 1]
+    first, last = citation.start_line - hit.start_line, citation.end_line - hit.start_line
+    return "\n".join(hit.text.split("\n")[first : last + 1]) or citation.quote
+
+
+def addresses(
+    question: str, sentence: AnswerSentence, embed: Embed | None, evidence: Sequence[Hit] = ()
+) -> float:
+    """Rule 5's score for one shown sentence: that of the lines its quotes sit on, the words the sources
+    actually say (a generated sentence can restate the question around any quote). Whole lines, not the
+    bare quote: "Inter-annotator agreement is... not great." answers a question about known training-data
+    issues only with the rest of its line ("the label quality issues ... Kappa of 0.61")."""
+    if evidence:
+        text = " ".join(cited_lines(c, evidence) for c in sentence.citations)
+    else:
+        text = " ".join(c.quote for c in sentence.citations)
+    return relevance(question, [text], embed)[0]
 
 
 def _cited_text(hits: Sequence[Hit]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
@@ -224,9 +224,10 @@ class Shown:
     """Verified sentences on their way to the screen: each shown once, and held back until one of them
     addresses the question (contract rule 5), so a refusal never follows sentences already shown."""
 
-    def __init__(self, question: str, embed: Embed | None) -> None:
+    def __init__(self, question: str, embed: Embed | None, evidence: Sequence[Hit] = ()) -> None:
         self.question = question
         self.embed = embed
+        self.evidence = evidence
         self.kept: list[AnswerSentence] = []
         self.repaired = 0
         self.best = 0.0
@@ -242,7 +243,7 @@ class Shown:
         self.repaired += repaired
         if self.answers:
             return [sentence]
-        self.best = max(self.best, contract.addresses(self.question, sentence, self.embed))
+        self.best = max(self.best, contract.addresses(self.question, sentence, self.embed, self.evidence))
         self.answers = self.best >= contract.RELEVANCE
         return list(self.kept) if self.answers else []
 
@@ -285,7 +286,7 @@ def ask_stream(
     head = head_reader(engine)
     found = conflicts.detect(evidence, head)
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
-    shown = Shown(question, embed)
+    shown = Shown(question, embed, evidence)
     dropped: list[str] = []
     for raw in engine.generator(name).generate(question, evidence, cancelled):
         if cancelled():
@@ -305,7 +306,7 @@ def ask_stream(
         # Nothing the model wrote could be verified, or nothing verified addresses the question: quote
         # the sources instead.
         dropped += shown.off_topic()
-        shown = Shown(question, embed)
+        shown = Shown(question, embed, evidence)
         for raw in engine.generator("extractive").generate(question, evidence, cancelled):
             verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
             if verdict.sentence is not None:
