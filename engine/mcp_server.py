@@ -71,12 +71,14 @@ class SearchHit(_Out):
     heading: str = Field(description='Markdown heading path ("Setup > Install") or code symbol.')
     snippet: str = Field(description="The best matching passage, query terms in **bold**.")
     text: str = Field(description="The whole chunk.")
-    score: float = Field(description="Fused (RRF) score; higher is better.")
+    score: float = Field(description="Fused (RRF) score; higher is better (order may be reranked).")
     lexical_rank: int | None
     lexical_score: float | None
     vector_rank: int | None
     vector_score: float | None
-    rerank_score: float | None
+    rerank_score: float | None = Field(
+        description="Second-stage score (MaxSim by default) for the top 20 of a hybrid search, else null."
+    )
     modified: str = Field(description="File modification time, ISO 8601 UTC.")
 
 
@@ -800,7 +802,8 @@ def build_server(kb: KnowledgeBase) -> MCPServer[Any]:
     ) -> SearchOut:
         """Search the indexed folders. Returns ranked chunks with path, line range (and PDF page), heading
         or code symbol, a snippet, the chunk text and the ranking scores. Mode is hybrid (BM25 + embeddings,
-        fused by RRF) when embeddings exist, else keyword; the result says which."""
+        fused by RRF, the top 20 reordered by the second stage set in Citeline, MaxSim by default) when
+        embeddings exist, else keyword; the result says which."""
         return guarded(lambda: kb.search(query, k, folder, file_glob))
 
     @server.tool(annotations=read_only)

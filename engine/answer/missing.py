@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import PurePath, PurePosixPath
 
 from engine.answer.gate import DocFreq, idf
 from engine.answer.text import content_terms
@@ -46,7 +46,7 @@ class MissingDocument:
     @property
     def reason(self) -> str:
         return (
-            f"the question is about {self.reference}, which {PurePosixPath(self.listed_in).name}:{self.line} "
+            f"the question is about {self.reference}, which {PurePath(self.listed_in).name}:{self.line} "
             "mentions but which is not in the indexed folders"
         )
 
