@@ -113,8 +113,8 @@ def _bold(text: str) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    if args.rerank is None:
-        reranker = engine.default_reranker()
+    if args.rerank is None:  # the setting's second stage refines hybrid searches; ask for it otherwise
+        reranker = engine.default_reranker() if args.mode == "hybrid" else None
     else:
         reranker = None if args.rerank == "none" else engine.reranker(args.rerank)
     result = engine.search(
@@ -338,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--rerank",
         choices=["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"],
-        help="second stage for the top 20 (default: the rerank setting, maxsim-rrf)",
+        help="second stage for the top 20 (default: the rerank setting, maxsim-rrf, for hybrid searches)",
     )
     p.add_argument("--explain", action="store_true", help="show each list's rank and score")
     p.add_argument("--json", action="store_true")

@@ -233,3 +233,7 @@ def test_search_is_reranked_by_default_and_answer_evidence_is_not(
     assert "rerank score" in capsys.readouterr().out
     assert main(["search", "paid leave days per year", "--explain", "--rerank", "none"]) == 0
     assert "rerank score" not in capsys.readouterr().out
+    assert main(["search", "paid leave days per year", "--explain", "--mode", "keyword"]) == 0
+    assert "rerank score" not in capsys.readouterr().out
+    assert main(["search", "paid leave", "--explain", "--mode", "keyword", "--rerank", "maxsim"]) == 0
+    assert "rerank score" in capsys.readouterr().out
