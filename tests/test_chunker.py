@@ -6,6 +6,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -389,3 +390,21 @@ def test_approx_tokens_counts_words_punctuation_and_digits() -> None:
     assert approx_tokens("getUserName") == 3
     assert approx_tokens("1234567") == 3
     assert approx_tokens("日本語") == 3
+
+
+def test_token_counter_keeps_counting_when_its_cache_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tokenizers import Tokenizer
+
+    from engine.ingest import tokens
+    from tests.conftest import MODEL_CACHE
+
+    tok = Tokenizer.from_file(str(MODEL_CACHE / "minilm-l6-v2.tokenizer.json"))
+    tok.no_truncation()
+    tok.no_padding()
+    monkeypatch.setattr(tokens, "CACHE_LIMIT", 3)
+    count = tokens.TokenCounter(tok)
+    assert count("alpha\nbeta\n") == 2
+    assert count("alpha\nunbelievable gamma") == 1 + len(
+        tok.encode("unbelievable gamma", add_special_tokens=False).ids
+    )
+    assert len(count._cache) <= 3

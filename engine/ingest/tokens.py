@@ -22,11 +22,12 @@ class TokenCounter:
     def prime(self, lines: Iterable[str]) -> dict[str, int]:
         """Count every not-yet-seen line in one batch; returns the cache that holds them all."""
         cache = self._cache
-        todo = list({line for line in lines if line not in cache})
+        wanted = set(lines)
+        todo = [line for line in wanted if line not in cache]
         if not todo:
             return cache
-        if len(cache) + len(todo) > CACHE_LIMIT:
-            cache = self._cache = {}
+        if len(cache) + len(todo) > CACHE_LIMIT:  # start afresh, keeping this call's counted lines
+            cache = self._cache = {line: cache[line] for line in wanted if line in cache}
         for line, enc in zip(todo, self.tokenizer.encode_batch(todo, add_special_tokens=False), strict=True):
             cache[line] = len(enc.ids)
         return cache
