@@ -288,13 +288,12 @@ class Engine:
         """Whether a file path written in a document names a real file: next to that document, under a
         watched folder, or anywhere in the index (so "docs/x.md" in a manifest finds .../docs/x.md)."""
         ref = reference.replace("\\", "/")
-        try:
-            if (Path(mentioned_in).parent / ref).is_file():
-                return True
-            if any((Path(folder.path) / ref).is_file() for folder in self.catalog.folders()):
-                return True
-        except OSError:
-            pass
+        for base in [Path(mentioned_in).parent, *(Path(f.path) for f in self.catalog.folders())]:
+            try:
+                if (base / ref).is_file():
+                    return True
+            except (OSError, ValueError):
+                continue
         tail = "/".join(part for part in ref.split("/") if part not in ("", ".", ".."))
         return bool(tail) and self.catalog.has_path_ending(tail)
 

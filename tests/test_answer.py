@@ -282,7 +282,7 @@ def test_a_question_about_a_document_the_folders_only_list_is_refused_and_names_
     use(engine, scripted)
     answer = engine.ask("How do I set up the Redis failover runbook?", "scripted")
     assert answer.refused and answer.text == REFUSAL and scripted.calls == 0
-    where = re.search(r"about (\S+), which (\S+) mentions", answer.reason)
+    where = re.search(r"about (\S+), which (\S+) lists", answer.reason)
     assert where and where.group(1).endswith("runbook_redis_failover.md")
     assert where.group(2) in ("manifest.csv:3", "runbook_postgres_failover.md:4")
     # A listed file that exists is not missing, and neither is one the question is not about.
@@ -294,11 +294,28 @@ def test_a_question_about_a_document_the_folders_only_list_is_refused_and_names_
     assert not engine.ask("What happens to sessions in a Redis failover?", "extractive").refused
 
 
-def test_file_references_are_found_in_text_but_not_in_urls() -> None:
+def test_only_listed_file_references_count_not_prose_urls_or_product_names() -> None:
     from engine.answer.missing import references
 
-    text = "see docs/a_b.md, ./x.txt and https://h.io/docs/c.md or mail me@x.md\nalso [y](../y.pdf)."
-    assert references(hit(text, start=7)) == [("docs/a_b.md", 7), ("./x.txt", 7), ("../y.pdf", 8)]
+    lines = [
+        "Services are defined in docker-compose.yml; run docker compose up -d.",
+        "file_path=docs/a_b.md; title=A B; owner=Ops",
+        "- [Setup](../setup.pdf)",
+        "| guide | docs/guide.md | 2024 |",
+        "See https://h.io/docs/c.md, https://i.example.com/get?file=report.pdf or www.h.io/d.md",
+        "We run Node.js and read python.org and me@x.md",
+        "- notes/old_plan.md: the old plan",
+        "- We moved the notes into notes/plan.md last week after the review",
+        'path: "docs\\win\\x.md"',
+    ]
+    found = references(hit("\n".join(lines), start=1))
+    assert found == [
+        ("docs/a_b.md", 2),
+        ("../setup.pdf", 3),
+        ("docs/guide.md", 4),
+        ("notes/old_plan.md", 7),
+        ("docs\\win\\x.md", 9),
+    ]
 
 
 def test_only_verified_sentences_survive_and_none_means_refusal(indexed: Engine) -> None:

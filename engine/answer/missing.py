@@ -1,19 +1,24 @@
-"""Questions about a document that the folders only mention.
+"""Questions about a document that the folders only list.
 
 A manifest row, an index page or a link can name a file that was never added, or was deleted: "How do I
 set up the Redis failover runbook?" finds `docs/engineering/runbook_redis_failover.md` listed in a
 manifest, and no such file. Quoting the listing would answer a question about a document with its
-catalogue entry. So before any model runs, the file references in the evidence are resolved (next to
-the file that mentions them, then anywhere in the index); when one resolves to nothing and its name is
-what the question asks about, the answer is the refusal, and the reason names the missing file and where
-it is listed.
+catalogue entry. So before any model runs, the files the evidence *lists* are resolved (next to the file
+that lists them, under a watched folder, anywhere in the index); when one resolves to nothing and its
+name is what the question asks about, the answer is the refusal, and the reason names the missing file
+and where it is listed.
+
+Listed, not merely mentioned: the reference is a link target, a keyed field ("file_path=…", "path: …"),
+a table or CSV cell, or a list item that is little more than the reference. A sentence of prose that
+names a file ("Services are defined in docker-compose.yml; run docker compose up -d.") can answer a
+question about that file itself, so it never counts.
 
 "What the question asks about": the words of the file's name carry more than NAME_SHARE (half) of the
 question's IDF weight, and more of it than the name of any indexed file in the evidence (a question about
 the "Redis failover runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
 Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"): on Meridian the
 best unresolved reference carries 0.61 of q34's weight and 0.36 of q35's (both unanswerable), nothing
-else; on the LangChain set (102 answerable questions, 27 file references in their evidence) at most 0.05.
+else; on the LangChain set (102 answerable questions) no listed reference in any evidence is missing.
 """
 
 from __future__ import annotations
@@ -24,14 +29,18 @@ from dataclasses import dataclass
 from pathlib import PurePath, PurePosixPath
 
 from engine.answer.gate import DocFreq, idf
-from engine.answer.text import content_terms
+from engine.answer.text import content_terms, words
 from engine.events import Hit
 
 NAME_SHARE = 0.5
-EXTENSIONS = "md|markdown|mdx|txt|rst|adoc|org|pdf|docx?|html?|csv|tsv|json|ya?ml|toml|ipynb|py|ts|js|go|rs"
+EXTENSIONS = "md|markdown|mdx|txt|rst|adoc|pdf|docx?|odt|html?|csv|tsv|xlsx?|json|ya?ml|toml|ipynb|py"
 REFERENCE = re.compile(
-    rf"(?<![\w/.:@-])((?:[\w.-]+/)*[\w-][\w.-]*\.(?:{EXTENSIONS}))(?![\w/-])", re.IGNORECASE
+    rf"(?<![\w/\\.:@-])((?:[\w.-]+[/\\])*[\w-][\w.-]*\.(?:{EXTENSIONS}))(?![\w/\\-])", re.IGNORECASE
 )
+LINK_TARGET = re.compile(r"\]\(\s*<?$")  # the text before the reference ends a Markdown link's "]("
+KEYED = re.compile(r"[\w-]+[\"']?\s*[=:]\s*[\"']?$")  # "file_path=", "path: ", '"path": "'
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+")
+ITEM_WORDS = 6  # a list item that lists a file says little besides it: "- setup.md: the install guide"
 
 Exists = Callable[[str, str], bool]  # (reference, path of the file that mentions it) -> resolves?
 
@@ -41,14 +50,13 @@ class MissingDocument:
     reference: str  # as written, e.g. docs/engineering/runbook_redis_failover.md
     listed_in: str  # an indexed file that mentions it (the first in evidence order)
     line: int
+    page: int | None
     share: float  # of the question's IDF weight carried by the reference's file name
 
     @property
     def reason(self) -> str:
-        return (
-            f"the question is about {self.reference}, which {PurePath(self.listed_in).name}:{self.line} "
-            "mentions but which is not in the indexed folders"
-        )
+        where = f"{PurePath(self.listed_in).name}:{self.line}" + (f" (page {self.page})" if self.page else "")
+        return f"the question is about {self.reference}, which {where} lists but the indexed folders lack"
 
 
 def name_terms(path: str) -> set[str]:
@@ -56,12 +64,26 @@ def name_terms(path: str) -> set[str]:
     return set(content_terms(re.sub(r"([a-z])([A-Z])", r"\1 \2", stem)))
 
 
+def listed(line: str, start: int, end: int, path: str) -> bool:
+    """Whether the reference at line[start:end] is listed (see the module docstring), not prose."""
+    before = line[:start]
+    token = before[max(before.rfind(" "), before.rfind("("), before.rfind("<")) + 1 :]
+    if "://" in token or token.lower().startswith("www."):
+        return False  # part of a URL
+    if LINK_TARGET.search(before) or KEYED.search(before):
+        return True
+    if line.count("|") >= 2 or path.lower().endswith((".csv", ".tsv")):
+        return True
+    item = LIST_ITEM.match(line)
+    return item is not None and len(words(before[item.end() :] + " " + line[end:])) <= ITEM_WORDS
+
+
 def references(hit: Hit) -> list[tuple[str, int]]:
-    """(reference, line number) for each file path written in a hit's text."""
+    """(reference, line number) for each file the hit's text lists."""
     found = []
     for offset, line in enumerate(hit.text.split("\n")):
         for match in REFERENCE.finditer(line):
-            if "://" not in line[max(0, match.start() - 12) : match.start()]:
+            if listed(line, match.start(1), match.end(1), hit.path):
                 found.append((match.group(1), hit.start_line + offset))
     return found
 
@@ -95,5 +117,5 @@ def find(
             if s <= min_share or s <= indexed or (best is not None and s <= best.share):
                 continue
             if not exists(ref, hit.path):
-                best = MissingDocument(ref, hit.path, line, round(s, 3))
+                best = MissingDocument(ref, hit.path, line, hit.page, round(s, 3))
     return best

@@ -258,14 +258,19 @@ class Shown:
         return [f"{s.text} (does not address the question: relevance {self.best:.2f})" for s in self.kept]
 
 
+def gather(engine: Engine, question: str) -> tuple[list[Hit], list[Hit]]:
+    """(the ranked hits and the siblings, which the gate reads; the evidence supplied and shown)."""
+    hits = engine.evidence(question)
+    hits = hits + siblings(engine, question, hits)
+    return hits, hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
+
+
 def ask_stream(
     engine: Engine, question: str, generator: str | None = None, cancelled: Callable[[], bool] = _never
 ) -> Iterator[Event]:
     clock = Clock()
     name = generator or engine.settings.generator
-    hits = engine.evidence(question)
-    hits = hits + siblings(engine, question, hits)
-    evidence = hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
+    hits, evidence = gather(engine, question)
     clock.mark("evidence")
     yield EvidenceReady(tuple(evidence))
     decision = gate.decide(question, hits, engine.doc_freq)

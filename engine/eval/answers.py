@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.answer import gate, missing
+from engine.answer.pipeline import gather
 from engine.answer.text import content_terms, normalize
 from engine.api import Engine
 from engine.errors import CiteError
@@ -134,11 +135,11 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
     rerank: list[float | None] = []
     shares: list[float] = []  # of the question's weight named by a file the evidence mentions but lacks
     for q in dataset.queries:
-        hits = engine.evidence(q.text)
+        hits, evidence = gather(engine, q.text)
         d = gate.decide(q.text, hits, engine.doc_freq)
         feats.append((q.answerable, d.coverage, d.dense, q.id))
         rerank.append(best_rerank_score(engine, q.text, hits))
-        gone = missing.find(q.text, hits, engine.resolves, engine.doc_freq, min_share=0.0)
+        gone = missing.find(q.text, evidence, engine.resolves, engine.doc_freq, min_share=0.0)
         shares.append(gone.share if gone else 0.0)
     pos = [f for f in feats if f[0]]
     neg = [f for f in feats if not f[0]]

@@ -262,12 +262,14 @@ class Catalog:
         return FileRow(*row) if row else None
 
     def has_path_ending(self, suffix: str) -> bool:
-        """Whether any file in the index (whatever its status) has a path ending in /suffix."""
+        """Whether any file in the index (whatever its status) has a path ending in `suffix`, compared
+        loosely (any case, either slash, not only at a folder boundary: "Handbook.md" finds "Team
+        Handbook.md"), as a reference written in a document may be."""
         row = (
             self._cur()
             .execute(
-                "SELECT 1 FROM files WHERE ends_with(replace(path, '\\', '/'), ?) LIMIT 1",
-                ["/" + suffix.replace("\\", "/").lstrip("/")],
+                "SELECT 1 FROM files WHERE ends_with(lower(replace(path, '\\', '/')), ?) LIMIT 1",
+                [suffix.replace("\\", "/").lower()],
             )
             .fetchone()
         )
