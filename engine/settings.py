@@ -77,7 +77,7 @@ class Settings(BaseModel):
         if not path.exists():
             return cls()
         try:
-            return cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
+            return cls.model_validate(_upgrade(json.loads(path.read_text(encoding="utf-8"))))
         except (ValueError, OSError) as exc:
             raise CiteError(f"Settings file {path} is invalid: {exc}", "fix or delete the file") from exc
 
@@ -86,3 +86,15 @@ class Settings(BaseModel):
         tmp = path.with_suffix(".tmp")
         tmp.write_text(self.model_dump_json(indent=2), encoding="utf-8")
         os.replace(tmp, path)
+
+
+def _upgrade(raw: object) -> object:
+    """Settings saved before `rerank_answers` existed (every Save wrote every field): a reranker chosen
+    then reranked answers, so it still does; their "none" was the old default and becomes the new one."""
+    if isinstance(raw, dict) and "rerank_answers" not in raw and "rerank" in raw:
+        raw = dict(raw)
+        if raw["rerank"] == "none":
+            del raw["rerank"]
+        else:
+            raw["rerank_answers"] = True
+    return raw

@@ -237,3 +237,20 @@ def test_search_is_reranked_by_default_and_answer_evidence_is_not(
     assert "rerank score" not in capsys.readouterr().out
     assert main(["search", "paid leave", "--explain", "--mode", "keyword", "--rerank", "maxsim"]) == 0
     assert "rerank score" in capsys.readouterr().out
+
+
+def test_settings_saved_before_answer_reranking_was_its_own_switch(tmp_path: Path) -> None:
+    import json
+
+    from engine.settings import Settings
+
+    def load(saved: dict[str, object]) -> Settings:
+        (tmp_path / "settings.json").write_text(json.dumps(saved), encoding="utf-8")
+        return Settings.load(tmp_path)
+
+    chose = load({"generator": "extractive", "rerank": "cross-encoder"})
+    assert (chose.rerank, chose.rerank_answers) == ("cross-encoder", True)  # answers stay reranked
+    old_default = load({"generator": "extractive", "rerank": "none"})
+    assert (old_default.rerank, old_default.rerank_answers) == ("maxsim-rrf", False)
+    current = load({"rerank": "none", "rerank_answers": False})
+    assert (current.rerank, current.rerank_answers) == ("none", False)  # a choice made now is kept

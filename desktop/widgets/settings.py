@@ -62,7 +62,10 @@ class SettingsDialog(QDialog):
         current = engine.settings
         self.generator = _combo(GENERATORS, current.generator)
         self.rerank = _combo(RERANKERS, current.rerank)
-        self.rerank.setToolTip("Second stage that reorders the top 20 hits; costs about 300 ms a query")
+        self.rerank.setToolTip(
+            "Second stage that reorders the top 20 hits of a hybrid search (citeline search, agents over"
+            " MCP), and of answer evidence when the box below is ticked; about 300 ms a query"
+        )
         self.rerank_answers = QCheckBox("Also rerank the evidence answers are built from")
         self.rerank_answers.setChecked(current.rerank_answers)
         self.rerank_answers.setToolTip(
