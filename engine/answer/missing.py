@@ -42,13 +42,13 @@ KEYED = re.compile(r"[\w-]+[\"']?\s*[=:]\s*[\"']?$")  # "file_path=", "path: ", 
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+")
 ITEM_WORDS = 6  # a list item that lists a file says little besides it: "- setup.md: the install guide"
 
-Exists = Callable[[str, str], bool]  # (reference, path of the file that mentions it) -> resolves?
+Exists = Callable[[str, str], bool]  # (reference, path of the file that lists it) -> resolves?
 
 
 @dataclass(frozen=True)
 class MissingDocument:
     reference: str  # as written, e.g. docs/engineering/runbook_redis_failover.md
-    listed_in: str  # an indexed file that mentions it (the first in evidence order)
+    listed_in: str  # an indexed file that lists it (the first in evidence order)
     line: int
     page: int | None
     share: float  # of the question's IDF weight carried by the reference's file name
@@ -95,7 +95,7 @@ def find(
     doc_freq: DocFreq | None,
     min_share: float = NAME_SHARE,
 ) -> MissingDocument | None:
-    """The missing document the question asks about, if the evidence mentions one."""
+    """The missing document the question asks about, if the evidence lists one."""
     terms = set(content_terms(question))
     if not terms:
         return None
