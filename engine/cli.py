@@ -11,11 +11,12 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from engine import __version__
 from engine.errors import CiteError
 from engine.events import FileSkipped, IndexProgress
+from engine.settings import GeneratorName, Rerank
 
 log = logging.getLogger("citeline")
 Handler = Callable[[argparse.Namespace], int]
@@ -337,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ext", action="append", help="only files with this extension (repeatable)")
     p.add_argument(
         "--rerank",
-        choices=["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"],
+        choices=get_args(Rerank),
         help="second stage for the top 20 (default: the rerank setting, maxsim-rrf, for hybrid searches)",
     )
     p.add_argument("--explain", action="store_true", help="show each list's rank and score")
@@ -346,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ask", help="a cited answer, or a refusal when the folders do not support one")
     p.add_argument("question")
-    p.add_argument("--generator", choices=["local", "claude", "extractive"], help="default: the setting")
+    p.add_argument("--generator", choices=get_args(GeneratorName), help="default: the setting")
     p.add_argument("--evidence", action="store_true", help="print the ranked evidence first (stderr)")
     p.add_argument("--json", action="store_true", help="the full structure")
     p.set_defaults(func=cmd_ask)

@@ -36,12 +36,16 @@ def model_cache_dir(home: Path) -> Path:
     return path
 
 
+GeneratorName = Literal["local", "claude", "extractive"]
+Rerank = Literal["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"]
+
+
 class Settings(BaseModel):
     """User settings, persisted as JSON in the data directory. Unknown keys are an error, not ignored."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    generator: Literal["local", "claude", "extractive"] = Field(
+    generator: GeneratorName = Field(
         "local", description="Which answer generator to use; extractive needs no model."
     )
     quote_fallback: bool = Field(
@@ -61,7 +65,7 @@ class Settings(BaseModel):
     chunk_tokens: int = Field(200, ge=32, le=512, description="Target chunk size in embedder tokens.")
     candidates: int = Field(50, ge=1, le=1000, description="How many hits each ranked list contributes.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal Rank Fusion constant k (Cormack et al. 2009).")
-    rerank: Literal["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"] = Field(
+    rerank: Rerank = Field(
         "maxsim-rrf", description="Second-stage reranker applied to the fused candidates of a search."
     )
     rerank_answers: bool = Field(
