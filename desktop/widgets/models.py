@@ -20,6 +20,7 @@ from desktop.tasks import Job, State, TaskManager
 from models.locator import Locator, ModelStatus
 
 FILTERS = {"gguf": "GGUF models (*.gguf)", "onnx": "ONNX models (*.onnx)"}
+DEFAULT_NOTE = "Models load on first use. Import replaces the model for the selected role."
 
 
 class ModelManager(QWidget):
@@ -32,6 +33,7 @@ class ModelManager(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.header().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.note = QLabel("Checking models…")
+        self._told = False  # the note holds an import's outcome, which a later status check must not hide
         self.note.setObjectName("muted")
         self.note.setWordWrap(True)
         self.import_button = QPushButton("Import…")
@@ -65,7 +67,8 @@ class ModelManager(QWidget):
         first = self.tree.topLevelItem(0)
         if first is not None:
             self.tree.setCurrentItem(first)
-        self.note.setText("Models load on first use. Import replaces the model for the selected role.")
+        if not self._told:
+            self.note.setText(DEFAULT_NOTE)
 
     def selected_role(self) -> str:
         item = self.tree.currentItem()
@@ -83,7 +86,7 @@ class ModelManager(QWidget):
             self.import_model(Path(path), role)
 
     def import_model(self, path: Path, role: str) -> Job:
-        self.note.setText(f"Importing {path.name} (copying and checking it)…")
+        self._say(f"Importing {path.name} (copying and checking it)…")
         self.import_button.setEnabled(False)
         return self.tasks.read(
             "importing a model", lambda job: self.locator.import_model(path, role), then=self._imported
@@ -92,6 +95,12 @@ class ModelManager(QWidget):
     def _imported(self, job: Job) -> None:
         self.import_button.setEnabled(True)
         if job.state is not State.DONE:
-            self.note.setText(f"{job.error} ({job.hint})" if job.hint else job.error)
+            self._say(f"{job.error} ({job.hint})" if job.hint else job.error)
             return
+        status: ModelStatus = job.result
+        self._say(f"Imported {status.name} for the {status.role} role ({status.state.value}).")
         self.refresh()
+
+    def _say(self, text: str) -> None:
+        self._told = True
+        self.note.setText(text)
