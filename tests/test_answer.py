@@ -57,6 +57,14 @@ def use(engine: Engine, generator: Scripted) -> None:
     engine._generators["scripted"] = generator
 
 
+def index_with_notes(engine: Engine, root: Path) -> None:
+    """Index `root` with eight unrelated notes beside it, so that word rarity (IDF) means something."""
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar", "wiki", "phone"]):
+        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+
+
 def ask_quoting(engine: Engine, question: str, name: str, sentence: str, quote: str) -> Answer:
     """Ask with a scripted answer citing the evidence chunk of the file called `name`."""
     evidence = engine.evidence(question)
@@ -274,10 +282,7 @@ def test_a_question_about_a_document_the_folders_only_list_is_refused_and_names_
         "See also [the Redis one](runbook_redis_failover.md) and https://example.com/guide_redis_failover.md\n",
     )
     write(root, "notes/cache.md", "# Cache\n\nSessions live in Redis; a failover drops them.\n")
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar", "wiki", "phone"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
+    index_with_notes(engine, root)
     scripted = Scripted([RawSentence("Follow the manifest.", (1,), "Runbook: Redis Failover")])
     use(engine, scripted)
     answer = engine.ask("How do I set up the Redis failover runbook?", "scripted")
@@ -292,6 +297,97 @@ def test_a_question_about_a_document_the_folders_only_list_is_refused_and_names_
         Path(c.path).name for s in answer.sentences for c in s.citations
     }
     assert not engine.ask("What happens to sessions in a Redis failover?", "extractive").refused
+
+
+def test_a_policy_no_document_is_about_is_refused_and_the_passing_mention_named(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "policies/security_policy.md",
+        "# Information Security Policy\n\n## Laptop Security\n\n- FileVault must be enabled.\n"
+        "- Auto-lock after 5 minutes of inactivity.\n"
+        "- No company data on personal devices unless using the approved MDM (Jamf).\n\n"
+        "## Vendor Reviews\n\nNew vendors pass a security review within three weeks.\n",
+    )
+    write(
+        root,
+        "policies/pto_policy.md",
+        "# Paid Time Off\n\n## Sick Leave\n\nTen sick days a year.\n\n## Parental Leave\n\n"
+        "Meridian offers 16 weeks paid parental leave for all new parents.\n",
+    )
+    write(  # a text page whose headings are short lines standing alone, as PDF and plain text give them
+        root,
+        "handbook.txt",
+        "Customer handbook\n\nReturns and refunds\n\nWe refund any order within 30 days of delivery.\n",
+    )
+    index_with_notes(engine, root)
+    scripted = Scripted([RawSentence("Use the MDM.", (1,), "approved MDM (Jamf)")])
+    use(engine, scripted)
+    answer = engine.ask("What is the company's policy on using personal devices for work?", "scripted")
+    assert answer.refused and answer.text == REFUSAL and scripted.calls == 0
+    assert "“personal devices”" in answer.reason
+    assert answer.reason.endswith("security_policy.md:7 only mentions it")
+    # A policy some title names is answered: a Markdown section, a plain-text heading line.
+    for question, source in [
+        ("What is the company's parental leave policy?", "pto_policy.md"),
+        ("What is the policy on refunds?", "handbook.txt"),
+    ]:
+        answer = engine.ask(question, "extractive")
+        assert not answer.refused, (question, answer.reason)
+        assert source in {Path(c.path).name for s in answer.sentences for c in s.citations}
+    # A question about the devices themselves asks for no policy: the bullet answers it.
+    assert not engine.ask("Are personal devices allowed to hold company data?", "extractive").refused
+
+
+def test_the_topic_of_an_asked_for_policy_and_the_lines_that_read_as_titles() -> None:
+    from engine.answer.scope import title_lines, topics
+
+    cases = {
+        "What is the company's policy on using personal devices for work?": [("policy", "personal devices")],
+        "What's the process for emergency deploys during code freeze?": [("process", "emergency deploys")],
+        "What is the complete backup and disaster recovery strategy?": [
+            ("strategy", "backup"),
+            ("strategy", "disaster recovery"),
+        ],
+        "what's our refund policy?": [("policy", "refund")],
+        "What's the deployment process for the API?": [("process", "deployment")],  # words before first
+        "What is the policy of the company on remote work?": [("policy", "remote work")],  # "on" over "of"
+        "How does the review process work?": [("process", "review")],
+        "What is the process?": [],  # no topic
+        "The one-child policy lowered population growth.": [],  # a claim, not a question
+        "parental leave policy": [],  # a keyword query
+        "How does the worker process jobs from the queue?": [],  # the verb, not the noun
+        "How long does it take to process a refund?": [],
+        "How are jobs processed?": [],
+    }
+    for question, expected in cases.items():
+        assert topics(question) == expected, question
+    text = "Refund Policy\n\nWe refund within 30 days.\n- **Personal devices**: not allowed\n"
+    text += "- No data on personal devices.\nShipping: free over $50\n\n| Travel | Booking |\n## Leave"
+    assert list(title_lines(text)) == ["Refund Policy", "Personal devices", "Shipping", " Leave"]
+
+
+def test_titles_name_a_topic_by_file_name_heading_stem_or_acronym_and_a_quarter_is_enough() -> None:
+    from engine.answer.scope import find
+
+    titles = {"/kb/hr.md": "Paid Time Off > Sick leave", "/kb/team.md": "Team > PTO", "/kb/misc.md": "Misc"}
+
+    def untitled(question: str, path: str) -> float | None:
+        found = find(question, [hit("Some text.", path=path)], lambda p: titles.get(p, ""), None)
+        return None if found is None else found.share
+
+    assert untitled("What is the policy on expenses?", "/kb/expense_policy.md") is None  # file name, stem
+    assert untitled("What's the PTO policy?", "/kb/hr.md") is None  # initials of a heading
+    assert untitled("What is the paid time off policy?", "/kb/team.md") is None  # a heading's acronym
+    assert untitled("What is the sick leave policy?", "/kb/hr.md") is None
+    assert untitled("What is the travel policy?", "/kb/misc.md") == 0.0
+    # Each word weighs the same here (no index): one named word of four is enough, one of five is not.
+    assert untitled("What is the policy on misc travel visa insurance?", "/kb/misc.md") is None
+    assert untitled("What is the policy on misc travel visa insurance claims?", "/kb/misc.md") == 0.2
+    # Of several topics the best-named one decides.
+    assert untitled("What is the travel and misc strategy?", "/kb/misc.md") is None
 
 
 def test_only_listed_file_references_count_not_prose_urls_or_product_names() -> None:

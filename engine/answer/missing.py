@@ -59,9 +59,18 @@ class MissingDocument:
         return f"the question is about {self.reference}, which {where} lists but the indexed folders lack"
 
 
+def split_camel(text: str) -> str:
+    """ "runbookRedisFailover" -> "runbook Redis Failover", so that each word is a term."""
+    return re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+
+
+def name_words(path: str) -> str:
+    """A file's name without folder or extension, camelCase split ("a/runbookRedis.md": "runbook Redis")."""
+    return split_camel(PurePosixPath(path.replace("\\", "/")).stem)
+
+
 def name_terms(path: str) -> set[str]:
-    stem = PurePosixPath(path.replace("\\", "/")).stem
-    return set(content_terms(re.sub(r"([a-z])([A-Z])", r"\1 \2", stem)))
+    return set(content_terms(name_words(path)))
 
 
 def listed(line: str, start: int, end: int, path: str) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.answer import changes, conflicts, contract, gate, missing
+from engine.answer import changes, conflicts, contract, gate, missing, scope
 from engine.answer.contract import Embed
 from engine.answer.prompts import REFUSAL
 from engine.answer.text import content_terms, normalize, split_sentences
@@ -73,6 +73,34 @@ def head_reader(engine: Engine) -> Callable[[str], str]:
         return "\n".join(c.text for c in engine.catalog.chunks_of_file(row.id)[:3])
 
     return head
+
+
+def title_reader(engine: Engine) -> scope.Titles:
+    """A file's titles (heading paths and the lines that read as titles), read once per answer."""
+
+    @functools.cache
+    def titles(path: str) -> str:
+        row = engine.catalog.file(path)
+        if row is None:
+            return ""
+        chunks = engine.catalog.chunks_of_file(row.id)
+        lines = [t for c in chunks[: scope.TITLE_CHUNKS] for t in scope.title_lines(c.text)]
+        return "\n".join([c.heading for c in chunks] + lines)
+
+    return titles
+
+
+def screen(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit]) -> gate.GateDecision:
+    """The checks made before any model runs: the evidence gate, then a question about a document the
+    folders only list (missing), then one asking for a policy or process no evidence document is about
+    (scope)."""
+    decision = gate.decide(question, hits, engine.doc_freq)
+    if decision.passed and (gone := missing.find(question, evidence, engine.resolves, engine.doc_freq)):
+        decision = replace(decision, passed=False, reason=gone.reason)
+    titles = title_reader(engine)
+    if decision.passed and (untitled := scope.find(question, evidence, titles, engine.doc_freq)):
+        decision = replace(decision, passed=False, reason=untitled.reason)
+    return decision
 
 
 def _figures(text: str) -> list[str]:
@@ -273,9 +301,7 @@ def ask_stream(
     hits, evidence = gather(engine, question)
     clock.mark("evidence")
     yield EvidenceReady(tuple(evidence))
-    decision = gate.decide(question, hits, engine.doc_freq)
-    if decision.passed and (gone := missing.find(question, evidence, engine.resolves, engine.doc_freq)):
-        decision = replace(decision, passed=False, reason=gone.reason)
+    decision = screen(engine, question, hits, evidence)
     if not decision.passed:
         clock.mark("total")
         yield Answer(

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.answer import gate, missing
-from engine.answer.pipeline import gather
+from engine.answer import gate, missing, scope
+from engine.answer.pipeline import gather, title_reader
 from engine.answer.text import content_terms, normalize
 from engine.api import Engine
 from engine.errors import CiteError
@@ -134,6 +134,7 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
     feats = []
     rerank: list[float | None] = []
     shares: list[float] = []  # of the question's weight named by a file the evidence mentions but lacks
+    topic_shares: list[float | None] = []  # of the asked-for policy's topic named by evidence titles
     for q in dataset.queries:
         hits, evidence = gather(engine, q.text)
         d = gate.decide(q.text, hits, engine.doc_freq)
@@ -141,8 +142,11 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
         rerank.append(best_rerank_score(engine, q.text, hits))
         gone = missing.find(q.text, evidence, engine.resolves, engine.doc_freq, min_share=0.0)
         shares.append(gone.share if gone else 0.0)
+        untitled = scope.find(q.text, evidence, title_reader(engine), engine.doc_freq, min_share=float("inf"))
+        topic_shares.append(untitled.share if untitled else None)
     pos = [f for f in feats if f[0]]
     neg = [f for f in feats if not f[0]]
+    asked = [(f, t) for f, t in zip(feats, topic_shares, strict=True) if t is not None]
     out: dict[str, Any] = {
         "auc_coverage": metrics.roc_auc([f[1] for f in pos], [f[1] for f in neg]) if neg else None,
         "auc_dense": metrics.roc_auc([f[2] for f in pos], [f[2] for f in neg]) if neg else None,
@@ -150,12 +154,18 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
             {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
             | ({"rerank": round(r, 3)} if r is not None else {})
             | ({"missing_share": m} if m else {})
-            for f, r, m in zip(feats, rerank, shares, strict=True)
+            | ({"topic_share": t} if t is not None else {})
+            for f, r, m, t in zip(feats, rerank, shares, topic_shares, strict=True)
         ],
         "missing_document": {
             "line": missing.NAME_SHARE,
             "answerable_max": max((m for f, m in zip(feats, shares, strict=True) if f[0]), default=0.0),
             "unanswerable": [m for f, m in zip(feats, shares, strict=True) if not f[0]],
+        },
+        "untitled_topic": {
+            "line": scope.TITLE_SHARE,
+            "answerable": [t for f, t in asked if f[0]],
+            "unanswerable": [t for f, t in asked if not f[0]],
         },
     }
     if neg and all(r is not None for r in rerank):
