@@ -7,23 +7,28 @@ quoting that bullet presents a passing mention as the policy. So before any mode
 asks for a policy, process, procedure, strategy or guidelines *on a topic* is checked against the titles
 of its evidence files: their file names, their heading paths, and the lines that read as titles (Markdown
 headings, short lines standing alone as PDF and text headings do, bold or "Label:" leads). When those
-titles name less than TITLE_SHARE of the topic's IDF weight, the answer is the refusal, and the reason
-names the line of the evidence that mentions the topic most.
+titles name less than TITLE_SHARE of the topic's IDF weight, and no evidence file names the topic in
+MENTION_SENTENCES sentences or more (a section about it under another title, "## Performance" on
+caching, names it again and again; a passing mention once or twice), the answer is the refusal, and the
+reason names the line of the evidence that mentions the topic most.
 
 The topic is the phrase the kind word governs: the words before it back to a determiner or a possessive
 ("the company's parental leave policy"), else the phrase after it, "on/about X" before "for/to X" before
 "of X", up to the next preposition ("personal devices" in the question above, "emergency deploys" in "the
 process for emergency deploys during code freeze"). Qualifiers and owners are not the topic ("current",
 "complete", "using", "company": NOT_TOPIC). "Backup and disaster recovery strategy" has two topics;
-titles naming either one are enough. A title names a word by its stem, by a stem one is a prefix of
-("expenses" / "Expense Policy") or by initials ("PTO" / "Paid Time Off", either way round). Only questions
+titles naming either one are enough. A title names a word by its stem, by its root (the stem without
+an ending the light stemmer keeps on one form and not another: "caching" / "Cache", "rotating" / "Key
+rotation", "security" / "Secure"), by a stem one is a prefix of ("expenses" / "Expense Policy") or by
+initials ("PTO" / "Paid Time Off", either way round). Only questions
 are read (a "?" or a question word), and "process" only as a noun ("how does the worker process jobs"
 asks for none): a claim or a keyword query naming a policy asks for nothing.
 
-Measured by `citeline eval DATASET --calibrate-gate` ("topic_share"): on Meridian the seven answerable
-questions of this kind score 0.5 (q16, "deploying code": the titles say "deploy", not "code") or 1.0, the
-unanswerable ones 0.0 (q31, q33) and 0.33 (q35); the line sits at a quarter. Of the 102 LangChain
-questions one is of this kind (q079, "short-term memory strategies", 1.0).
+Measured by `citeline eval DATASET --calibrate-gate` ("topic_share", "topic_sentences"): on Meridian
+the seven answerable questions of this kind score 0.5 (q16, "deploying code": the titles say "deploy",
+not "code") or 1.0, the unanswerable ones 0.0 (q31, q33) and 0.33 (q35); the line sits at a quarter. The
+unanswerable ones name their topic in at most one sentence of any evidence file, the answerable ones in
+1 to 15. Of the 102 LangChain questions one is of this kind (q079, "short-term memory strategies", 1.0).
 Known limits: the line rests on Meridian's ten questions of this kind; a synonym is not a title ("time
 off" is not named by "Leave"); a folder whose files carry no titles at all (chat exports, notes named by
 date) cannot answer such a question, and the refusal points at the mention instead.
@@ -38,14 +43,18 @@ from pathlib import PurePath
 
 from engine.answer.gate import DocFreq, idf
 from engine.answer.missing import LIST_ITEM, name_terms, name_words, split_camel
-from engine.answer.text import content_terms, words
+from engine.answer.text import content_terms, normalize, split_sentences, words
 from engine.events import Hit
 
 TITLE_SHARE = 0.25
+MENTION_SENTENCES = 3  # a file that names the topic in this many sentences discusses it, titled or not
 TITLE_WORDS = 8  # a line standing alone with at most this many words and no final stop reads as a title
 TITLE_CHUNKS = 400  # title lines are read from a file's first chunks (its heading paths from all of them)
 LABEL_WORDS = 4  # "Personal devices: ..." — a lead label of at most this many words
 STEM_SLACK = 4  # "expens" names "expense", "promot" names "promotion": a prefix of 5+ letters, 4 at most left
+# Endings the light stemmer leaves on one form of a word and not on another: "cach(ing)" / "cache",
+# "rotat(ing)" / "rot(ation)", "secur(ity)" / "secure". Titles are compared without them.
+ROOT_ENDINGS = ("ity", "ion", "at", "e")
 KIND = re.compile(r"\b(?:polic(?:y|ies)|process(?:es)?|procedures?|strateg(?:y|ies)|guidelines?)\b", re.I)
 PREP = (
     "on|about|regarding|concerning|around|for|to|towards|of|at|in|during|with|when|while|from|by|within|"
@@ -86,6 +95,7 @@ class Untitled:
     topic: str  # the topic as the question words it, e.g. "personal devices"
     kind: str  # "policy", "process", ...
     share: float  # of the topic's IDF weight that the evidence titles name
+    sentences: int  # the most sentences one evidence file names the topic in
     mention: str  # "security_policy.md:33", or "" when no evidence line names the topic
 
     @property
@@ -166,16 +176,33 @@ def title_lines(text: str) -> Iterator[str]:
             yield stripped
 
 
+def _named_weight(terms: dict[str, float], text: str) -> float:
+    """The share of the topic's IDF weight that `text` names."""
+    have = set(content_terms(text))
+    return sum(w for t, w in terms.items() if _names(t, have)) / (sum(terms.values()) or 1.0)
+
+
 def _mention(terms: dict[str, float], hits: Sequence[Hit]) -> str:
     """file:line of the evidence line naming the most of the topic's weight (at least half), or ""."""
-    half, best, where = 0.5 * sum(terms.values()), 0.0, ""
+    best, where = 0.0, ""
     for hit in hits:
         for offset, line in enumerate(hit.text.split("\n")):
-            have = set(content_terms(line))
-            got = sum(w for t, w in terms.items() if t in have)
-            if got >= half and got > best:
+            if (got := _named_weight(terms, line)) >= 0.5 and got > best:
                 best, where = got, f"{PurePath(hit.path).name}:{hit.start_line + offset}"
     return where
+
+
+def _discussion(terms: dict[str, float], hits: Sequence[Hit]) -> int:
+    """The most distinct sentences one evidence file names at least half of the topic's weight in: a
+    passing mention is one or two ("No company data on personal devices unless..."), a section about the
+    topic under another title ("## Performance" on caching) names it again and again."""
+    per_file: dict[str, set[str]] = {}
+    for hit in hits:
+        for start, end in split_sentences(hit.text):
+            sentence = normalize(hit.text[start:end])
+            if _named_weight(terms, sentence) >= 0.5:
+                per_file.setdefault(hit.path, set()).add(sentence)
+    return max(map(len, per_file.values()), default=0)
 
 
 def _acronyms(text: str) -> set[str]:
@@ -187,9 +214,17 @@ def _acronyms(text: str) -> set[str]:
     return found
 
 
+def _root(term: str) -> str:
+    for ending in ROOT_ENDINGS:
+        if term.endswith(ending) and len(term) - len(ending) >= 3:
+            return term[: -len(ending)]
+    return term
+
+
 def _names(term: str, named: set[str]) -> bool:
-    """Whether the titles name the term: the same stem, or one a prefix of the other ("expens", "expense")."""
-    if term in named:
+    """Whether the titles name the term: the same stem or root ("cach" for "caching" and "cache"), or one a
+    prefix of the other ("expens", "expense")."""
+    if term in named or _root(term) in {_root(other) for other in named}:
         return True
     return len(term) >= 5 and any(
         len(other) >= 5
@@ -205,9 +240,11 @@ def find(
     titles: Titles,
     doc_freq: DocFreq | None,
     min_share: float = TITLE_SHARE,
+    min_sentences: float = MENTION_SENTENCES,
 ) -> Untitled | None:
     """The policy/process/strategy the question asks for when no evidence file's titles name its topic
-    (the best-named of its topics, which is returned whatever its share when min_share is inf)."""
+    and none discusses it (the best-named of its topics; returned whatever its share and discussion when
+    min_share and min_sentences are inf)."""
     asked = topics(question)
     if not asked or not hits:
         return None
@@ -218,6 +255,7 @@ def find(
         named |= name_terms(path) | set(content_terms(text))
         acronyms |= _acronyms(text + "\n" + name_words(path))
     best: tuple[float, str, str, dict[str, float]] | None = None
+    sentences = 0
     for kind, phrase in asked:
         terms = {t: idf(t, doc_freq) for t in dict.fromkeys(content_terms(phrase))}
         got = {t for t in terms if _names(t, named) or t in acronyms}
@@ -230,8 +268,9 @@ def find(
         share = sum(terms[t] for t in got if t in terms) / (sum(terms.values()) or 1.0)
         if best is None or share > best[0]:
             best = (share, kind, phrase, terms)
-    # One topic the titles name is enough ("backup" of "backup and disaster recovery").
-    if best is None or best[0] >= min_share:
+        sentences = max(sentences, _discussion(terms, hits))
+    # One topic the titles name or a file discusses is enough ("backup" of "backup and disaster recovery").
+    if best is None or best[0] >= min_share or sentences >= min_sentences:
         return None
     share, kind, phrase, terms = best
-    return Untitled(phrase, kind, round(share, 3), _mention(terms, hits))
+    return Untitled(phrase, kind, round(share, 3), sentences, _mention(terms, hits))
