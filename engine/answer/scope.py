@@ -176,10 +176,15 @@ def title_lines(text: str) -> Iterator[str]:
             yield stripped
 
 
+def _share(terms: dict[str, float], got: set[str]) -> float:
+    """The share of the topic's IDF weight that the terms in `got` carry."""
+    return sum(w for t, w in terms.items() if t in got) / (sum(terms.values()) or 1.0)
+
+
 def _named_weight(terms: dict[str, float], text: str) -> float:
     """The share of the topic's IDF weight that `text` names."""
     have = set(content_terms(text))
-    return sum(w for t, w in terms.items() if _names(t, have)) / (sum(terms.values()) or 1.0)
+    return _share(terms, {t for t in terms if _names(t, have)})
 
 
 def _mention(terms: dict[str, float], hits: Sequence[Hit]) -> str:
@@ -254,8 +259,7 @@ def find(
         text = split_camel(titles(path))  # code symbols too: "addFolder"
         named |= name_terms(path) | set(content_terms(text))
         acronyms |= _acronyms(text + "\n" + name_words(path))
-    best: tuple[float, str, str, dict[str, float]] | None = None
-    sentences = 0
+    ranked: list[tuple[float, str, str, dict[str, float]]] = []
     for kind, phrase in asked:
         terms = {t: idf(t, doc_freq) for t in dict.fromkeys(content_terms(phrase))}
         got = {t for t in terms if _names(t, named) or t in acronyms}
@@ -265,12 +269,13 @@ def find(
             for i in range(len(spelled) - n + 1):
                 if "".join(w[0] for w in spelled[i : i + n]) in named:
                     got |= {t for w in spelled[i : i + n] for t in content_terms(w)}
-        share = sum(terms[t] for t in got if t in terms) / (sum(terms.values()) or 1.0)
-        if best is None or share > best[0]:
-            best = (share, kind, phrase, terms)
-        sentences = max(sentences, _discussion(terms, hits))
-    # One topic the titles name or a file discusses is enough ("backup" of "backup and disaster recovery").
-    if best is None or best[0] >= min_share or sentences >= min_sentences:
+        ranked.append((_share(terms, got), kind, phrase, terms))
+    # One topic the titles name or a file discusses is enough ("backup" of "backup and disaster recovery");
+    # the sentences are counted only when no title names one.
+    share, kind, phrase, terms = max(ranked, key=lambda r: r[0])
+    if share >= min_share:
         return None
-    share, kind, phrase, terms = best
+    sentences = max(_discussion(t, hits) for *_, t in ranked)
+    if sentences >= min_sentences:
+        return None
     return Untitled(phrase, kind, round(share, 3), sentences, _mention(terms, hits))
