@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import CiteError
-from engine.eval.datasets import Dataset, DatasetError, beir_doc_key, load
+from engine.eval.datasets import Dataset, DatasetError, beir_doc_key, heldout_articles, load
 from engine.eval.metrics import passage_found
 
 EVAL = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
@@ -324,3 +324,67 @@ def test_unknown_layout(tmp_path: Path) -> None:
         load(tmp_path / "notes.md", tmp_path / "w")
     with pytest.raises(ValueError, match="limit"):
         load(tmp_path, tmp_path / "w", limit=-1)
+
+
+# ---------------------------------------------------------------------------------------------- SQuAD
+
+
+def _squad(folder: Path) -> Path:
+    passages = [
+        {"_id": f"{title}#p{n}", "title": title, "text": f"{title} paragraph {n} says {n * 7}."}
+        for title in ("Alpha", "Beta", "Gamma", "Delta", "Epsilon")
+        for n in range(2)
+    ]
+    questions = [
+        {
+            "id": f"{p['_id']}-{kind}",
+            "question": f"What does {p['title']} paragraph {p['_id'][-1]} say? ",
+            "is_impossible": kind == "no",
+            "answers": [] if kind == "no" else [p["text"].split()[-1].rstrip(".")],
+            "plausible_answers": ["says"] if kind == "no" else [],
+            "article_title": p["title"],
+            "paragraph_id": p["_id"],
+        }
+        for p in passages
+        for kind in ("yes", "no")
+    ]
+    folder.mkdir()
+    (folder / "passages.jsonl").write_text("\n".join(json.dumps(p) for p in passages), encoding="utf-8")
+    (folder / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in questions), encoding="utf-8")
+    return folder
+
+
+def test_squad_articles_become_files_and_splits_do_not_overlap(tmp_path: Path) -> None:
+    source = _squad(tmp_path / "squad")
+    train = load(source, tmp_path / "work", split="train")
+    test = load(source, tmp_path / "work", split="test")
+    every = load(source, tmp_path / "work", split="all")
+    assert train.kind == test.kind == "squad"
+    assert {q.group for q in test.queries} == heldout_articles(["Alpha", "Beta", "Gamma", "Delta", "Epsilon"])
+    assert len({q.group for q in test.queries}) == 3
+    assert not {q.group for q in train.queries} & {q.group for q in test.queries}
+    assert len(train.queries) + len(test.queries) == len(every.queries) == 20
+    alpha = (every.corpus_dir / "Alpha.md").read_text(encoding="utf-8")
+    assert alpha == "# Alpha\n\nAlpha paragraph 0 says 0.\n\nAlpha paragraph 1 says 7.\n"
+    q = next(q for q in every.queries if q.id == "Alpha#p1-yes")
+    assert q.answerable and q.answers == ("7",) and q.passages == ("Alpha paragraph 1 says 7.",)
+    assert q.relevant == {"Alpha.md": 1} and q.text.endswith("say?")
+    impossible = next(q for q in every.queries if q.id == "Alpha#p1-no")
+    assert not impossible.answerable and impossible.plausible == ("says",) and not impossible.passages
+
+
+def test_squad_unknown_split_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="no split 'dev'"):
+        load(_squad(tmp_path / "squad"), tmp_path / "work", split="dev")
+
+
+@pytest.mark.eval
+def test_real_squad_split_holds_three_articles_out(tmp_path: Path) -> None:
+    path = EVAL.parent / "train" / "squad2_10_articles"
+    if not path.is_dir():
+        pytest.skip(f"training data not present: {path}")
+    test = load(path, tmp_path, split="test")
+    train = load(path, tmp_path, split="train")
+    assert len({q.group for q in test.queries}) == 3 and len({q.group for q in train.queries}) == 7
+    assert len(test.queries) + len(train.queries) == 3765
+    assert len(list(test.corpus_dir.glob("*.md"))) == 10

@@ -8,6 +8,10 @@
   answer is 100% verified by construction: unverified sentences are dropped, never displayed);
 - conflicts: for questions labelled contradictory, both gold files cited and a conflict flagged;
 - passage support (LangChain): answers whose cited quotes overlap a supporting passage;
+- evidence holds the passage (LangChain, SQuAD): the supporting or gold passage is among the evidence
+  the generator reads;
+- SQuAD-style sets: gold span shown (answerable questions whose quotes hold a gold answer) and plausible
+  span shown (unanswerable questions whose quotes hold the tempting wrong span);
 - latency: time to evidence, to the first verified sentence, and to the full answer.
 """
 
@@ -70,10 +74,22 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
             row["citation_precision_answer"] = len(stated & set(query.relevant)) / len(stated)
     if query.category == "contradictory":
         row["conflict_ok"] = bool(answer.conflicts) and set(query.relevant) <= cited
+    if query.passages:  # did the passage that answers reach the generator at all?
+        texts = [h.text for h in answer.evidence]
+        row["evidence_holds_passage"] = any(metrics.passage_found(p, texts) for p in query.passages)
+    quotes = [c.quote for s in answer.sentences if not s.is_conflict_note for c in s.citations]
     if query.passages and not answer.refused:
-        quotes = [c.quote for s in answer.sentences for c in s.citations]
         row["passage_support"] = any(quote_overlaps(q, query.passages) for q in quotes)
+    if query.answers and query.answerable:  # SQuAD: a gold answer span is in what the answer quotes
+        row["gold_shown"] = any(holds(a, q) for a in query.answers for q in quotes)
+    if query.plausible and not query.answerable:  # ...or, unanswerable, the tempting wrong span is
+        row["plausible_shown"] = any(holds(a, q) for a in query.plausible for q in quotes)
     return row
+
+
+def holds(span: str, text: str) -> bool:
+    """Whether `text` holds `span` (whitespace, quotes and case aside)."""
+    return bool(span.strip()) and normalize(span).lower() in normalize(text).lower()
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -102,6 +118,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     support = [r["passage_support"] for r in rows if "passage_support" in r]
     if support:
         out["quotes_overlap_supporting_passage"] = round(metrics.mean(1.0 if s else 0.0 for s in support), 3)
+    for key in ("evidence_holds_passage", "gold_shown", "plausible_shown"):
+        seen = [r[key] for r in rows if key in r]
+        if seen:
+            out[key] = round(metrics.mean(1.0 if s else 0.0 for s in seen), 3)
     for stage in ("evidence", "first_sentence", "total"):
         values = [r["timings"][stage] for r in rows if stage in r["timings"]]
         if values:

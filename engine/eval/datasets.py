@@ -11,6 +11,13 @@ Three layouts are recognised (the folder itself, or for BEIR also one level down
 - LangChain golden set (``golden_dataset.json`` with ``qa_pairs`` holding ``source_files`` and
   ``supporting_passages``, and a docs folder). Pairs carry no id; they are numbered ``q001``, ``q002``…
   in file order. A pair without source files would be unanswerable (the shipped set has none).
+- SQuAD 2.0 style (``passages.jsonl`` with ``_id`` = ``<Article>#p<N>``, ``title``, ``text`` and
+  ``questions.jsonl`` with ``is_impossible``, ``answers``, ``plausible_answers``, ``article_title``,
+  ``paragraph_id``). Each article is written out as one Markdown file (title, then its paragraphs in
+  order) under ``work_dir/"corpus"``, as a user's folder of documents would hold it. The articles are
+  split once, by the SHA-256 of their titles, into HELDOUT_ARTICLES held out (split ``test``) and the rest
+  (split ``train``); ``all`` keeps every question. Whatever is fitted on this data (the answer check) is
+  fitted on ``train`` only, and ``test`` is the figure reported for it.
 
 A doc key is the document's path relative to ``corpus_dir``, in posix form. For the folder-based sets the
 gold names are resolved against the real files (exactly, after dropping leading folders, or by a unique
@@ -20,6 +27,7 @@ path suffix) and a :class:`DatasetError` lists any that do not resolve.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import logging
 import os
@@ -36,8 +44,10 @@ log = logging.getLogger(__name__)
 DOCS_FOLDERS = ("knowledge_base", "corpus", "docs")  # preferred names for the docs folder, in order
 _STAMP = "corpus.stamp"  # in work_dir, next to the materialised BEIR corpus: which source it came from
 _LAYOUTS = (
-    "BEIR (corpus.jsonl, queries.jsonl, qrels/), questions.jsonl with gold_sources, or golden_dataset.json"
+    "BEIR (corpus.jsonl, queries.jsonl, qrels/), questions.jsonl with gold_sources, golden_dataset.json, "
+    "or SQuAD-style passages.jsonl + questions.jsonl"
 )
+HELDOUT_ARTICLES = 3  # SQuAD-style sets: articles held out from anything fitted on the set
 
 
 class DatasetError(CiteError, ValueError):
@@ -55,11 +65,15 @@ class Query:
     category: str = ""
     passages: tuple[str, ...] = ()
     answer: str = ""
+    answers: tuple[str, ...] = ()  # every accepted answer span (SQuAD)
+    plausible: tuple[str, ...] = ()  # the tempting wrong span of an unanswerable question (SQuAD)
+    group: str = ""  # the article a SQuAD question is about
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """A folder to index as-is and the queries to run against it. kind: "beir" | "meridian" | "langchain"."""
+    """A folder to index as-is and the queries to run against it.
+    kind: "beir" | "meridian" | "langchain" | "squad"."""
 
     name: str
     corpus_dir: Path
@@ -82,6 +96,9 @@ def load(path: Path, work_dir: Path, split: str = "test", limit: int | None = No
         queries, corpus_dir = _load_beir(beir, work_dir, split)
         return Dataset(path.name, corpus_dir, _first(queries, limit), "beir")
     questions = _find_file(path, "questions.jsonl")
+    if questions is not None and (questions.parent / "passages.jsonl").is_file():
+        queries, corpus_dir = _load_squad(questions.parent, work_dir, split)
+        return Dataset(path.name, corpus_dir, _first(queries, limit), "squad")
     if questions is not None:
         queries, corpus_dir = _load_meridian(path, questions)
         return Dataset(path.name, corpus_dir, _first(queries, limit), "meridian")
@@ -225,6 +242,63 @@ def _materialise(corpus_file: Path, out: Path, keys: set[str]) -> None:
 def _source_stamp(path: Path) -> str:
     stat = path.stat()
     return f"{path.resolve()}\t{stat.st_size}\t{stat.st_mtime_ns}\n"
+
+
+# --------------------------------------------------------------------------------------------- SQuAD
+
+
+def heldout_articles(titles: Iterable[str], count: int = HELDOUT_ARTICLES) -> frozenset[str]:
+    """The `count` articles whose titles hash lowest: a fixed split that no result chose."""
+    ordered = sorted(set(titles), key=lambda t: hashlib.sha256(t.encode("utf-8")).hexdigest())
+    return frozenset(ordered[:count])
+
+
+def article_key(title: str) -> str:
+    return quote(title, safe="") + ".md"
+
+
+def _load_squad(root: Path, work_dir: Path, split: str) -> tuple[list[Query], Path]:
+    passages = list(_read_jsonl(root / "passages.jsonl"))
+    records = list(_read_jsonl(root / "questions.jsonl"))
+    held = heldout_articles(str(_field(r, "title", root / "passages.jsonl")) for r in passages)
+    if split not in ("train", "test", "all"):
+        raise DatasetError(f"a SQuAD-style set has no split '{split}'.", "use train, test or all")
+    text = {str(p["_id"]): str(p.get("text") or "") for p in passages}
+    queries = [
+        Query(
+            id=str(_field(rec, "id", root)),
+            text=str(_field(rec, "question", root)).strip(),
+            relevant={article_key(str(rec["article_title"])): 1},
+            answerable=not rec.get("is_impossible"),
+            category="unanswerable" if rec.get("is_impossible") else "answerable",
+            passages=(text.get(str(rec.get("paragraph_id")), ""),) if not rec.get("is_impossible") else (),
+            answer=next(iter(rec.get("answers") or []), ""),
+            answers=tuple(str(a) for a in rec.get("answers") or []),
+            plausible=tuple(str(a) for a in rec.get("plausible_answers") or []),
+            group=str(rec["article_title"]),
+        )
+        for rec in records
+        if split == "all" or (str(rec.get("article_title")) in held) == (split == "test")
+    ]
+    corpus_dir = work_dir / "corpus"
+    _write_articles(passages, corpus_dir, root / "passages.jsonl")
+    return queries, corpus_dir
+
+
+def _write_articles(passages: Sequence[dict[str, Any]], out: Path, source: Path) -> None:
+    """One Markdown file per article (every article, whatever the split: they are the folder asked)."""
+    stamp_file, stamp = out.parent / _STAMP, _source_stamp(source)
+    if stamp_file.is_file() and stamp_file.read_text(encoding="utf-8") == stamp and out.is_dir():
+        return
+    articles: dict[str, list[tuple[int, str]]] = {}
+    for rec in passages:
+        number = int(str(rec["_id"]).rsplit("#p", 1)[-1])
+        articles.setdefault(str(rec["title"]), []).append((number, str(rec.get("text") or "")))
+    out.mkdir(parents=True, exist_ok=True)
+    for title, paras in articles.items():
+        body = "\n\n".join(t.strip() for _, t in sorted(paras))
+        (out / article_key(title)).write_text(f"# {title.replace('_', ' ')}\n\n{body}\n", encoding="utf-8")
+    stamp_file.write_text(stamp, encoding="utf-8")
 
 
 # ------------------------------------------------------------------------------------- folder-based sets
