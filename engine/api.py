@@ -90,7 +90,7 @@ class Engine:
                 index_dir.mkdir(parents=True, exist_ok=True)
                 catalog = Catalog(index_dir / "catalog.duckdb")
                 lexical = LexicalIndex(index_dir / "bm25")
-                vectors = VectorIndex()
+                vectors = VectorIndex(catalog.vector_dim())
                 ids, mat = catalog.vectors_for_chunks()
                 vectors.add(ids, mat)
                 self._catalog, self._lexical, self._vectors = catalog, lexical, vectors
@@ -227,7 +227,17 @@ class Engine:
         self._open()
         embedder = self.embedder()
         with self._write_lock:
+            self._fit_vectors(embedder.dim)
             yield from self._indexer().embed_pending(embedder.embed, cancelled)
+
+    def _fit_vectors(self, dim: int) -> None:
+        """The stored vectors are as wide as the embedder's; vectors of another model are dropped (and
+        recomputed by this embed_pending) instead of failing every search."""
+        catalog = self.catalog
+        if catalog.vector_dim() != dim:
+            catalog.reset_vectors(dim)
+            with self._open_lock:
+                self._vectors = VectorIndex(dim)
 
     def run(self, job: Iterator[Event]) -> list[Event]:
         """Drain a job (tests and scripts)."""

@@ -191,3 +191,19 @@ def test_schema_migrations_upgrade_an_old_catalog(tmp_path: Path) -> None:
     columns = [r[0] for r in catalog._cur().execute("DESCRIBE chunks").fetchall()]
     assert "tokens" in columns
     catalog.close()
+
+
+def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:
+    import numpy as np
+
+    from engine.store.catalog import Catalog
+
+    catalog = Catalog(tmp_path / "catalog.duckdb")
+    assert catalog.vector_dim() == 384  # migration 1 declares FLOAT[384]: existing indexes read as before
+    catalog.store_vectors(["a"], np.ones((1, 384), dtype=np.float32))
+    catalog.reset_vectors(8)  # an embedder of another width: its vectors replace the old ones
+    catalog.store_vectors(["b"], np.ones((1, 8), dtype=np.float32))
+    catalog.close()
+    reopened = Catalog(tmp_path / "catalog.duckdb")
+    assert reopened.vector_dim() == 8 and reopened.vectors_for_chunks()[1].shape == (0, 8)
+    reopened.close()

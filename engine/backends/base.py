@@ -13,7 +13,10 @@ from engine.events import Hit
 
 
 class Embedder(Protocol):
-    dim: int
+    @property
+    def dim(self) -> int:
+        """The width of one embedding (the model says; the stored vectors follow it)."""
+        ...
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]: ...
 

@@ -25,7 +25,7 @@ class OnnxEmbedder:
         self.max_tokens = max_tokens
         self.threads = threads
         self.batch_size = batch_size
-        self.dim = 384
+        self._dim: int | None = None  # read from the model's output when it loads
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -37,7 +37,17 @@ class OnnxEmbedder:
                 tok.enable_truncation(self.max_tokens)
                 tok.no_padding()
                 self._session, self._tokenizer = session, tok
+                self._dim = _output_width(session, "sentence_embedding")
         return self._session, self._tokenizer
+
+    @property
+    def dim(self) -> int:
+        """The width of the model's sentence embedding (loads the model)."""
+        self._load()
+        if self._dim is None:  # the graph leaves it open: measure one embedding
+            feeds, session = self._batch(["width"])
+            self._dim = int(session.run(["sentence_embedding"], feeds)[0].shape[-1])
+        return self._dim
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Wordpiece counts without truncation (used to report how many chunks exceed the window)."""
@@ -85,3 +95,11 @@ class OnnxEmbedder:
             for row, (i, n) in enumerate(zip(idx, lengths, strict=True)):
                 out[i] = tokens[row, : int(n)].astype(np.float32)
         return out
+
+
+def _output_width(session: Any, name: str) -> int | None:
+    """The last dimension of a model output as the ONNX graph declares it, or None where it is symbolic."""
+    for output in session.get_outputs():
+        if output.name == name and isinstance(output.shape[-1], int):
+            return int(output.shape[-1])
+    return None

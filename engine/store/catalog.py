@@ -8,6 +8,7 @@ Schema changes are numbered migrations applied in order.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,7 +23,6 @@ import numpy.typing as npt
 from engine.errors import CiteError
 from engine.events import Chunk
 
-DIM = 384
 FILE_COLS = "id, folder_id, path, size, mtime, hash, status, error, chunks"
 CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
 
@@ -140,6 +140,7 @@ class Catalog:
                 "close the other Citeline window or command, then try again",
             ) from exc
         self._lock = threading.RLock()
+        self._dim: int | None = None  # the vectors table's declared width, read once
         self._migrate()
 
     def close(self) -> None:
@@ -249,6 +250,11 @@ class Catalog:
             .fetchall()
         )
         return [FileRow(*r) for r in rows]
+
+    def indexed_at(self, path: str) -> Any:
+        """When the file's row was last written (a naive timestamp, as DuckDB stores it), or None."""
+        row = self._cur().execute("SELECT indexed_at FROM files WHERE path = ?", [path]).fetchone()
+        return row[0] if row else None
 
     def file(self, path: str) -> FileRow | None:
         row = (
@@ -449,7 +455,8 @@ class Catalog:
     def store_vectors(self, hashes: Sequence[str], vecs: npt.NDArray[np.float32]) -> None:
         with self.write(chunks_changed=False) as con:
             con.execute(
-                "INSERT OR IGNORE INTO vectors SELECT unnest(?::VARCHAR[]), unnest(?::FLOAT[384][])",
+                "INSERT OR IGNORE INTO vectors SELECT unnest(?::VARCHAR[]), "
+                f"unnest(?::FLOAT[{self.vector_dim()}][])",
                 [list(hashes), vecs.tolist()],
             )
 
@@ -467,7 +474,7 @@ class Catalog:
         res = self._cur().execute(sql + " ORDER BY c.id", args).fetchnumpy()
         ids = np.asarray(res["id"], dtype=np.int64)
         if len(ids) == 0:
-            return ids, np.zeros((0, DIM), dtype=np.float32)
+            return ids, np.zeros((0, self.vector_dim()), dtype=np.float32)
         return ids, np.stack([np.asarray(v, dtype=np.float32) for v in res["vec"]])
 
     def vectors_for_chunks_by_hash(
@@ -485,8 +492,39 @@ class Catalog:
         )
         ids = np.asarray(res["id"], dtype=np.int64)
         if len(ids) == 0:
-            return ids, np.zeros((0, DIM), dtype=np.float32)
+            return ids, np.zeros((0, self.vector_dim()), dtype=np.float32)
         return ids, np.stack([np.asarray(v, dtype=np.float32) for v in res["vec"]])
+
+    def vector_dim(self) -> int:
+        """The width of the stored vectors, as the vectors table declares it (FLOAT[384] since migration 1;
+        `reset_vectors` changes it for an embedder of another width)."""
+        if self._dim is None:
+            self._dim = self._declared_dim()
+        return self._dim
+
+    def _declared_dim(self) -> int:
+        row = (
+            self._cur()
+            .execute(
+                "SELECT data_type FROM duckdb_columns() WHERE table_name = 'vectors' AND column_name = 'vec'"
+            )
+            .fetchone()
+        )
+        found = re.fullmatch(r"FLOAT\[(\d+)\]", str(row[0]) if row else "")
+        if found is None:
+            raise CiteError(f"The index's vectors table is not as expected ({row}).", "delete the index")
+        return int(found.group(1))
+
+    def reset_vectors(self, dim: int) -> None:
+        """Drop every vector and declare the table `dim` wide: an embedder of another width was chosen, so
+        every chunk text is embedded again (by the next embed_pending)."""
+        with self.write(chunks_changed=False) as con:
+            self._dim = None
+            con.execute("DROP TABLE vectors")
+            con.execute(
+                f"CREATE TABLE vectors(text_hash VARCHAR PRIMARY KEY, vec FLOAT[{int(dim)}] NOT NULL)"
+            )
+        self._dim = None
 
     def prune_vectors(self) -> None:
         """Drop vectors no chunk uses any more."""

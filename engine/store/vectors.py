@@ -1,5 +1,7 @@
 """Brute-force cosine top-k over a float32 matrix held in RAM (~20 ms at 100k x 384 on 2 cores).
 
+The width is the stored vectors' (Catalog.vector_dim), which is the embedder's.
+
 Rows are appended and tombstoned; the matrix is compacted lazily. `VectorIndex` is the seam where an
 ANN index (HNSW, IVF) can replace brute force beyond ~1M chunks: same add/remove/search contract.
 """
@@ -16,7 +18,7 @@ Matrix = npt.NDArray[np.float32]
 
 
 class VectorIndex:
-    def __init__(self, dim: int = 384) -> None:
+    def __init__(self, dim: int) -> None:
         self.dim = dim
         self._lock = threading.Lock()
         self._ids: Ids = np.zeros(0, dtype=np.int64)
