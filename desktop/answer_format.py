@@ -9,7 +9,6 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from desktop.answering import EvidenceOnly
 from engine.events import Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
 
 REFUSAL_TITLE = "Your folders do not contain the answer."
@@ -25,13 +24,12 @@ class AnswerState:
     evidence: tuple[Hit, ...] = ()
     sentences: list[AnswerSentence] = field(default_factory=list)
     final: Answer | None = None
-    evidence_only: str = ""
     error: tuple[str, str] | None = None
     cancelled: bool = False
 
     @property
     def done(self) -> bool:
-        return self.final is not None or bool(self.evidence_only) or self.error is not None or self.cancelled
+        return self.final is not None or self.error is not None or self.cancelled
 
     def apply(self, event: object) -> None:
         if isinstance(event, EvidenceReady):
@@ -42,8 +40,6 @@ class AnswerState:
             self.final = event
             self.sentences = list(event.sentences)
             self.evidence = event.evidence or self.evidence
-        elif isinstance(event, EvidenceOnly):
-            self.evidence_only = event.reason
 
     def citation(self, sentence: int, index: int) -> Citation | None:
         try:
@@ -62,8 +58,6 @@ def status_text(state: AnswerState) -> str:
         return state.error[0]
     if state.cancelled:
         return "Stopped."
-    if state.evidence_only:
-        return state.evidence_only
     if state.final is not None:
         return "Not found in your folders." if state.final.refused else "Answer ready."
     return "Writing the answer…" if state.evidence else "Searching your folders…"

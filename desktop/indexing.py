@@ -15,10 +15,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from desktop.tasks import Job, State, TaskManager
-from engine.api import Engine, Status
+from engine.api import Engine, FolderWatcher, Status
 from engine.errors import CiteError
 from engine.events import IndexProgress
-from engine.ingest.watcher import FolderWatcher
 
 log = logging.getLogger(__name__)
 BUSY_STATES = ("queued", "scanning", "indexing")
@@ -155,7 +154,7 @@ class Indexing(QObject):
             if self._ok(job) and job.result is not None:
                 then(job.result.include, job.result.exclude)
 
-        self.tasks.read("reading folder patterns", lambda job: self.engine.catalog.folder(path), then=loaded)
+        self.tasks.read("reading folder patterns", lambda job: self.engine.folder(path), then=loaded)
 
     def set_patterns(self, path: str, include: list[str], exclude: list[str]) -> None:
         """Save a folder's globs (writer lane), then re-sync it: newly excluded files leave the index."""
@@ -277,7 +276,7 @@ class Indexing(QObject):
             return len(roots)  # same folders: keep the running observer (and its pending events)
         self._stop_watcher()
         if roots:
-            self._watcher = FolderWatcher(roots, self._batch.emit)
+            self._watcher = self.engine.watcher(self._batch.emit, roots)
             self._watcher.start()
         return len(roots)
 

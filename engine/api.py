@@ -1,7 +1,13 @@
 """The Engine facade: the one door the CLI, the desktop app, the MCP server and tests use.
 
-Construction is cheap (no model is loaded); stores open on first use, models load on first need.
-Writes (add/remove/sync) are serialised by one lock: one writer for DuckDB and Tantivy.
+Front-ends import this module, engine.events, engine.errors and engine.settings, nothing else of the
+engine (tests/test_layers.py holds them to it); the types they need are re-exported here. The module is
+longer than the house's ~300 lines on purpose: it is the door, and each method is a few lines handing over
+to the room behind it (indexer, retrieve, store, staleness, documents, backends, models).
+
+Construction is cheap (no model is loaded); stores open on first use, models load on first need, once,
+behind a lock per model. Writes (add/remove/sync) are serialised by one lock: one writer for DuckDB and
+Tantivy.
 """
 
 from __future__ import annotations
@@ -11,21 +17,61 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from engine import staleness as _staleness
+from engine.answer.conflicts import DocFacts, Relation
+from engine.backends.base import Embedder, Generator, Reranker
+from engine.backends.registry import embedders, generators, rerankers
+from engine.documents import DocFormat, DocumentLines, document_lines, read_document
 from engine.errors import CiteError, MissingModel
 from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
 from engine.ingest.tokens import TokenCounter
-from engine.retrieve.search import Filters, Mode, Reranker, Searcher, SearchResult
+from engine.ingest.watcher import FolderWatcher, watch_forever
+from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
 from engine.settings import Settings, data_dir, model_cache_dir
+from engine.staleness import RelatedVersion, StalenessReport
 from engine.store.catalog import Catalog, FileRow, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
-from models.locator import Locator
+from models.locator import Locator, ModelSpec, ModelStatus
+
+# The public types front-ends may name, re-exported from the rooms that define them.
+__all__ = [
+    "DocFormat",
+    "DocumentLines",
+    "Embedder",
+    "Engine",
+    "FileRow",
+    "FolderRow",
+    "FolderStatus",
+    "FolderWatcher",
+    "Generator",
+    "Mode",
+    "ModelSpec",
+    "ModelStatus",
+    "RelatedVersion",
+    "Relation",
+    "Reranker",
+    "SearchMode",
+    "SearchPlan",
+    "SearchResult",
+    "StalenessReport",
+    "Status",
+    "document_lines",
+    "embedders",
+    "generators",
+    "read_document",
+    "rerankers",
+]
+
+T = TypeVar("T")
+SearchMode = Literal["auto", "keyword", "vector", "hybrid"]  # auto: hybrid once vectors exist, else keyword
+EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 
 # Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
 CHUNKING_VERSION = 2
@@ -62,6 +108,14 @@ class Status:
         return 1.0 if self.vectors_total == 0 else self.vectors_done / self.vectors_total
 
 
+@dataclass(frozen=True)
+class SearchPlan:
+    """What a search runs: its mode and its second stage (None: the fused order stands)."""
+
+    mode: Mode
+    reranker: Reranker | None
+
+
 class Engine:
     def __init__(
         self,
@@ -77,10 +131,12 @@ class Engine:
         self._catalog: Catalog | None = None
         self._lexical: LexicalIndex | None = None
         self._vectors: VectorIndex | None = None
-        self._embedder: Any = None
-        self._token_counter: TokenCounter | None = None
-        self._generators: dict[str, Any] = {}
-        self._rerankers: dict[str, Any] = {}
+        self._embedders: dict[str, Embedder] = {}
+        self._token_counters: dict[str, TokenCounter] = {}
+        self._generators: dict[str, Generator] = {}
+        self._rerankers: dict[str, Reranker] = {}
+        self._loading: dict[tuple[str, str], threading.Lock] = {}  # one lock per model being loaded
+        self._loading_guard = threading.Lock()
 
     # -- lazy parts -----------------------------------------------------------------------------------
     def _open(self) -> tuple[Catalog, LexicalIndex, VectorIndex]:
@@ -103,32 +159,37 @@ class Engine:
     def catalog(self) -> Catalog:
         return self._open()[0]
 
-    def embedder(self) -> Any:
-        """The ONNX embedder (loaded on first use); raises MissingModel with the fix if absent."""
-        if self._embedder is None:
-            from engine.backends.onnx_embed import OnnxEmbedder
+    def _once(self, kind: str, name: str, cache: dict[str, T], create: Callable[[], T]) -> T:
+        """`cache[name]`, created by `create` the first time; two threads asking at once load it once."""
+        found = cache.get(name)
+        if found is not None:
+            return found
+        with self._loading_guard:
+            lock = self._loading.setdefault((kind, name), threading.Lock())
+        with lock:
+            if name not in cache:
+                cache[name] = create()
+            return cache[name]
 
-            self._embedder = OnnxEmbedder(
-                self.locator.path("embedder"),
-                self.locator.tokenizer_path("embedder"),
-                threads=self.settings.threads,
-            )
-        return self._embedder
+    @property
+    def _embedder(self) -> Embedder | None:
+        """The embedder if it was created (tests check that opening a window creates none)."""
+        return self._embedders.get(EMBEDDER)
+
+    def embedder(self) -> Embedder:
+        """The embedder (the ONNX one unless the registry entry is replaced); raises MissingModel with the
+        fix if its files are absent. Its weights load on first use."""
+        return self._once("embedder", EMBEDDER, self._embedders, lambda: embedders.create(EMBEDDER, self))
 
     def token_counter(self) -> Callable[[str], int] | None:
         """The embedder's own wordpiece count (no padding, no truncation), or None without the model."""
-        if self._token_counter is None:
+        if "embedder" not in self._token_counters:
             try:
                 tok_path = self.locator.tokenizer_path("embedder")
             except MissingModel:
                 return None
-            from tokenizers import Tokenizer
-
-            tok = Tokenizer.from_file(str(tok_path))
-            tok.no_truncation()
-            tok.no_padding()
-            self._token_counter = TokenCounter(tok)
-        return self._token_counter
+            return self._once("tokens", "embedder", self._token_counters, lambda: _counter(tok_path))
+        return self._token_counters["embedder"]
 
     def _chunking_signature(self) -> str:
         tokenizer = "approx" if self.token_counter() is None else "minilm"
@@ -178,6 +239,27 @@ class Engine:
             return self.catalog.files()
         row = self.catalog.folder(str(Path(folder).expanduser().resolve()))
         return self.catalog.files(row.id) if row else []
+
+    def folder(self, path: str | os.PathLike[str]) -> FolderRow | None:
+        """A watched folder by its path (with its include/exclude patterns), or None."""
+        return self.catalog.folder(str(Path(path).expanduser().resolve()))
+
+    def file(self, path: str | os.PathLike[str]) -> FileRow | None:
+        """The catalog's row for a file (its status, and the reason when skipped or failed), or None."""
+        return self.catalog.file(str(path))
+
+    def headings(self, path: str) -> list[str]:
+        """The heading path of each chunk of an indexed file, in order ("" where a chunk has none)."""
+        row = self.catalog.file(path)
+        return [] if row is None else [c.heading for c in self.catalog.chunks_of_file(row.id)]
+
+    def chunk_count(self) -> int:
+        return self.catalog.count_chunks()
+
+    def vector_coverage(self) -> tuple[int, int]:
+        """(distinct chunk texts with a vector, distinct chunk texts)."""
+        missing, total = self.catalog.count_missing_vectors()
+        return total - missing, total
 
     def folder_of(self, path: Path) -> FolderRow | None:
         for folder in self.folders():
@@ -239,6 +321,29 @@ class Engine:
             with self._open_lock:
                 self._vectors = VectorIndex(dim)
 
+    # -- watching -------------------------------------------------------------------------------------
+    def watcher(
+        self,
+        on_changes: Callable[[set[Path]], None],
+        roots: Iterable[Path] | None = None,
+        polling: bool = False,
+    ) -> FolderWatcher:
+        """A watcher (not started) over `roots` (default: the watched folders that exist); it hands
+        debounced batches of changed paths to `on_changes` on its own thread: give them to the writer."""
+        if roots is None:
+            roots = [Path(f.path) for f in self.folders() if Path(f.path).is_dir()]
+        return FolderWatcher(roots, on_changes, polling=polling)
+
+    def watch(
+        self,
+        polling: bool = False,
+        on_batch: Callable[[Iterator[Event]], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        """Keep the index in sync in the foreground until interrupted (or `stop` is set); each batch is a
+        sync job handed to `on_batch` to drain, else drained here. The calling thread is the writer."""
+        watch_forever(self, polling=polling, on_batch=on_batch, stop=stop)
+
     def run(self, job: Iterator[Event]) -> list[Event]:
         """Drain a job (tests and scripts)."""
         return list(job)
@@ -272,14 +377,38 @@ class Engine:
             )
         return self.searcher().search(query, k, mode, filters, reranker, self.settings.rerank_top)
 
+    def plan_search(
+        self, mode: SearchMode = "auto", rerank: str | None = None, answers: bool = False
+    ) -> SearchPlan:
+        """The one search policy, for the CLI, the desktop, MCP and answer evidence alike.
+
+        Mode "auto" is hybrid once vectors exist, else keyword. `rerank` names a second stage ("none": no
+        second stage); left out, the `rerank` setting applies to hybrid searches, and to answer evidence
+        only when `rerank_answers` is set, and it is skipped when its model is missing. A named reranker
+        whose model is missing raises MissingModel.
+        """
+        chosen: Mode = ("hybrid" if self.has_vectors() else "keyword") if mode == "auto" else mode
+        if rerank is not None:
+            return SearchPlan(chosen, None if rerank == "none" else self.reranker(rerank))
+        wanted = self.settings.rerank_answers if answers else chosen == "hybrid"
+        return SearchPlan(chosen, self.default_reranker() if wanted else None)
+
+    def find(
+        self,
+        query: str,
+        k: int = 10,
+        mode: SearchMode = "auto",
+        rerank: str | None = None,
+        folder: str | None = None,
+        extensions: Iterable[str] = (),
+    ) -> SearchResult:
+        """A search as plan_search decides it, which front-ends call (`search` runs what it is told)."""
+        plan = self.plan_search(mode, rerank)
+        return self.search(query, k, plan.mode, folder, extensions, plan.reranker)
+
     def reranker(self, name: str) -> Reranker:
         """A second-stage reranker by name ("maxsim" or "cross-encoder"); loads nothing until first use."""
-        from engine.backends.registry import rerankers
-
-        if name not in self._rerankers:
-            self._rerankers[name] = rerankers.create(name, self)
-        reranker: Reranker = self._rerankers[name]
-        return reranker
+        return self._once("reranker", name, self._rerankers, lambda: rerankers.create(name, self))
 
     def default_reranker(self) -> Reranker | None:
         """The `rerank` setting's reranker, or None when it is off or its model is missing (the search
@@ -311,20 +440,16 @@ class Engine:
         return self._open()[1].doc_freq(word)
 
     # -- answers --------------------------------------------------------------------------------------
-    def generator(self, name: str) -> Any:
-        """A generator by name ("local", "claude", "extractive"), created once and kept loaded."""
-        from engine.backends.registry import generators
-
-        if name not in self._generators:
-            self._generators[name] = generators.create(name, self)
-        return self._generators[name]
+    def generator(self, name: str) -> Generator:
+        """A registered generator by name ("local", "claude", "extractive" or a third party's), created
+        once and kept loaded."""
+        return self._once("generator", name, self._generators, lambda: generators.create(name, self))
 
     def evidence(self, question: str, k: int = 12) -> list[Hit]:
         """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked only when
-        `rerank_answers` is set."""
-        mode: Mode = "hybrid" if self.has_vectors() else "keyword"
-        reranker = self.default_reranker() if self.settings.rerank_answers else None
-        return self.search(question, k=k, mode=mode, reranker=reranker).hits
+        `rerank_answers` is set (plan_search)."""
+        plan = self.plan_search(answers=True)
+        return self.search(question, k=k, mode=plan.mode, reranker=plan.reranker).hits
 
     def ask_stream(
         self, question: str, generator: str | None = None, cancelled: Callable[[], bool] = _never
@@ -343,6 +468,56 @@ class Engine:
                 final = event
         assert final is not None
         return final
+
+    # -- documents ------------------------------------------------------------------------------------
+    def document(self, path: str | os.PathLike[str], max_bytes: int | None = None) -> DocumentLines:
+        """A file's lines as citations number them (PDF/DOCX extracted); see engine/documents.py."""
+        return read_document(Path(path), max_bytes)
+
+    def head_text(self, path: str) -> str:
+        """The opening text of an indexed file, which its staleness facts are read from."""
+        return _staleness.head_text(self.catalog, path)
+
+    def doc_facts(self, path: str) -> DocFacts:
+        """What a file says about its own currency: the one input `ask` and check_staleness judge by."""
+        row, file = self.catalog.file(path), Path(path)
+        mtime = row.mtime if row else (file.stat().st_mtime if file.exists() else 0.0)
+        return _staleness.facts_of(self.catalog, path, row, mtime)
+
+    def staleness(self, path: str | os.PathLike[str], max_age_days: int = 30) -> StalenessReport:
+        """Whether an existing file is current: its age, its index state, and newer versions of it."""
+        return _staleness.report(self.catalog, Path(path), max_age_days)
+
+    # -- models ---------------------------------------------------------------------------------------
+    def models(self, verify: bool = False) -> list[ModelStatus]:
+        """Each model role's state (verified, missing, corrupt); `verify` rehashes every file."""
+        return self.locator.status(force=verify)
+
+    def model_specs(self) -> list[ModelSpec]:
+        return list(self.locator.specs)
+
+    def model_spec(self, role: str) -> ModelSpec:
+        return self.locator.spec(role)
+
+    def fetch_model(self, role: str) -> Path:
+        """Download (or assemble) and verify a role's default model; returns its file."""
+        return self.locator.fetch(role)
+
+    def download_model(self, role: str, url: str) -> Path:
+        """Download a role's model from a mirror, verified against the manifest's checksum."""
+        from models.download import download
+
+        spec = self.locator.spec(role)
+        if not spec.sha256:
+            raise CiteError(
+                f"The {role} role has no published checksum to verify a download against.",
+                "import a file you trust instead: citeline models import PATH --role ROLE",
+            )
+        return download(url, self.locator.cache / spec.file, spec.sha256)
+
+    def import_model(self, path: Path, role: str, tokenizer: Path | None = None) -> ModelStatus:
+        """Copy a user's GGUF or ONNX file into the data dir as the model for `role`."""
+        return self.locator.import_model(path, role, tokenizer)
 
     # -- status ---------------------------------------------------------------------------------------
     def status(self) -> Status:
@@ -380,3 +555,12 @@ class Engine:
             if self._catalog is not None:
                 self._catalog.close()
             self._catalog = self._lexical = self._vectors = None
+
+
+def _counter(tokenizer: Path) -> TokenCounter:
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(tokenizer))
+    tok.no_truncation()
+    tok.no_padding()
+    return TokenCounter(tok)

@@ -1,4 +1,8 @@
-"""`citeline`: the command line over the same Engine the desktop app uses."""
+"""`citeline`: the command line over the same Engine the desktop app uses.
+
+Like every front-end it reaches the engine through engine.api and its public types only (engine.events,
+engine.errors, engine.settings); `eval` and its kin run engine.eval, a tool over the engine.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +15,22 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from engine import __version__
 from engine.errors import CiteError
 from engine.events import FileSkipped, IndexProgress
-from engine.settings import GeneratorName, Rerank
+from engine.settings import Rerank
 
 log = logging.getLogger("citeline")
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _engine(args: argparse.Namespace) -> Any:
+if TYPE_CHECKING:
+    from engine.api import Engine
+
+
+def _engine(args: argparse.Namespace) -> Engine:
     from engine.api import Engine
 
     return Engine(args.data_dir)
@@ -114,12 +122,13 @@ def _bold(text: str) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    if args.rerank is None:  # the setting's second stage refines hybrid searches; ask for it otherwise
-        reranker = engine.default_reranker() if args.mode == "hybrid" else None
-    else:
-        reranker = None if args.rerank == "none" else engine.reranker(args.rerank)
-    result = engine.search(
-        args.query, k=args.k, mode=args.mode, folder=args.folder, extensions=args.ext or (), reranker=reranker
+    result = engine.find(  # the second stage: --rerank, else the setting's for hybrid searches
+        args.query,
+        k=args.k,
+        mode=args.mode,
+        rerank=args.rerank,
+        folder=args.folder,
+        extensions=args.ext or (),
     )
     if args.json:
         print(
@@ -194,29 +203,25 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from engine.ingest.watcher import watch_forever
-
     engine = _engine(args)
     _report_sync(_drain(engine.sync()))
     print("watching for changes (Ctrl+C to stop)")
-    watch_forever(engine, polling=args.polling, on_batch=lambda c: _report_sync(_drain(c, quiet=True)))
+    engine.watch(polling=args.polling, on_batch=lambda c: _report_sync(_drain(c, quiet=True)))
     return 0
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from engine.settings import data_dir, model_cache_dir
-    from models.locator import Locator
-
-    home = data_dir(args.data_dir)
-    locator = Locator(home, model_cache_dir(home))
+    engine = _engine(args)
     if args.action == "fetch":
         roles = args.roles or [
-            s.role for s in locator.specs if s.prepare != "import" and not (args.defaults and s.optional)
+            s.role
+            for s in engine.model_specs()
+            if s.prepare != "import" and not (args.defaults and s.optional)
         ]
         if args.defaults and args.roles:
             raise CiteError("Give roles or --defaults, not both.")
         for role in roles:
-            path = locator.fetch(role)
+            path = engine.fetch_model(role)
             print(f"{role}: verified {path}")
         return 0
     if args.action == "download":
@@ -224,27 +229,19 @@ def cmd_models(args: argparse.Namespace) -> int:
             raise CiteError(
                 "Give a ROLE and a URL.", "citeline models download generator https://…/model.gguf"
             )
-        from models.download import download
-
         role, url = args.roles
-        spec = locator.spec(role)
-        if not spec.sha256:
-            raise CiteError(
-                f"The {role} role has no published checksum to verify a download against.",
-                "import a file you trust instead: citeline models import PATH --role ROLE",
-            )
-        path = download(url, locator.cache / spec.file, spec.sha256)
+        path = engine.download_model(role, url)
         print(f"{role}: verified {path}")
         return 0
     if args.action == "import":
         if not args.roles or len(args.roles) != 1:
             raise CiteError("Give exactly one PATH.", "citeline models import PATH --role ROLE")
-        status = locator.import_model(
+        status = engine.import_model(
             Path(args.roles[0]), args.role, Path(args.tokenizer) if args.tokenizer else None
         )
         print(f"{status.role}: {status.state.value} {status.path}")
         return 0
-    rows = locator.status(force=args.verify)
+    rows = engine.models(verify=args.verify)
     for s in rows:
         origin = "imported" if s.imported else "default"
         print(f"{s.role:16} {s.state.value:9} {origin:8} {s.name}")
@@ -252,11 +249,7 @@ def cmd_models(args: argparse.Namespace) -> int:
             print(f"{'':16} {s.path}")
         if s.fix:
             print(f"{'':16} {s.detail}; fix: {s.fix}")
-    return 0 if all(s.state.value == "verified" or _optional(locator, s.role) for s in rows) else 1
-
-
-def _optional(locator: Any, role: str) -> bool:
-    return bool(locator.spec(role).optional)
+    return 0 if all(s.state.value == "verified" or engine.model_spec(s.role).optional for s in rows) else 1
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -295,6 +288,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from engine.api import generators
+
     parser = argparse.ArgumentParser(prog="citeline", description="Search and ask your folders, offline.")
     parser.add_argument("--version", action="version", version=f"citeline {__version__}")
     parser.add_argument(
@@ -347,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ask", help="a cited answer, or a refusal when the folders do not support one")
     p.add_argument("question")
-    p.add_argument("--generator", choices=get_args(GeneratorName), help="default: the setting")
+    p.add_argument("--generator", choices=generators.names(), help="default: the setting")
     p.add_argument("--evidence", action="store_true", help="print the ranked evidence first (stderr)")
     p.add_argument("--json", action="store_true", help="the full structure")
     p.set_defaults(func=cmd_ask)

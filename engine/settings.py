@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.errors import CiteError
 
@@ -36,7 +36,6 @@ def model_cache_dir(home: Path) -> Path:
     return path
 
 
-GeneratorName = Literal["local", "claude", "extractive"]
 Rerank = Literal["none", "maxsim", "maxsim-rrf", "cross-encoder", "cross-encoder-rrf"]
 
 
@@ -45,8 +44,10 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    generator: GeneratorName = Field(
-        "local", description="Which answer generator to use; extractive needs no model."
+    generator: str = Field(
+        "local",
+        description="Which answer generator to use: local, claude, extractive (needs no model) or any name "
+        "registered in engine.backends.registry.generators.",
     )
     quote_fallback: bool = Field(
         True,
@@ -74,6 +75,15 @@ class Settings(BaseModel):
     )
     rerank_top: int = Field(20, ge=1, le=200, description="How many fused candidates the reranker scores.")
     theme: Literal["system", "light", "dark"] = Field("system", description="Desktop colour theme.")
+
+    @field_validator("generator")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        from engine.backends.registry import generators
+
+        if name not in generators:
+            raise ValueError(f"unknown generator {name!r}; registered: {', '.join(generators.names())}")
+        return name
 
     @classmethod
     def load(cls, home: Path) -> Settings:

@@ -146,19 +146,6 @@ def index(home: Path, folder: Path) -> None:
     (home / "settings.json").write_text('{"generator": "extractive", "threads": 1}', encoding="utf-8")
 
 
-def test_ask_without_an_answering_api_is_a_clear_error(
-    citeline_home: Path, kb_folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    index(citeline_home, kb_folder)
-    monkeypatch.delattr(Engine, "ask", raising=False)
-    kb = KnowledgeBase(citeline_home, idle_release_s=0)
-    try:
-        with pytest.raises(CiteError, match="answering is not available in this build"):
-            kb.ask("How many days of leave?")
-    finally:
-        kb.close()
-
-
 def test_a_missing_sdk_is_an_actionable_error(citeline_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from engine.errors import MissingDependency
     from engine.mcp_server import build_server

@@ -16,8 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.tasks import Job, State, TaskManager
-from engine.api import Engine
-from engine.store.catalog import FileRow
+from engine.api import Engine, FileRow
 
 
 @dataclass(frozen=True)
@@ -27,9 +26,9 @@ class Listing:
 
 
 def list_files(engine: Engine) -> Listing:
-    """Worker thread. Skips come from engine.status(); indexed files from the catalog (no facade call yet)."""
+    """Worker thread. Skips come from engine.status(), indexed files from engine.files()."""
     status = engine.status()
-    indexed = [f for f in engine.catalog.files() if f.status == "indexed"]
+    indexed = [f for f in engine.files() if f.status == "indexed"]
     return Listing(indexed, list(status.skipped))
 
 

@@ -17,16 +17,16 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.tasks import Job, State, TaskManager
-from models.locator import Locator, ModelStatus
+from engine.api import Engine, ModelStatus
 
 FILTERS = {"gguf": "GGUF models (*.gguf)", "onnx": "ONNX models (*.onnx)"}
 DEFAULT_NOTE = "Models load on first use. Import replaces the model for the selected role."
 
 
 class ModelManager(QWidget):
-    def __init__(self, locator: Locator, tasks: TaskManager, parent: QWidget | None = None) -> None:
+    def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.locator = locator
+        self.engine = engine
         self.tasks = tasks
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Role", "Model", "State", "Details"])
@@ -48,8 +48,8 @@ class ModelManager(QWidget):
         layout.addLayout(buttons)
 
     def refresh(self) -> None:
-        """Locator.status() may hash a file whose size changed: a worker does it."""
-        self.tasks.read("checking models", lambda job: self.locator.status(), then=self._loaded)
+        """Engine.models() may hash a file whose size changed: a worker does it."""
+        self.tasks.read("checking models", lambda job: self.engine.models(), then=self._loaded)
 
     def _loaded(self, job: Job) -> None:
         if job.state is not State.DONE:
@@ -78,7 +78,7 @@ class ModelManager(QWidget):
         role = self.selected_role()
         if not role:
             return
-        fmt = self.locator.spec(role).format
+        fmt = self.engine.model_spec(role).format
         path, _ = QFileDialog.getOpenFileName(
             self, f"Import a model for the {role} role", "", FILTERS.get(fmt, "All files (*)")
         )
@@ -89,7 +89,7 @@ class ModelManager(QWidget):
         self._say(f"Importing {path.name} (copying and checking it)…")
         self.import_button.setEnabled(False)
         return self.tasks.read(
-            "importing a model", lambda job: self.locator.import_model(path, role), then=self._imported
+            "importing a model", lambda job: self.engine.import_model(path, role), then=self._imported
         )
 
     def _imported(self, job: Job) -> None:

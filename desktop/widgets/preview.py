@@ -16,11 +16,10 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.highlight import Highlighter, kind_for
-from engine.ingest.extract import decode_text, extract, split_lines
+from engine.api import DocumentLines, read_document
 
 MAX_BYTES = 4 * 1024 * 1024
 HIGHLIGHT_LIMIT = 400_000  # characters; beyond this, highlighting the whole file would stall the UI
-EXTRACTED = frozenset({".pdf", ".docx"})
 
 
 @dataclass(frozen=True)
@@ -55,20 +54,15 @@ class LoadedSource:
 
 def load_source(path: str) -> LoadedSource:
     """Read a file for the preview (worker thread)."""
-    file = Path(path)
-    with file.open("rb") as fh:
-        data = fh.read(MAX_BYTES + 1)
-    truncated = len(data) > MAX_BYTES
-    suffix = file.suffix.lower()
-    if suffix in EXTRACTED:
-        return _extracted(file, data, suffix)
-    lines = split_lines(decode_text(data[:MAX_BYTES]))
-    text = "\n".join(lines).replace("\u2029", " ").replace("\u2028", " ")
-    return LoadedSource(path, text, kind_for(suffix), suffix, None, truncated)
+    doc = read_document(path, MAX_BYTES)
+    suffix = Path(path).suffix.lower()
+    if doc.format != "text":
+        return _extracted(doc, suffix)
+    text = "\n".join(line.text for line in doc.lines).replace("\u2029", " ").replace("\u2028", " ")
+    return LoadedSource(path, text, kind_for(suffix), suffix, None, doc.truncated)
 
 
-def _extracted(file: Path, data: bytes, suffix: str) -> LoadedSource:
-    doc = extract(file, data)
+def _extracted(doc: DocumentLines, suffix: str) -> LoadedSource:
     shown: list[str] = []
     index: dict[tuple[int | None, int], int] = {}
     page: int | None = None
@@ -78,7 +72,7 @@ def _extracted(file: Path, data: bytes, suffix: str) -> LoadedSource:
             shown.append(f"──── page {page} ────")
         index[(line.page, line.line)] = len(shown)
         shown.append(line.text)
-    return LoadedSource(str(file), "\n".join(shown), "text", suffix, index)
+    return LoadedSource(doc.path, "\n".join(shown), "text", suffix, index)
 
 
 def block_span(source: LoadedSource, target: SourceTarget) -> tuple[int, int]:

@@ -28,9 +28,8 @@ from PySide6.QtWidgets import (
 from desktop.answer_format import location
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.preview import SourceTarget
-from engine.api import Engine
+from engine.api import Engine, SearchResult
 from engine.events import Hit
-from engine.retrieve.search import SearchResult
 
 DEBOUNCE_MS = 150
 RESULTS_K = 20
@@ -203,7 +202,7 @@ class SearchPanel(QWidget):
             return
         self.tasks.read(
             "searching",
-            lambda job: self.engine.search(
+            lambda job: self.engine.find(
                 query, k=RESULTS_K, mode="keyword", folder=folder, extensions=extensions
             ),
             then=lambda job: self._searched(job, seq),

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from desktop import secrets
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.models import ModelManager
-from engine.api import Engine
+from engine.api import Engine, generators
 from engine.errors import CiteError
 from engine.settings import Settings
 
@@ -50,6 +50,11 @@ def _combo(options: dict[str, str], current: str) -> QComboBox:
     return box
 
 
+def _generator_labels() -> dict[str, str]:
+    """The built-in generators' labels, then any other registered generator under its own name."""
+    return GENERATORS | {name: name for name in generators.names() if name not in GENERATORS}
+
+
 class SettingsDialog(QDialog):
     saved = Signal(object)  # the new Settings
 
@@ -60,7 +65,7 @@ class SettingsDialog(QDialog):
         self.engine = engine
         self.tasks = tasks
         current = engine.settings
-        self.generator = _combo(GENERATORS, current.generator)
+        self.generator = _combo(_generator_labels(), current.generator)
         self.rerank = _combo(RERANKERS, current.rerank)
         self.rerank.setToolTip(
             "Second stage that reorders the top 20 hits of a hybrid search (citeline search, agents over"
@@ -78,7 +83,7 @@ class SettingsDialog(QDialog):
         self.error = QLabel("")
         self.error.setObjectName("muted")
         self.error.setWordWrap(True)
-        self.models = ModelManager(engine.locator, tasks)
+        self.models = ModelManager(engine, tasks)
         layout = QVBoxLayout(self)
         layout.addWidget(self._general())
         layout.addWidget(self._claude())

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop.answer_format import AnswerState, render_html, status_text, to_markdown
-from desktop.answering import EvidenceOnly
 from desktop.indexing import FolderView, _escape_glob, _under
 from desktop.widgets.highlight import kind_for, rules_for
 from desktop.widgets.preview import LoadedSource, SourceTarget, block_span, load_source
@@ -33,15 +32,6 @@ def test_markdown_of_a_refusal_lists_the_closest_evidence() -> None:
     text = to_markdown(state)
     assert "Not found in the provided documents." in text
     assert "- [1] /kb/a.md:3-5" in text
-
-
-def test_evidence_only_is_said_plainly() -> None:
-    state = AnswerState("q")
-    state.apply(EvidenceReady((_hit(),)))
-    state.apply(EvidenceOnly())
-    assert state.done
-    assert "evidence" in status_text(state)
-    assert "[1] /kb/a.md:3-5" in to_markdown(state)
 
 
 def test_pdf_citations_map_through_page_markers() -> None:

@@ -1,0 +1,165 @@
+"""Files for the MCP tools: which paths a client may name (inside the watched folders, symlinks and ".."
+resolved first), glob filters, and a document's numbered lines cut to what one answer may carry."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path, PurePath
+
+from engine.api import FileRow, FolderRow, document_lines
+from engine.errors import CiteError
+from engine.events import Line
+from engine.mcp_server.schemas import DocText
+
+MAX_FETCH_BYTES = 200_000  # one fetch_doc answer; a model's context is the scarce resource
+
+
+# ---------------------------------------------------------------------------------------------- paths
+
+
+def resolve_inside(raw: str, roots: Sequence[Path]) -> Path:
+    """`raw` (absolute, or relative to a watched folder) resolved, symlinks and ".." included, and checked to
+    lie inside one of `roots`. The containment check comes first, so nothing is said about outside files."""
+    if not raw.strip():
+        raise CiteError("No path given.", "pass a path from search_kb or list_kb_topics")
+    if not roots:
+        raise CiteError("No folder is watched yet.", "add one with: citeline add FOLDER")
+    given = Path(raw).expanduser()
+    candidates = [given] if given.is_absolute() else [root / given for root in roots]
+    inside = [p for p in (c.resolve() for c in candidates) if any(_within(p, r) for r in roots)]
+    if not inside:
+        raise CiteError(
+            f"{raw} is outside the watched folders.",
+            "only files inside these can be read: " + ", ".join(str(r) for r in roots),
+        )
+    found = next((p for p in inside if p.exists()), None)
+    if found is None:
+        raise CiteError(
+            f"{raw} does not exist.", "list files with list_kb_topics or find them with search_kb"
+        )
+    return found
+
+
+def folder_inside(raw: str, roots: Sequence[Path]) -> Path:
+    path = resolve_inside(raw, roots)
+    if not path.is_dir():
+        raise CiteError(f"{raw} is not a folder.", "give a watched folder or a sub-folder of one")
+    return path
+
+
+def _within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def roots_of(folders: Iterable[FolderRow]) -> list[Path]:
+    return [Path(f.path).resolve() for f in folders]
+
+
+def iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).isoformat(timespec="seconds")
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise CiteError(
+            f"{path} could not be read: {exc.strerror or exc}", "check the file's permissions"
+        ) from exc
+
+
+def require_indexed(row: FileRow | None, path: Path) -> FileRow:
+    if row is None:
+        raise CiteError(
+            f"{path} is not in the index.",
+            "it may be new or excluded by the folder's rules; run: citeline sync",
+        )
+    if row.status != "indexed":
+        raise CiteError(
+            f"{path} was not indexed ({row.error or row.status}).",
+            "Citeline serves only files it indexed; secrets, binaries and ignored files stay out",
+        )
+    return row
+
+
+def glob_match(pattern: str, path: Path, roots: Sequence[Path]) -> bool:
+    """A pattern with no "/" matches the file name ("*.md"); one with "/" the path relative to its watched
+    folder, where "*" also crosses "/" ("docs/*.md" matches docs/a/b.md)."""
+    pattern = pattern.strip().replace("\\", "/")
+    if "/" not in pattern:
+        return fnmatch.fnmatch(path.name.lower(), pattern.lower())
+    root = next((r for r in roots if _within(path, r)), None)
+    rel = PurePath(os.path.relpath(path, root)).as_posix() if root else path.as_posix()
+    return fnmatch.fnmatch(rel.lower(), pattern.lower().lstrip("/"))
+
+
+# ------------------------------------------------------------------------------------------ documents
+
+
+def select_lines(lines: Sequence[Line], start: int | None, end: int | None, page: int | None) -> list[Line]:
+    """Lines start..end (inclusive, 1-based); for a PDF, within `page` (all pages when no page is given)."""
+    ranged = start is not None or end is not None
+    if any(line.page is not None for line in lines):
+        if page is None and ranged:
+            raise CiteError(
+                "Line numbers in a PDF count within a page.", "give page together with start_line"
+            )
+        if page is None:
+            return list(lines)
+        pages = max(line.page or 0 for line in lines)
+        lines = [line for line in lines if line.page == page]
+        if not lines:
+            raise CiteError(f"There is no page {page} with text.", f"the document has {pages} pages")
+    elif page is not None:
+        raise CiteError("page applies to PDFs only.", "leave page out for this file")
+    if not lines or not ranged:
+        return list(lines)
+    lo, hi = start or 1, end or lines[-1].line
+    if lo > lines[-1].line:
+        raise CiteError(f"start_line {lo} is past the end ({lines[-1].line} lines).", "give a smaller one")
+    if hi < lo:
+        raise CiteError(f"Bad line range {lo}-{hi}.", "give start_line <= end_line")
+    return [line for line in lines if lo <= line.line <= hi]
+
+
+def render_lines(lines: Sequence[Line], cap: int = MAX_FETCH_BYTES) -> tuple[str, int, bool]:
+    """Numbered text of `lines` up to `cap` UTF-8 bytes, how many lines it holds, and whether it was cut.
+    The cut falls between lines, except that a first line longer than the cap is itself cut short."""
+    out: list[str] = []
+    size, page = 0, None
+    for count, line in enumerate(lines):
+        piece = f"{line.line}\t{line.text}\n"
+        if line.page is not None and line.page != page:
+            piece, page = f"--- page {line.page} ---\n{piece}", line.page
+        size += len(piece.encode("utf-8"))
+        if size > cap:
+            if not out:
+                return piece.encode("utf-8")[:cap].decode("utf-8", "ignore"), 1, True
+            return "".join(out), count, True
+        out.append(piece)
+    return "".join(out), len(lines), False
+
+
+def doc_text(
+    path: Path, data: bytes, start: int | None, end: int | None, page: int | None, cap: int = MAX_FETCH_BYTES
+) -> DocText:
+    fmt, lines = document_lines(path, data)
+    chosen = select_lines(lines, start, end, page)
+    text, shown, cut = render_lines(chosen, cap)
+    rest = chosen[shown] if shown < len(chosen) else None
+    pages = max((line.page or 0 for line in lines), default=0) or None
+    return DocText(
+        path=str(path),
+        format=fmt,
+        total_lines=len(lines) if pages else (lines[-1].line if lines else 0),
+        pages=pages,
+        start_line=chosen[0].line if chosen else None,
+        end_line=chosen[shown - 1].line if shown else None,
+        truncated=cut,
+        next_start_line=rest.line if rest else None,
+        next_page=rest.page if rest else None,
+        text=text,
+    )
