@@ -1,8 +1,8 @@
 """Questions about a document that the folders only list.
 
 A manifest row, an index page or a link can name a file that was never added, or was deleted: "How do I
-set up the Redis failover runbook?" finds `docs/engineering/runbook_redis_failover.md` listed in a
-manifest, and no such file. Quoting the listing would answer a question about a document with its
+run the tape restore checklist?" finds `ops/tape_restore_checklist.md` listed in a manifest, and no such
+file. Quoting the listing would answer a question about a document with its
 catalogue entry. So before any model runs, the files the evidence *lists* are resolved (next to the file
 that lists them, under a watched folder, anywhere in the index); when one resolves to nothing and its
 name is what the question asks about, the answer is the refusal, and the reason names the missing file
@@ -16,9 +16,8 @@ question about that file itself, so it never counts.
 "What the question asks about": the words of the file's name carry more than NAME_SHARE (half) of the
 question's IDF weight, and more of it than the name of any indexed file in the evidence (a question about
 the "Redis failover runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
-Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"): on Meridian the
-best unresolved reference carries 0.61 of q34's weight and 0.36 of q35's (both unanswerable), nothing
-else; on the LangChain set (102 answerable questions) no listed reference in any evidence is missing.
+Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"); the figures per
+labelled set are in the README ("Refusal rules").
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ Exists = Callable[[str, str], bool]  # (reference, path of the file that lists i
 
 @dataclass(frozen=True)
 class MissingDocument:
-    reference: str  # as written, e.g. docs/engineering/runbook_redis_failover.md
+    reference: str  # as written, e.g. ops/tape_restore_checklist.md
     listed_in: str  # an indexed file that lists it (the first in evidence order)
     line: int
     page: int | None

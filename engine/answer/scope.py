@@ -1,9 +1,9 @@
 """Questions that ask for a policy, a process or a strategy on a topic no document is about.
 
-"What is the company's policy on using personal devices for work?" asks for a body of rules: a
-document, or a section of one, about personal devices. When the folders hold none, and a security policy
-only says in one bullet of its "Laptop Security" section that company data stays off personal devices,
-quoting that bullet presents a passing mention as the policy. So before any model runs, a question that
+"What is the company's policy on bringing pets to the office?" asks for a body of rules: a document, or a
+section of one, about pets. When the folders hold none, and an office guide only says in one bullet of
+its "Building access" section that pets stay outside, quoting that bullet presents a passing mention as
+the policy. So before any model runs, a question that
 asks for a policy, process, procedure, strategy or guidelines *on a topic* is checked against the titles
 of its evidence files: their file names, their heading paths, and the lines that read as titles (Markdown
 headings, short lines standing alone as PDF and text headings do, bold or "Label:" leads). When those
@@ -14,8 +14,8 @@ reason names the line of the evidence that mentions the topic most.
 
 The topic is the phrase the kind word governs: the words before it back to a determiner or a possessive
 ("the company's parental leave policy"), else the phrase after it, "on/about X" before "for/to X" before
-"of X", up to the next preposition ("personal devices" in the question above, "emergency deploys" in "the
-process for emergency deploys during code freeze"). Qualifiers and owners are not the topic ("current",
+"of X", up to the next preposition ("pets" in the question above, "emergency deploys" in "the process
+for emergency deploys during code freeze"). Qualifiers and owners are not the topic ("current",
 "complete", "using", "company": NOT_TOPIC). "Backup and disaster recovery strategy" has two topics;
 titles naming either one are enough. A title names a word by its stem, by its root (the stem without
 an ending the light stemmer keeps on one form and not another: "caching" / "Cache", "rotating" / "Key
@@ -24,12 +24,9 @@ initials ("PTO" / "Paid Time Off", either way round). Only questions
 are read (a "?" or a question word), and "process" only as a noun ("how does the worker process jobs"
 asks for none): a claim or a keyword query naming a policy asks for nothing.
 
-Measured by `citeline eval DATASET --calibrate-gate` ("topic_share", "topic_sentences"): on Meridian
-the seven answerable questions of this kind score 0.5 (q16, "deploying code": the titles say "deploy",
-not "code") or 1.0, the unanswerable ones 0.0 (q31, q33) and 0.33 (q35); the line sits at a quarter. The
-unanswerable ones name their topic in at most one sentence of any evidence file, the answerable ones in
-1 to 15. Of the 102 LangChain questions one is of this kind (q079, "short-term memory strategies", 1.0).
-Known limits: the line rests on Meridian's ten questions of this kind; a synonym is not a title ("time
+Measured by `citeline eval DATASET --calibrate-gate` ("topic_share", "topic_sentences"); the figures
+per labelled set are in the README ("Refusal rules"). Known limits: the lines rest on few questions of
+this kind (about ten in the labelled sets); a synonym is not a title ("time
 off" is not named by "Leave"); a folder whose files carry no titles at all (chat exports, notes named by
 date) cannot answer such a question, and the refusal points at the mention instead.
 """
@@ -74,7 +71,7 @@ NOUN_NEXT = re.compile(
 )
 DETERMINERS = {"the", "a", "an", "our", "your", "my", "its", "their", "this", "that", "these", "those"}
 # Words that qualify the policy or name its owner, not its topic: "the current database migration
-# strategy" is about database migration; "the policy on using personal devices" about personal devices.
+# strategy" is about database migration; "the policy on using shared printers" about shared printers.
 NOT_TOPIC = {
     "current", "complete", "full", "overall", "general", "official", "latest", "existing", "standard", "new",
     "whole", "entire", "exact", "actual", "main", "usual", "normal", "right", "best", "recommended",
@@ -199,7 +196,7 @@ def _mention(terms: dict[str, float], hits: Sequence[Hit]) -> str:
 
 def _discussion(terms: dict[str, float], hits: Sequence[Hit]) -> int:
     """The most distinct sentences one evidence file names at least half of the topic's weight in: a
-    passing mention is one or two ("No company data on personal devices unless..."), a section about the
+    passing mention is one or two ("No pets in the building unless..."), a section about the
     topic under another title ("## Performance" on caching) names it again and again."""
     per_file: dict[str, set[str]] = {}
     for hit in hits:
