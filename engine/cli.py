@@ -264,10 +264,27 @@ def cmd_eval(args: argparse.Namespace) -> int:
         answers=args.answers,
         generator=args.generator,
         calibrate=args.calibrate_gate,
+        split=args.split,
     )
     print(report.markdown())
     if args.json:
         Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from engine.eval.calibrate import calibrate
+
+    result = calibrate(
+        [Path(p) for p in args.sets], progress=lambda msg: print(msg, file=sys.stderr, flush=True)
+    )
+    for key, model in result["answer_check"].items():
+        print(f"answer check ({key}): threshold {model['threshold']}")
+        for part, row in result["figures"][key].items():
+            base = row.pop("without_check")
+            print(f"  {part:36} " + "  ".join(f"{k} {v} ({base.get(k, '-')})" for k, v in row.items()))
+    for name, recorded in result["decisions"].items():
+        print(f"{name} (extractive): " + "  ".join(f"{k} {v}" for k, v in recorded["figures"].items()))
     return 0
 
 
@@ -365,8 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answers", action="store_true", help="also score answers")
     p.add_argument("--generator", default="extractive", help="generator for --answers")
     p.add_argument("--calibrate-gate", action="store_true", help="score the evidence gate's features")
+    p.add_argument(
+        "--split", default="test", help="BEIR qrels split; SQuAD-style sets: test (held out), train or all"
+    )
     p.add_argument("--json", help="write the full report as JSON here")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("calibrate", help="fit the answer check on labelled sets (writes calibration.json)")
+    p.add_argument("sets", nargs="+", help="labelled sets: a SQuAD 2.0-style folder, Meridian, LangChain")
+    p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("bench", help="synthetic ingest and query benchmark")
     p.add_argument("--chunks", type=int, nargs="+", default=[10_000, 100_000])

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from engine.answer import contract, packing
+from engine.answer import answerability, contract, packing
 from engine.answer.contract import RawSentence
 from engine.answer.jsonstream import SentenceStream
 from engine.answer.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
@@ -188,8 +188,8 @@ def test_an_answer_that_does_not_address_the_question_is_refused_and_never_shown
     events = list(indexed.ask_stream(question, "scripted"))
     final = events[-1]
     assert isinstance(final, Answer) and final.refused and final.text == REFUSAL
-    assert "do not address the question" in final.reason
-    assert not any(isinstance(e, AnswerSentence) for e in events)  # held back, never streamed
+    assert "answers the question" in final.reason and "answer check" in final.dropped[0]
+    assert not any(isinstance(e, AnswerSentence) for e in events)  # never streamed
     # The same sentence answers a question about paid leave, and streams.
     use(indexed, Scripted([RawSentence(off.text, (n,), off.quote)]))
     events = list(indexed.ask_stream("How many days of paid leave do employees accrue?", "scripted"))
@@ -199,7 +199,9 @@ def test_an_answer_that_does_not_address_the_question_is_refused_and_never_shown
 def test_while_vectors_are_pending_nothing_verified_still_means_the_refusal(
     indexed: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(indexed, "has_vectors", lambda: False)  # keyword-only: rule 5 is not applied
+    monkeypatch.setattr(
+        indexed, "has_vectors", lambda: False
+    )  # keyword-only: the keyword answer check applies
     indexed.settings.quote_fallback = False
     use(indexed, Scripted([RawSentence("We deploy on Mondays.", (1,), "every Monday at dawn")]))
     answer = indexed.ask("When do we deploy with zebracorn?", "scripted")
@@ -214,19 +216,20 @@ def test_relevance_scores_answers_above_unrelated_text(indexed: Engine) -> None:
     on, off = contract.relevance(
         question, ["Employees accrue 20 days of paid leave per year.", "Run make rollback."], embed
     )
-    assert on >= contract.RELEVANCE > off
+    assert on > 2 * off
 
 
-def test_a_short_quote_is_judged_on_the_whole_line_it_sits_on() -> None:
+def test_a_short_quote_is_judged_with_the_sentences_around_it() -> None:
     text = "Intro.\nJames: I looked at the label quality issues. Agreement is... not great. Kappa is 0.61.\n"
     evidence = [hit("Other notes.", start=1, n=1), hit(text, start=20, n=2)]
     raw = RawSentence("Label agreement is not great.", (2,), "Agreement is... not great.")
     sentence = contract.check(raw, evidence, None).sentence
     assert sentence is not None and sentence.citations[0].start_line == 21
-    assert contract.cited_lines(sentence.citations[0], evidence).startswith("James: I looked")
-    question = "What are the known issues with the labels?"
-    bare = contract.addresses(question, sentence, None)
-    assert bare == 0.0 < contract.addresses(question, sentence, None, evidence)
+    checker = answerability.Checker("What are the known issues with the labels?", None, None)
+    values = dict(
+        zip(answerability.FEATURES, checker.values(sentence.citations[0].quote, evidence[1]), strict=True)
+    )
+    assert values["cover_quote"] == 0.0 < values["cover_window"]
 
 
 def test_a_figure_restated_from_the_question_is_not_an_invented_one() -> None:

@@ -12,9 +12,8 @@ A generated sentence is shown only if:
    claim needs the source to speak of the same thing. Distinctive: in under RARE of the indexed chunks;
    at most TOPIC_GAP of the question's IDF weight may be used by the sentence yet missing from its sources,
    unless the embedding says the sources are about those words all the same (TOPIC_COSINE).
-And the answer as a whole must address the question (rule 5): the quotes of at least one shown sentence
-score RELEVANCE or more on relevance() (0.5 x embedding cosine with the question + 0.5 x share of the
-question's words), else the answer is REFUSAL. The pipeline holds sentences back until one passes.
+Then the answer check (answerability.py) judges whether the quote, read with the lines around it,
+answers the question at all; a verbatim quote that does not is dropped too.
 A quote that is not verbatim is not shown: the source line that best supports the sentence is quoted
 instead when it clearly does (REPAIR_SUPPORT), else the sentence is dropped.
 Unsupported sentences are dropped and reported. If none remains, the answer is exactly REFUSAL.
@@ -54,9 +53,6 @@ RARE = 0.05
 # correct answer restated from the question vs its source 0.19-0.28 ("complete disaster recovery" vs
 # the backups section 0.21). Four pairs: a rough line, re-check it on your own questions.
 TOPIC_COSINE = 0.15
-# Rule 5: the best sentence of an answer to an answerable Meridian question scored >= 0.23 (local model,
-# recorded outputs), answers kept for unanswerable questions <= 0.09 (README, "How it works").
-RELEVANCE = 0.15
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
 # Words that name the kind of answer a question wants, not its topic ("what is the rollback command?" is
 # answered by "run make rollback", which never says "command"): rule 4 does not ask sources for them.
@@ -177,27 +173,6 @@ def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[
         return overlap
     vecs = embed([question, *texts])
     return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]
-
-
-def cited_lines(citation: Citation, evidence: Sequence[Hit]) -> str:
-    """The whole lines a verified quote sits on (what the user sees on opening the citation)."""
-    hit = evidence[citation.source - 1]
-    first, last = citation.start_line - hit.start_line, citation.end_line - hit.start_line
-    return "\n".join(hit.text.split("\n")[first : last + 1]) or citation.quote
-
-
-def addresses(
-    question: str, sentence: AnswerSentence, embed: Embed | None, evidence: Sequence[Hit] = ()
-) -> float:
-    """Rule 5's score for one shown sentence: that of the lines its quotes sit on, the words the sources
-    actually say (a generated sentence can restate the question around any quote). Whole lines, not the
-    bare quote: "Inter-annotator agreement is... not great." answers a question about known training-data
-    issues only with the rest of its line ("the label quality issues ... Kappa of 0.61")."""
-    if evidence:
-        text = " ".join(cited_lines(c, evidence) for c in sentence.citations)
-    else:
-        text = " ".join(c.quote for c in sentence.citations)
-    return relevance(question, [text], embed)[0]
 
 
 def _cited_text(hits: Sequence[Hit]) -> str:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.answer import changes, conflicts, contract, gate, missing, scope
+from engine.answer import answerability, changes, conflicts, contract, gate, missing, scope
 from engine.answer.contract import Embed
 from engine.answer.prompts import REFUSAL
 from engine.answer.text import content_terms, normalize, split_sentences
@@ -63,16 +63,9 @@ def siblings(engine: Engine, question: str, hits: list[Hit]) -> list[Hit]:
 
 
 def head_reader(engine: Engine) -> Callable[[str], str]:
-    """A file's opening text (its first chunks, where dates and status markers sit), read once per answer."""
-
-    @functools.cache
-    def head(path: str) -> str:
-        row = engine.catalog.file(path)
-        if row is None:
-            return ""
-        return "\n".join(c.text for c in engine.catalog.chunks_of_file(row.id)[:3])
-
-    return head
+    """A file's opening text (its first chunks, where dates and status markers sit), read once per answer:
+    the same input the staleness check reads (Engine.head_text)."""
+    return functools.cache(engine.head_text)
 
 
 def title_reader(engine: Engine) -> scope.Titles:
@@ -249,41 +242,36 @@ def full_text_reader(engine: Engine) -> Callable[[str], str]:
 
 
 class Shown:
-    """Verified sentences on their way to the screen: each shown once, and held back until one of them
-    addresses the question (contract rule 5), so a refusal never follows sentences already shown."""
+    """Verified sentences on their way to the screen: each shown once, and only those the answer check
+    (answerability.py) judges to answer the question; the others are reported as dropped."""
 
-    def __init__(self, question: str, embed: Embed | None, evidence: Sequence[Hit] = ()) -> None:
-        self.question = question
-        self.embed = embed
+    def __init__(self, checker: answerability.Checker, evidence: Sequence[Hit]) -> None:
+        self.checker = checker
         self.evidence = evidence
         self.kept: list[AnswerSentence] = []
+        self.unanswering: list[str] = []
         self.repaired = 0
         self.best = 0.0
-        # Some kept sentence addresses the question: the answer stands. Rule 5 was calibrated with the
-        # embedding; while vectors are still being computed (keyword-only search) it is not applied.
-        self.answers = embed is None
 
     def add(self, sentence: AnswerSentence, repaired: bool) -> list[AnswerSentence]:
         """The sentences that may be shown now."""
-        if any(normalize(s.text).lower() == normalize(sentence.text).lower() for s in self.kept):
+        seen = self.kept
+        if any(normalize(s.text).lower() == normalize(sentence.text).lower() for s in seen):
             return []  # small models repeat themselves; a sentence is shown once
+        judged = self.checker.judge([(c.quote, self.evidence[c.source - 1]) for c in sentence.citations])
+        self.best = max(self.best, judged.probability)
+        if not judged.answers:
+            score = f"{judged.probability:.2f} < {judged.threshold:.2f}"
+            self.unanswering.append(f"{sentence.text} (does not answer the question: answer check {score})")
+            return []
         self.kept.append(sentence)
         self.repaired += repaired
-        if self.answers:
-            return [sentence]
-        self.best = max(self.best, contract.addresses(self.question, sentence, self.embed, self.evidence))
-        self.answers = self.best >= contract.RELEVANCE
-        return list(self.kept) if self.answers else []
+        return [sentence]
 
     @property
     def stands(self) -> bool:
-        """Something verified is kept, and it addresses the question."""
-        return self.answers and bool(self.kept)
-
-    def off_topic(self) -> list[str]:
-        if self.answers:
-            return []
-        return [f"{s.text} (does not address the question: relevance {self.best:.2f})" for s in self.kept]
+        """Something verified is kept, and the answer check says it answers."""
+        return bool(self.kept)
 
 
 def gather(engine: Engine, question: str) -> tuple[list[Hit], list[Hit]]:
@@ -317,7 +305,8 @@ def ask_stream(
     head = head_reader(engine)
     found = conflicts.detect(evidence, head)
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
-    shown = Shown(question, embed, evidence)
+    checker = answerability.Checker(question, engine.doc_freq, embed)
+    shown = Shown(checker, evidence)
     dropped: list[str] = []
     for raw in engine.generator(name).generate(question, evidence, cancelled):
         if cancelled():
@@ -330,14 +319,14 @@ def ask_stream(
         yield from shown.add(verdict.sentence, verdict.repaired)
     if (
         not shown.stands
-        and (dropped or shown.kept)
+        and (dropped or shown.unanswering)
         and name != "extractive"
         and engine.settings.quote_fallback
     ):
-        # Nothing the model wrote could be verified, or nothing verified addresses the question: quote
+        # Nothing the model wrote could be verified, or nothing verified answers the question: quote
         # the sources instead.
-        dropped += shown.off_topic()
-        shown = Shown(question, embed, evidence)
+        dropped += shown.unanswering
+        shown = Shown(checker, evidence)
         for raw in engine.generator("extractive").generate(question, evidence, cancelled):
             verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
             if verdict.sentence is not None:
@@ -345,20 +334,21 @@ def ask_stream(
         if shown.stands:
             name = f"{name}, quoted by extractive"
     clock.mark("total")
+    clock.marks["answer_check"] = round(checker.spent_ms, 1)
     if not shown.stands:
         reason = "no generated sentence was supported by the sources"
-        if not dropped and not shown.kept:
+        if not dropped and not shown.unanswering:
             reason = f"the {name} generator found no answer in the sources"
-        if shown.kept:
-            reason = f"the supported sentences do not address the question (relevance {shown.best:.2f} < "
-            reason += f"{contract.RELEVANCE:.2f})"
+        if shown.unanswering:
+            reason = f"no supported sentence answers the question (answer check {shown.best:.2f} < "
+            reason += f"{checker.model.threshold:.2f})"
         yield Answer(
             question,
             REFUSAL,
             True,
             reason,
             evidence=tuple(evidence),
-            dropped=tuple(dropped + shown.off_topic()),
+            dropped=tuple(dropped + shown.unanswering),
             generator=name,
             timings_ms=clock.marks,
         )
@@ -371,7 +361,7 @@ def ask_stream(
         conflict, note = reported
         found, notes = [conflict], [note]
     yield from notes
-    sentences = tuple(notes + kept)
+    sentences = tuple(kept + notes)  # the answer leads; a conflict note follows it
     yield Answer(
         question,
         contract.render(sentences),
@@ -380,7 +370,7 @@ def ask_stream(
         sentences,
         tuple(evidence),
         tuple(found),
-        tuple(dropped),
+        tuple(dropped + shown.unanswering),
         name,
         clock.marks,
         repaired,

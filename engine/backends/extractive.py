@@ -98,15 +98,13 @@ class ExtractiveGenerator:
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
         return relevance(question, [c.display or c.text for c in found], self.embed)
 
-    def generate(
-        self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
-    ) -> Iterator[RawSentence]:
+    def ranked(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, Candidate]]:
+        """Sentences that answer well enough, best first, with a prior for their source's rank."""
         found = candidates(evidence)
-        if not found or cancelled():
-            return
+        if not found:
+            return []
         scores = self.scores(question, found)
-        # Sentences that answer well enough, ranked with a prior for their source's evidence rank.
-        ranked = sorted(
+        return sorted(
             (
                 (s - RANK_PRIOR * (c.source - 1), c)
                 for s, c in zip(scores, found, strict=True)
@@ -114,6 +112,11 @@ class ExtractiveGenerator:
             ),
             key=lambda p: -p[0],
         )
+
+    def generate(
+        self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
+    ) -> Iterator[RawSentence]:
+        ranked = [] if cancelled() else self.ranked(question, evidence)
         if not ranked:
             return
         best = ranked[0][0]

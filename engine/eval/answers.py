@@ -122,7 +122,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         seen = [r[key] for r in rows if key in r]
         if seen:
             out[key] = round(metrics.mean(1.0 if s else 0.0 for s in seen), 3)
-    for stage in ("evidence", "first_sentence", "total"):
+    for stage in ("evidence", "first_sentence", "total", "answer_check"):
         values = [r["timings"][stage] for r in rows if stage in r["timings"]]
         if values:
             out[f"{stage}_ms_p50/p95"] = (

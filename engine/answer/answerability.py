@@ -1,0 +1,244 @@
+"""The answer check: does a verified quote answer the question, not only come from the sources?
+
+A quote can be verbatim and still not answer: the question's premise may be false ("What treaty was
+signed in the 9th century?" over a text that says 911), it may ask about another entity than the one the
+quote names, or be negated. The check reads the question, the quote, the lines it sits on and the chunk
+around it, and turns them into a few features:
+
+- coverage of the question's words (IDF-weighted) in the quote, in the lines around it, in the chunk;
+- the rarest question word the chunk lacks (a false premise usually adds one), a question figure it
+  lacks, a capitalised question name it lacks;
+- the kind of answer asked for (a figure, a name) and whether the quote brings one the question does not
+  already hold; a negated question over an unnegated quote; how much the quote adds to the question;
+- the MiniLM cosine of the question with the quote and with its chunk (left out in keyword-only mode).
+
+A logistic model over them gives the probability that the quote answers. Its weights and the threshold a
+sentence must reach are fitted by `citeline calibrate` on labelled data (SQuAD 2.0 training articles:
+quotes holding the gold answer against the rest, the `plausible_answers` distractors among them) and
+loaded from `calibration.json` beside this file. Nothing here names a collection, a question or a file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.answer import english
+from engine.answer.gate import DocFreq, idf
+from engine.answer.text import content_terms, split_sentences, words
+from engine.events import Hit
+
+CALIBRATION = Path(__file__).with_name("calibration.json")
+PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
+FEATURES = (
+    "cover_quote",
+    "cover_window",
+    "cover_chunk",
+    "rarest_missing",
+    "figure_missing",
+    "name_missing",
+    "figure_wanted_absent",
+    "name_wanted_absent",
+    "negation_unmatched",
+    "novelty",
+    "cosine_quote",
+    "cosine_chunk",
+)
+VECTOR_FEATURES = ("cosine_quote", "cosine_chunk")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*")
+
+Embed = Callable[[list[str]], npt.NDArray[np.float32]]
+
+
+@dataclass
+class Question:
+    """What the check needs of a question, computed once per answer."""
+
+    text: str
+    weights: dict[str, float]
+    figures: frozenset[str]
+    names: frozenset[str]
+    wants_figure: bool
+    wants_name: bool
+    negated: bool
+    top_idf: float
+    vectors: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, text: str, doc_freq: DocFreq | None) -> Question:
+        terms = list(dict.fromkeys(content_terms(text)))
+        n = doc_freq("")[1] if doc_freq is not None else 0
+        return cls(
+            text,
+            {t: idf(t, doc_freq) for t in terms},
+            figures(text),
+            names(text),
+            bool(english.WANTS_FIGURE.search(text)),
+            bool(english.WANTS_NAME.search(text)),
+            english.negated(words(text)),
+            math.log(1 + (n + 0.5) / 0.5) if n else 1.0,
+        )
+
+    def cosines(self, texts: Sequence[str], embed: Embed | None) -> list[float]:
+        """The question's cosine with each text (each text embedded once per answer)."""
+        if embed is None:
+            return [0.0 for _ in texts]
+        todo = list(dict.fromkeys(t for t in [self.text, *texts] if t not in self.vectors))
+        if todo:
+            self.vectors.update(zip(todo, embed(todo), strict=True))
+        q = self.vectors[self.text]
+        return [float(self.vectors[t] @ q) for t in texts]
+
+
+def figures(text: str) -> frozenset[str]:
+    return frozenset(m.lower().rstrip("stndrh").replace(",", "") for m in english.FIGURE.findall(text))
+
+
+def names(text: str) -> frozenset[str]:
+    """Capitalised words not opening a sentence (a crude, language-light name finder), as stems."""
+    return frozenset(t for m in _NAME.findall(text) for t in content_terms(m))
+
+
+def _present(term: str, have: set[str], prefixes: set[str]) -> bool:
+    return term in have or (len(term) >= PREFIX and term[:PREFIX] in prefixes)
+
+
+def _cover(q: Question, have: set[str]) -> float:
+    prefixes = {t[:PREFIX] for t in have if len(t) >= PREFIX}
+    total = sum(q.weights.values()) or 1.0
+    return sum(w for t, w in q.weights.items() if _present(t, have, prefixes)) / total
+
+
+def window(quote: str, text: str) -> str:
+    """The quote's sentence in `text` with the sentences either side of it (the quote alone if absent)."""
+    spans = split_sentences(text)
+    at = text.find(quote[: max(20, len(quote) // 2)])
+    for i, (start, end) in enumerate(spans):
+        if start <= at < end:
+            lo, hi = spans[max(0, i - 1)][0], spans[min(len(spans) - 1, i + 1)][1]
+            return text[lo:hi]
+    return quote
+
+
+def chunk_text(hit: Hit) -> str:
+    return f"{hit.heading} {hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]} {hit.text}"
+
+
+def features(q: Question, quote: str, hit: Hit, cosine_quote: float, cosine_chunk: float) -> list[float]:
+    """The FEATURES of one quote from `hit` as an answer to `q`."""
+    around = window(quote, hit.text)
+    context = chunk_text(hit)
+    quote_terms, context_terms = set(content_terms(quote)), set(content_terms(context))
+    prefixes = {t[:PREFIX] for t in context_terms if len(t) >= PREFIX}
+    missing = [w for t, w in q.weights.items() if not _present(t, context_terms, prefixes)]
+    quote_figures, quote_names = figures(around), names(quote)
+    return [
+        _cover(q, quote_terms),
+        _cover(q, set(content_terms(around))),
+        _cover(q, context_terms),
+        max(missing, default=0.0) / q.top_idf,
+        1.0 if q.figures - figures(context) else 0.0,
+        len(q.names - context_terms) / len(q.names) if q.names else 0.0,
+        1.0 if q.wants_figure and not quote_figures - q.figures else 0.0,
+        1.0 if q.wants_name and not quote_names - q.names - set(q.weights) else 0.0,
+        1.0 if q.negated and not english.negated(words(around)) else 0.0,
+        len(quote_terms - set(q.weights)) / len(quote_terms) if quote_terms else 0.0,
+        cosine_quote,
+        cosine_chunk,
+    ]
+
+
+@dataclass(frozen=True)
+class Model:
+    """A logistic model over standardised FEATURES and the probability a quote must reach."""
+
+    names: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+
+    def probability(self, values: Sequence[float]) -> float:
+        x = [
+            (values[FEATURES.index(n)] - m) / s
+            for n, m, s in zip(self.names, self.mean, self.scale, strict=True)
+        ]
+        z = self.bias + sum(w * v for w, v in zip(self.weights, x, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Model:
+        return cls(
+            tuple(data["features"]),
+            tuple(data["mean"]),
+            tuple(data["scale"]),
+            tuple(data["weights"]),
+            float(data["bias"]),
+            float(data["threshold"]),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "features": list(self.names),
+            "mean": [round(v, 6) for v in self.mean],
+            "scale": [round(v, 6) for v in self.scale],
+            "weights": [round(v, 6) for v in self.weights],
+            "bias": round(self.bias, 6),
+            "threshold": round(self.threshold, 4),
+        }
+
+
+@cache
+def calibration() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(CALIBRATION.read_text(encoding="utf-8"))
+    return data
+
+
+def model(with_vectors: bool) -> Model:
+    """The fitted answer check: with the embedding features, or for keyword-only answers without them."""
+    return Model.from_dict(calibration()["answer_check"]["vectors" if with_vectors else "keyword"])
+
+
+@dataclass(frozen=True)
+class Judgement:
+    probability: float
+    threshold: float
+
+    @property
+    def answers(self) -> bool:
+        return self.probability >= self.threshold
+
+
+class Checker:
+    """Judges quotes as answers to one question; built once per answer."""
+
+    def __init__(self, question: str, doc_freq: DocFreq | None, embed: Embed | None) -> None:
+        started = time.perf_counter()
+        self.q = Question.read(question, doc_freq)
+        self.embed = embed
+        self.model = model(embed is not None)
+        self.spent_ms = (time.perf_counter() - started) * 1000  # what the check cost this answer
+
+    def values(self, quote: str, hit: Hit) -> list[float]:
+        known = hit.vector_score is not None  # the chunk's cosine from retrieval, when it has one
+        cosines = self.q.cosines([quote] if known else [quote, hit.text], self.embed)
+        cos_chunk = float(hit.vector_score or 0.0) if known and self.embed is not None else cosines[-1]
+        return features(self.q, quote, hit, cosines[0], cos_chunk)
+
+    def judge(self, quotes: Sequence[tuple[str, Hit]]) -> Judgement:
+        """The best of a sentence's quotes (a sentence answers if any of what it cites does)."""
+        started = time.perf_counter()
+        best = max((self.model.probability(self.values(quote, hit)) for quote, hit in quotes), default=0.0)
+        self.spent_ms += (time.perf_counter() - started) * 1000
+        return Judgement(best, self.model.threshold)

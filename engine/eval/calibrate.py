@@ -1,0 +1,330 @@
+"""`citeline calibrate`: fit the answer check on labelled data and write engine/answer/calibration.json.
+
+Data. Every labelled set given, each split once into a part the fit sees and a part it never sees:
+- a SQuAD 2.0-style set (questions with `answers`, unanswerable ones with the tempting
+  `plausible_answers` span) by article (datasets.heldout_articles: 3 articles held out);
+- any other set (Meridian, LangChain: questions with gold files or supporting passages) by question,
+  half and half by the SHA-256 of the question id.
+Each question is asked the way the product asks it: evidence retrieved from the whole folder, the
+screening rules, then the extractive generator's ranked sentences. A sentence is a positive when the
+question is answerable and the sentence holds a gold answer span (SQuAD), overlaps a supporting passage
+(LangChain) or comes from a gold file (sets with files only); every other sentence is a negative, the
+sentences of unanswerable questions and their distractor spans among them.
+
+Fit. L2-regularised logistic regression (Newton's method, standardised features), each set weighing the
+same whatever its size, once with every feature and once without the embedding features for
+keyword-only answers. The threshold is the highest that adds at most MAX_RISE to the false refusals of
+any set's fitted part (against the same questions answered without the check): the check exists to
+refuse what the folders do not answer, and what it may cost on questions they do answer is capped per
+kind of collection, so that no one collection's style (SQuAD's questions were written by reading the
+paragraph, docs questions paraphrase) sets the line for the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.answer import answerability
+from engine.answer.answerability import FEATURES, VECTOR_FEATURES, Checker, Model
+from engine.answer.pipeline import gather, screen
+from engine.api import Engine
+from engine.backends.extractive import MARGIN, MAX_SENTENCES, ExtractiveGenerator
+from engine.eval.answers import holds, quote_overlaps
+from engine.eval.datasets import Dataset, Query, heldout_articles
+
+MAX_RISE = 0.03  # false refusals the check may add on any set's fitted part
+L2 = 1.0
+TRAIN_CANDIDATES = 6  # ranked sentences per question the model learns from (the generator shows <= 3)
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Asked:
+    """One question as the pipeline saw it: whether the gate let it through, and its ranked sentences."""
+
+    id: str
+    answerable: bool
+    gate_passed: bool
+    values: list[list[float]]  # FEATURES of each ranked sentence
+    gold: list[bool]  # the sentence holds a gold answer span
+    plausible: list[bool]  # the sentence holds the distractor span
+    chosen: list[bool]  # the extractive generator would propose it
+
+
+def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Asked]:
+    embed = engine.embedder().embed if engine.has_vectors() else None
+    extractive = ExtractiveGenerator(engine.embedder().embed)
+    root = dataset.corpus_dir.resolve()
+    out: list[Asked] = []
+    for i, q in enumerate(dataset.queries):
+        hits, evidence = gather(engine, q.text)
+        passed = screen(engine, q.text, hits, evidence).passed
+        ranked = extractive.ranked(q.text, evidence)[:TRAIN_CANDIDATES]
+        checker = Checker(q.text, engine.doc_freq, embed)
+        best = ranked[0][0] if ranked else 0.0
+        asked = Asked(q.id, q.answerable, passed, [], [], [], [])
+        for place, (score, cand) in enumerate(ranked):
+            hit = evidence[cand.source - 1]
+            asked.values.append(checker.values(cand.text, hit))
+            asked.gold.append(q.answerable and answers(q, cand.text, hit.path, root))
+            asked.plausible.append(any(holds(a, cand.text) for a in q.plausible))
+            asked.chosen.append(place < MAX_SENTENCES and score >= best - MARGIN)
+        out.append(asked)
+        if progress is not None and i % 100 == 0:
+            progress(f"{dataset.name}: {i}/{len(dataset.queries)} questions")
+    return out
+
+
+def answers(q: Query, quote: str, path: str, root: Path) -> bool:
+    """Whether a sentence answers q by the set's own labels: a gold span, else a supporting passage,
+    else a gold file."""
+    if q.answers:
+        return any(holds(a, quote) for a in q.answers)
+    if q.passages:
+        return quote_overlaps(quote, q.passages)
+    return Path(path).resolve().relative_to(root).as_posix() in q.relevant
+
+
+def fitted_part(dataset: Dataset, q: Query) -> bool:
+    """Whether the fit may see q: SQuAD by article (split train), other sets by question id, half each."""
+    if dataset.kind == "squad":
+        return q.group not in heldout_articles({x.group for x in dataset.queries})
+    return int(hashlib.sha256(q.id.encode("utf-8")).hexdigest(), 16) % 2 == 0
+
+
+def columns(with_vectors: bool) -> list[int]:
+    return [i for i, n in enumerate(FEATURES) if with_vectors or n not in VECTOR_FEATURES]
+
+
+def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool) -> Model:
+    """Logistic regression of answering sentences against the rest, each part weighing the same
+    (threshold set later)."""
+    cols = columns(with_vectors)
+    rows = [
+        (v, g, 1.0 / max(1, sum(len(a.values) for a in part)))
+        for part in parts
+        for a in part
+        for v, g in zip(a.values, a.gold, strict=True)
+    ]
+    x = np.array([[v[c] for c in cols] for v, _, _ in rows], dtype=np.float64)
+    y = np.array([g for _, g, _ in rows], dtype=np.float64)
+    weight = np.array([w for _, _, w in rows])
+    weight /= weight.mean()
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
+    w = np.zeros(z.shape[1])
+    ridge = np.eye(z.shape[1]) * L2
+    ridge[0, 0] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ ((p - y) * weight) + ridge @ w
+        hess = (z * (p * (1 - p) * weight)[:, None]).T @ z + ridge
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    names = tuple(FEATURES[c] for c in cols)
+    return Model(names, tuple(mean), tuple(scale), tuple(w[1:]), float(w[0]), 0.5)
+
+
+def outcomes(asked: Sequence[Asked], m: Model, threshold: float) -> dict[str, Any]:
+    """The shown answer per question, as the pipeline decides it: the gate, then the generator's
+    proposed sentences that reach the threshold; refused when none does."""
+    unans = [a for a in asked if not a.answerable]
+    ans = [a for a in asked if a.answerable]
+
+    def shown(a: Asked) -> list[int]:
+        if not a.gate_passed:
+            return []
+        return [i for i, v in enumerate(a.values) if a.chosen[i] and m.probability(v) >= threshold]
+
+    shows = {a.id: shown(a) for a in asked}
+    return {
+        "questions": len(asked),
+        "unanswerable_refused": _share(sum(not shows[a.id] for a in unans), len(unans)),
+        "false_refusals": _share(sum(not shows[a.id] for a in ans), len(ans)),
+        "plausible_shown": _share(sum(any(a.plausible[i] for i in shows[a.id]) for a in unans), len(unans)),
+        "gold_shown": _share(sum(any(a.gold[i] for i in shows[a.id]) for a in ans), len(ans)),
+    }
+
+
+def _share(n: int, d: int) -> float:
+    return round(n / d, 3) if d else 0.0
+
+
+def choose_threshold(parts: Sequence[Sequence[Asked]], m: Model, max_rise: float = MAX_RISE) -> float:
+    """The highest threshold adding at most `max_rise` false refusals on every part (it refuses most)."""
+    base = [outcomes(part, m, 0.0)["false_refusals"] for part in parts]
+    best = 0.0
+    for t in np.arange(0.01, 0.9, 0.01):
+        rise = [
+            outcomes(part, m, float(t))["false_refusals"] - b for part, b in zip(parts, base, strict=True)
+        ]
+        if max(rise) <= max_rise + 1e-9:
+            best = float(t)
+    return round(best, 2)
+
+
+def auc(asked: Sequence[Asked], m: Model) -> float:
+    """ROC AUC of the model's probability, gold-holding sentences against the rest."""
+    pos = [m.probability(v) for a in asked for v, g in zip(a.values, a.gold, strict=True) if g]
+    neg = [m.probability(v) for a in asked for v, g in zip(a.values, a.gold, strict=True) if not g]
+    from engine.eval import metrics
+
+    return round(metrics.roc_auc(pos, neg), 3) if pos and neg else 0.0
+
+
+def with_threshold(m: Model, threshold: float) -> Model:
+    return Model(m.names, m.mean, m.scale, m.weights, m.bias, threshold)
+
+
+def data_hash(path: Path) -> str:
+    """Every file of a labelled set, names and bytes."""
+    digest = hashlib.sha256()
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        digest.update(file.relative_to(path).as_posix().encode("utf-8"))
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def code_hash() -> str:
+    """What the recorded features depend on besides the data: the check's and the generator's code."""
+    from engine.answer import english
+    from engine.backends import extractive
+
+    digest = hashlib.sha256()
+    for module in (answerability, english, extractive):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def asked_cached(path: Path, ask: Callable[[], list[Asked]]) -> list[Asked]:
+    """The questions as asked, from `path` when it was written for this code and data, else asked anew."""
+    if path.is_file():
+        return load_asked(path)
+    asked = ask()
+    dump(asked, path)
+    return asked
+
+
+def calibrate(
+    sets: Sequence[Path],
+    out: Path = answerability.CALIBRATION,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Ask every set's questions (kept in its eval work dir, keyed by data and code: an hour on 2 cores
+    for the SQuAD set), fit on the fitted parts, score both parts, write the calibration file, then
+    record each non-SQuAD set's extractive decisions with it."""
+    started = time.perf_counter()
+    asked: dict[str, tuple[list[Asked], list[Asked]]] = {}
+    data: dict[str, Any] = {"code": code_hash()}
+    for path in sets:
+        dataset, rows = asked_for(path, progress)
+        seen = {q.id for q in dataset.queries if fitted_part(dataset, q)}
+        asked[dataset.name] = ([a for a in rows if a.id in seen], [a for a in rows if a.id not in seen])
+        data[dataset.name] = {"hash": data_hash(path), "fitted": len(seen), "held_out": len(rows) - len(seen)}
+        if dataset.kind == "squad":
+            data[dataset.name]["held_out_articles"] = sorted(
+                heldout_articles({q.group for q in dataset.queries})
+            )
+    result = fit_and_score(asked)
+    result["data"] = data
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    answerability.calibration.cache_clear()
+    result["decisions"] = {p.name: decisions(p) for p in sets if load_set(p)[0].kind != "squad"}
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return result
+
+
+def load_set(path: Path) -> tuple[Dataset, Path]:
+    from engine.eval.datasets import load
+    from engine.eval.runner import default_work_dir
+
+    work = default_work_dir(path)
+    work.mkdir(parents=True, exist_ok=True)
+    return load(path, work, split="all") if _is_squad(path) else load(path, work), work
+
+
+def _is_squad(path: Path) -> bool:
+    return (path / "passages.jsonl").is_file() and (path / "questions.jsonl").is_file()
+
+
+def asked_for(path: Path, progress: Progress | None) -> tuple[Dataset, list[Asked]]:
+    from engine.eval.runner import open_index
+
+    dataset, work = load_set(path)
+
+    def ask() -> list[Asked]:
+        engine, _ = open_index(dataset, work)
+        try:
+            return ask_all(engine, dataset, progress)
+        finally:
+            engine.close()
+
+    return dataset, asked_cached(work / f"asked-{data_hash(path)}-{code_hash()}.json", ask)
+
+
+# What is recorded of each other labelled set: enough to see a drift, small enough to read in a diff.
+RECORDED = (
+    "abstention",
+    "false_refusals",
+    "citation_precision",
+    "quotes_overlap_supporting_passage",
+    "conflicts_flagged_both_cited",
+    "evidence_holds_passage",
+    "gold_shown",
+    "plausible_shown",
+)
+
+
+def decisions(path: Path) -> dict[str, Any]:
+    """Extractive answers over a labelled set with the fitted check, through the real pipeline: the
+    figures and which questions are refused (tests/test_calibration.py fails when these drift)."""
+    from engine.eval.answers import evaluate_answers
+    from engine.eval.runner import open_index
+
+    dataset, work = load_set(path)
+    engine, _ = open_index(dataset, work)
+    try:
+        summary = evaluate_answers(engine, dataset, "extractive")["answers"]
+    finally:
+        engine.close()
+    return {"figures": {k: summary[k] for k in RECORDED if k in summary}, "refused": summary["refused_ids"]}
+
+
+def fit_and_score(asked: dict[str, tuple[list[Asked], list[Asked]]]) -> dict[str, Any]:
+    """Both models (with and without the embedding), their thresholds, and their figures per set and
+    part, beside the same questions answered without the check."""
+    result: dict[str, Any] = {"answer_check": {}, "figures": {}}
+    fitted = [part for part, _ in asked.values()]
+    for key, vectors in (("vectors", True), ("keyword", False)):
+        m = fit(fitted, vectors)
+        m = with_threshold(m, choose_threshold(fitted, m))
+        result["answer_check"][key] = m.as_dict()
+        result["figures"][key] = {
+            f"{name} {part_name}": outcomes(part, m, m.threshold)
+            | {"without_check": outcomes(part, m, 0.0)}
+            | {"auc": auc(part, m)}
+            for name, parts in asked.items()
+            for part_name, part in zip(("fitted", "held out"), parts, strict=True)
+        }
+    return result
+
+
+def dump(asked: Sequence[Asked], path: Path) -> None:
+    path.write_text(json.dumps([a.__dict__ for a in asked]), encoding="utf-8")
+
+
+def load_asked(path: Path) -> list[Asked]:
+    return [Asked(**row) for row in json.loads(path.read_text(encoding="utf-8"))]

@@ -1,0 +1,95 @@
+"""The answer check: a verbatim quote must also answer the question (engine/answer/answerability.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.answer import answerability
+from engine.answer.answerability import FEATURES, Checker, Model, Question, features, figures, names
+from engine.events import Hit
+
+LIGHTHOUSE = (
+    "The lighthouse at Karsvik was built in 1872 by the harbour board. "
+    "Its first keeper was Ingrid Solberg, who kept it for thirty years. "
+    "The lamp was electrified in 1931 and automated in 1968."
+)
+
+
+def hit(text: str = LIGHTHOUSE, vector_score: float | None = None) -> Hit:
+    return Hit(1, "/kb/lighthouse.md", 1, 1, None, "Karsvik lighthouse", text, 0.1, vector_score=vector_score)
+
+
+def value(q: str, quote: str, name: str, text: str = LIGHTHOUSE) -> float:
+    return features(Question.read(q, None), quote, hit(text), 0.5, 0.5)[FEATURES.index(name)]
+
+
+def test_a_figure_the_question_asks_about_but_the_chunk_lacks_is_seen() -> None:
+    built = "The lighthouse at Karsvik was built in 1872 by the harbour board."
+    assert value("What was built at Karsvik in the 9th century?", built, "figure_missing") == 1.0
+    assert value("What was built at Karsvik in 1872?", built, "figure_missing") == 0.0
+
+
+def test_a_question_wanting_a_figure_needs_a_new_one_in_the_quote() -> None:
+    keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
+    # "thirty" answers "how long"; the 1872 sentence sits beside it, so the window alone is not enough.
+    assert value("How long did the first keeper keep the lighthouse?", keeper, "figure_wanted_absent") == 0.0
+    text = "Its first keeper was Ingrid Solberg, a fisherman's daughter. The harbour board paid her."
+    quote = "Its first keeper was Ingrid Solberg, a fisherman's daughter."
+    assert value("How long did the first keeper stay?", quote, "figure_wanted_absent", text) == 1.0
+
+
+def test_a_question_wanting_a_name_needs_one_the_question_does_not_hold() -> None:
+    keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
+    assert value("Who was the first keeper of the lighthouse?", keeper, "name_wanted_absent") == 0.0
+    assert value("Who kept Ingrid Solberg's lighthouse?", keeper, "name_wanted_absent") == 1.0
+
+
+def test_a_negated_question_over_an_unnegated_quote_is_seen() -> None:
+    lamp = "The lamp was electrified in 1931 and automated in 1968."
+    assert value("When was the lamp never electrified?", lamp, "negation_unmatched") == 1.0
+    assert value("When was the lamp electrified?", lamp, "negation_unmatched") == 0.0
+
+
+def test_a_name_the_chunk_lacks_and_the_rarest_missing_word() -> None:
+    built = "The lighthouse at Karsvik was built in 1872 by the harbour board."
+    assert value("When did the lighthouse at Karsvik open?", built, "name_missing") == 0.0
+    assert value("When did the lighthouse at Brennholm open?", built, "name_missing") == 1.0
+    assert value("When was the lighthouse at Karsvik built?", built, "rarest_missing") == 0.0
+    assert value("When was the lighthouse at Karsvik painted?", built, "rarest_missing") > 0.0
+
+
+def test_figures_and_names_read_digits_ordinals_and_capitalised_words() -> None:
+    # Number words count what is asked for ("which two modes"), they are not facts to find.
+    assert figures("In the 9th century, 2,000 ships and three kings; the 1960s") == {"9", "2000", "1960"}
+    # A capitalised word opening a sentence says nothing: every sentence opens with one.
+    assert names("Ask the keeper. Ingrid Solberg kept it; she met Olav.") == {"solberg", "olav"}
+
+
+def test_the_model_is_a_logistic_over_standardised_features() -> None:
+    m = Model(("cover_quote", "novelty"), (0.5, 0.5), (0.25, 0.5), (2.0, -1.0), 0.5, 0.6)
+    values = [0.0] * len(FEATURES)
+    values[FEATURES.index("cover_quote")] = 1.0  # z = 0.5 + 2 * (1 - 0.5) / 0.25 - 1 * (0 - 0.5) / 0.5
+    assert m.probability(values) == pytest.approx(1 / (1 + 2.718281828**-5.5))
+    assert Model.from_dict(m.as_dict()) == m
+
+
+def test_shipped_calibration_loads_for_both_modes_and_records_its_data() -> None:
+    data = json.loads(answerability.CALIBRATION.read_text(encoding="utf-8"))
+    sets = {name: v for name, v in data["data"].items() if isinstance(v, dict)}
+    assert any(v.get("held_out_articles") for v in sets.values()) and all(v["hash"] for v in sets.values())
+    assert set(data["figures"]["vectors"]) == {f"{n} {p}" for n in sets for p in ("fitted", "held out")}
+    with_vectors, keyword = answerability.model(True), answerability.model(False)
+    assert "cosine_quote" in with_vectors.names and "cosine_quote" not in keyword.names
+    assert 0.0 < with_vectors.threshold < 1.0 and 0.0 < keyword.threshold < 1.0
+
+
+def test_the_checker_scores_an_answering_quote_above_a_false_premise() -> None:
+    answering = Checker("When was the lamp at Karsvik electrified?", None, None)
+    premise = Checker("When was the lamp at Brennholm electrified in the 9th century?", None, None)
+    lamp = "The lamp was electrified in 1931 and automated in 1968."
+    good = answering.judge([(lamp, hit())]).probability
+    bad = premise.judge([(lamp, hit())]).probability
+    assert good > bad
+    assert answering.judge([]).probability == 0.0
