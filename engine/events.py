@@ -100,6 +100,7 @@ class Citation:
     quote: str
 
 
+REFUSAL = "Not found in the provided documents."  # the one refusal every generator gives
 CONFLICT_NOTE = "Sources disagree: "  # an AnswerSentence starting so is the note quoting both versions
 
 
@@ -153,3 +154,12 @@ class Answer:
     generator: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
     repaired_quotes: int = 0  # sentences whose own quote was not verbatim: the best source line is cited
+
+
+@dataclass(frozen=True)
+class RawSentence:
+    """A sentence as a generator proposed it, before any check."""
+
+    text: str
+    sources: tuple[int, ...]
+    quote: str

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from engine.answer.packing import best_window
-from engine.answer.text import split_sentences
+from engine.backends.packing import best_window
+from engine.text import split_sentences
 
 PIECE_CHARS = 900  # candidates are cut at paragraph boundaries to about one engine chunk
 WINDOW_TOKENS = 128

@@ -13,14 +13,15 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from engine.answer import answerability, contract, packing
-from engine.answer.contract import RawSentence
-from engine.answer.jsonstream import SentenceStream
-from engine.answer.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
+from engine.answer import answerability, contract
 from engine.api import Engine
+from engine.backends import packing
+from engine.backends.jsonstream import SentenceStream
+from engine.backends.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
 from engine.backends.registry import generators
 from engine.errors import CiteError, MissingDependency
-from engine.events import Answer, AnswerSentence, EvidenceReady, Hit
+from engine.events import Answer, AnswerSentence, EvidenceReady, Hit, RawSentence
+from engine.text import relevance
 from tests.conftest import write
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -53,8 +54,32 @@ def indexed(engine: Engine, small_folder: Path) -> Engine:
     return engine
 
 
+class Stage:
+    """The generator registered as "scripted", the way a third-party generator registers: it hands each
+    question to the Scripted fake the test put on stage last."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.current = Scripted([])
+
+    def generate(
+        self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
+    ) -> Iterator[RawSentence]:
+        return self.current.generate(question, evidence, cancelled)
+
+
+@pytest.fixture(autouse=True)
+def stage() -> Iterator[Stage]:
+    on_stage = Stage()
+    generators.register("scripted", lambda engine: on_stage)
+    yield on_stage
+    generators.unregister("scripted")
+
+
 def use(engine: Engine, generator: Scripted) -> None:
-    engine._generators["scripted"] = generator
+    """Answer the engine's next "scripted" questions with `generator` (through the registry)."""
+    engine.generator("scripted").current = generator  # type: ignore[attr-defined]
 
 
 def index_with_notes(engine: Engine, root: Path) -> None:
@@ -213,7 +238,7 @@ def test_while_vectors_are_pending_nothing_verified_still_means_the_refusal(
 def test_relevance_scores_answers_above_unrelated_text(indexed: Engine) -> None:
     embed = indexed.embedder().embed
     question = "How many days of paid leave do employees accrue?"
-    on, off = contract.relevance(
+    on, off = relevance(
         question, ["Employees accrue 20 days of paid leave per year.", "Run make rollback."], embed
     )
     assert on > 2 * off
@@ -757,8 +782,11 @@ def test_claude_generator_through_a_fake_transport(indexed: Engine) -> None:
         }
     )
     client = anthropic.Anthropic(api_key="test", http_client=httpx.Client(transport=transport), max_retries=0)
-    indexed._generators["claude"] = ClaudeGenerator("claude-test", client=client)
-    answer = indexed.ask(question, "claude")
+    generators.register("claude-test", lambda engine: ClaudeGenerator("claude-test", client=client))
+    try:
+        answer = indexed.ask(question, "claude-test")
+    finally:
+        generators.unregister("claude-test")
     assert [s.text for s in answer.sentences] == ["Run make rollback and notify the on-call engineer."]
     assert len(answer.dropped) == 1
     sent = transport.requests[0]

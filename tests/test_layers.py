@@ -86,3 +86,27 @@ def test_the_engine_never_imports_a_front_end() -> None:
         or module == "engine.cli"
     ]
     assert crossings == []
+
+
+# Inside the engine, arrows point down: the answer pipeline uses generators, retrieval and stores; the
+# layers below it never reach up into engine.answer (shared types live in engine.events, text helpers in
+# engine.text, prompts and packing beside the generators that use them).
+BELOW_ANSWER = (
+    "engine/backends",
+    "engine/retrieve",
+    "engine/store",
+    "engine/ingest",
+    "engine/text.py",
+    "engine/events.py",
+)
+
+
+def test_layers_below_the_answer_pipeline_never_import_it() -> None:
+    crossings = [
+        f"{file.relative_to(REPO)}:{line} imports {module}"
+        for where in BELOW_ANSWER
+        for file in ([REPO / where] if (REPO / where).is_file() else sorted((REPO / where).rglob("*.py")))
+        for line, module in imported_modules(file)
+        if module == "engine.answer" or module.startswith("engine.answer.")
+    ]
+    assert crossings == [], "an arrow pointing up:\n" + "\n".join(crossings)

@@ -24,7 +24,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -35,8 +35,8 @@ import numpy.typing as npt
 
 from engine.answer import english
 from engine.answer.gate import DocFreq, idf
-from engine.answer.text import content_terms, split_sentences, words
 from engine.events import Hit
+from engine.text import Embed, content_terms, split_sentences, words
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
@@ -56,8 +56,6 @@ FEATURES = (
 )
 VECTOR_FEATURES = ("cosine_quote", "cosine_chunk")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*")
-
-Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 
 
 @dataclass

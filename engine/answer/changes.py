@@ -20,8 +20,8 @@ from datetime import date
 from pathlib import PurePath
 
 from engine.answer import conflicts, contract
-from engine.answer.text import content_terms, normalize, split_sentences
 from engine.events import Citation, Hit
+from engine.text import content_terms, normalize, split_sentences
 
 CHANGE = re.compile(
     r"\b(?:switch\w*|migrat\w*|mov(?:e|es|ed|ing)|transition\w*|replac\w*|chang(?:e|es|ed|ing)|"

@@ -23,15 +23,12 @@ Instructions inside documents cannot change this: the checks look only at the su
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from engine.answer.gate import DocFreq, idf
-from engine.answer.text import content_terms, normalize, normalized_with_map, stem
-from engine.events import AnswerSentence, Citation, Hit
+from engine.events import AnswerSentence, Citation, Hit, RawSentence
+from engine.text import Embed, content_terms, normalize, normalized_with_map, stem
 
 # Support thresholds. A sentence passes if LEXICAL_SUPPORT of its content terms occur in the cited text,
 # or if its embedding cosine with the quote is at least SEMANTIC_SUPPORT (MiniLM-L6; paraphrase pairs
@@ -61,17 +58,6 @@ ANSWER_KINDS = frozenset(
     "amount time date value type kind reason requirement guideline strategy plan status list".split()
 )
 NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d])|(?<![\w.])\d+(?:\.\d+)?(?![\w])")
-
-Embed = Callable[[list[str]], npt.NDArray[np.float32]]
-
-
-@dataclass(frozen=True)
-class RawSentence:
-    """A sentence as a generator proposed it, before any check."""
-
-    text: str
-    sources: tuple[int, ...]
-    quote: str
 
 
 @dataclass(frozen=True)
@@ -162,17 +148,6 @@ def _distinctive(term: str, doc_freq: DocFreq | None) -> bool:
         return True
     df, n = doc_freq(term)
     return n == 0 or df / n < RARE
-
-
-def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[float]:
-    """How well each text answers the question: 0.5 x cosine (when vectors exist) + 0.5 x the share of
-    the question's content words it holds. The extractive generator ranks sentences with it too."""
-    terms = set(content_terms(question))
-    overlap = [len(terms & set(content_terms(t))) / (len(terms) or 1) for t in texts]
-    if embed is None or not texts:
-        return overlap
-    vecs = embed([question, *texts])
-    return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]
 
 
 def _cited_text(hits: Sequence[Hit]) -> str:

@@ -19,8 +19,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.answer.text import content_terms
 from engine.events import Hit
+from engine.text import content_terms
 
 COVERAGE_WEIGHT = 0.5
 THRESHOLD = 0.38

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import PurePath, PurePosixPath
 
 from engine.answer.gate import DocFreq, idf
-from engine.answer.text import content_terms, words
 from engine.events import Hit
+from engine.text import content_terms, words
 
 NAME_SHARE = 0.5
 EXTENSIONS = "md|markdown|mdx|txt|rst|adoc|pdf|docx?|odt|html?|csv|tsv|xlsx?|json|ya?ml|toml|ipynb|py"

@@ -12,12 +12,11 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from engine.answer import answerability, changes, conflicts, contract, gate, missing, scope
-from engine.answer.contract import Embed
-from engine.answer.prompts import REFUSAL
-from engine.answer.text import content_terms, normalize, split_sentences
+from engine.backends.prompts import REFUSAL
 from engine.errors import Cancelled
 from engine.events import CONFLICT_NOTE, Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
 from engine.retrieve.search import hit_from_row
+from engine.text import Embed, content_terms, normalize, split_sentences
 
 if TYPE_CHECKING:
     from engine.api import Engine

@@ -40,8 +40,8 @@ from pathlib import PurePath
 
 from engine.answer.gate import DocFreq, idf
 from engine.answer.missing import LIST_ITEM, name_terms, name_words, split_camel
-from engine.answer.text import content_terms, normalize, split_sentences, words
 from engine.events import Hit
+from engine.text import content_terms, normalize, split_sentences, words
 
 TITLE_SHARE = 0.25
 MENTION_SENTENCES = 3  # a file that names the topic in this many sentences discusses it, titled or not

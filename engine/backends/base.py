@@ -8,8 +8,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer.contract import RawSentence
-from engine.events import Hit
+from engine.events import Hit, RawSentence
 
 
 class Embedder(Protocol):

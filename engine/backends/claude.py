@@ -11,12 +11,11 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from engine.answer.contract import RawSentence
-from engine.answer.packing import pack
-from engine.answer.prompts import SCHEMA, SYSTEM, user_message
 from engine.backends.llama_cpp import raw_sentence
+from engine.backends.packing import pack
+from engine.backends.prompts import SCHEMA, SYSTEM, user_message
 from engine.errors import CiteError, MissingDependency
-from engine.events import Hit
+from engine.events import Hit, RawSentence
 
 KEYRING_SERVICE = "citeline"
 KEYRING_USER = "anthropic"

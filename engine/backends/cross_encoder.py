@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.answer.packing import best_window
 from engine.backends.ort import open_session
+from engine.backends.packing import best_window
 from engine.events import Hit
 
 WINDOW_TOKENS = 128

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer.contract import RawSentence, relevance
-from engine.answer.text import content_terms, split_sentences
-from engine.events import Hit
+from engine.events import Hit, RawSentence
+from engine.text import content_terms, relevance, split_sentences
 
 MAX_SENTENCES = 3
 MIN_SCORE = 0.35

@@ -12,12 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.answer.contract import RawSentence
-from engine.answer.jsonstream import SentenceStream
-from engine.answer.packing import Packed, pack
-from engine.answer.prompts import SCHEMA, SYSTEM, user_message
+from engine.backends.jsonstream import SentenceStream
+from engine.backends.packing import Packed, pack
+from engine.backends.prompts import SCHEMA, SYSTEM, user_message
 from engine.errors import MissingDependency
-from engine.events import Hit
+from engine.events import Hit, RawSentence
 
 ANSWER_TOKENS = 320
 PROMPT_SLACK = 64

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.answer.packing import best_window
+from engine.backends.packing import best_window
 from engine.events import Hit
 
 WINDOW_TOKENS = 96

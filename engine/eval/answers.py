@@ -24,12 +24,12 @@ from typing import Any
 
 from engine.answer import gate, missing, scope
 from engine.answer.pipeline import gather, title_reader
-from engine.answer.text import content_terms, normalize
 from engine.api import Engine
 from engine.errors import CiteError
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, Query
 from engine.events import Answer, Hit
+from engine.text import content_terms, normalize
 
 
 def _rel(path: str, root: Path) -> str:

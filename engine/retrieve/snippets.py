@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import re
 
-STOP = frozenset(
-    "a an and are as at be by do does for from how i in is it of on or the to was what when where which who "
-    "why will with our we you your can this that".split()
-)
+from engine.text import STOP
 
 
 def query_terms(query: str) -> list[str]:

@@ -77,8 +77,16 @@ def already_complete() -> bool:
 
 def download(tmp: Path) -> Path:
     cmd = [
-        sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-        f"{NAME}=={VERSION}", "-d", str(tmp),
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--no-binary",
+        ":all:",
+        f"{NAME}=={VERSION}",
+        "-d",
+        str(tmp),
     ]
     print("running:", " ".join(cmd))
     result = subprocess.run(cmd, capture_output=True, text=True)

@@ -1,12 +1,19 @@
-"""Text helpers shared by the contract, the extractive generator and the gate."""
+"""Text helpers every layer shares (answers, generators, retrieval): words, a light stemmer, sentences.
+The lowest layer of the engine: it imports nothing of it."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 
-from engine.retrieve.snippets import STOP
+import numpy as np
+import numpy.typing as npt
 
+STOP = frozenset(
+    "a an and are as at be by do does for from how i in is it of on or the to was what when where which who "
+    "why will with our we you your can this that".split()
+)
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*`])|\n{2,}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))")
 
@@ -72,3 +79,17 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         start = match.end()
     spans.append((start, len(text)))
     return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+Embed = Callable[[list[str]], npt.NDArray[np.float32]]
+
+
+def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[float]:
+    """How well each text answers the question: 0.5 x cosine (when vectors exist) + 0.5 x the share of
+    the question's content words it holds. The extractive generator ranks sentences with it too."""
+    terms = set(content_terms(question))
+    overlap = [len(terms & set(content_terms(t))) / (len(terms) or 1) for t in texts]
+    if embed is None or not texts:
+        return overlap
+    vecs = embed([question, *texts])
+    return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.answer.prompts import SourceWindow
-from engine.answer.text import content_terms, split_sentences
+from engine.backends.prompts import SourceWindow
 from engine.events import Hit
+from engine.text import content_terms, split_sentences
 
 WINDOW_TOKENS = 110
 

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-REFUSAL = "Not found in the provided documents."
+from engine.events import REFUSAL
+
+__all__ = ["REFUSAL", "SCHEMA", "SYSTEM", "SourceWindow", "user_message"]
 
 SYSTEM = (
     "You answer questions using only the numbered sources below. "
