@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.answer import answerability
+from engine.answer import answerability, calibration
 from engine.answer.answerability import FEATURES, Checker, Model, Question, features, figures, names
 from engine.events import Hit
 
@@ -76,7 +76,7 @@ def test_the_model_is_a_logistic_over_standardised_features() -> None:
 
 
 def test_shipped_calibration_loads_for_both_modes_and_records_its_data() -> None:
-    data = json.loads(answerability.CALIBRATION.read_text(encoding="utf-8"))
+    data = json.loads(calibration.CALIBRATION.read_text(encoding="utf-8"))
     sets = {name: v for name, v in data["data"].items() if isinstance(v, dict)}
     assert any(v.get("held_out_articles") for v in sets.values()) and all(v["hash"] for v in sets.values())
     assert set(data["figures"]["vectors"]) == {f"{n} {p}" for n in sets for p in ("fitted", "held out")}

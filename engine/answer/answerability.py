@@ -20,25 +20,22 @@ loaded from `calibration.json` beside this file. Nothing here names a collection
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.answer import english
+from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
 from engine.events import Hit
 from engine.text import Embed, content_terms, split_sentences, words
 
-CALIBRATION = Path(__file__).with_name("calibration.json")
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
 FEATURES = (
     "cover_quote",
@@ -197,15 +194,9 @@ class Model:
         }
 
 
-@cache
-def calibration() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(CALIBRATION.read_text(encoding="utf-8"))
-    return data
-
-
 def model(with_vectors: bool) -> Model:
     """The fitted answer check: with the embedding features, or for keyword-only answers without them."""
-    return Model.from_dict(calibration()["answer_check"]["vectors" if with_vectors else "keyword"])
+    return Model.from_dict(calibration()["answer_check"][mode(with_vectors)])
 
 
 @dataclass(frozen=True)

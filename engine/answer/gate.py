@@ -7,10 +7,11 @@ The score combines what a question needs from its evidence:
 - dense: the best cosine between the question and an evidence chunk (MiniLM), which carries paraphrases.
 score = COVERAGE_WEIGHT * coverage + (1 - COVERAGE_WEIGHT) * dense, refused below THRESHOLD.
 
-The weight and threshold are calibrated, not guessed: `citeline eval DATASET --calibrate-gate` prints
-the score of every question with its label (answerable or not) and the ROC AUC, and picks the threshold
-that refuses the most unanswerable questions while keeping false refusals under 5% of the answerable
-ones. Values below come from the Meridian set (35 answerable, 5 unanswerable), see README "Evidence gate".
+The threshold is fitted from labelled data by `citeline calibrate` (engine/eval/calibrate.py) and read
+from calibration.json, one for answers with vectors and one for keyword-only answers (where the dense
+half is 0): the highest line that refuses at most GATE_BUDGET of the answerable questions of any
+labelled set's fitted part. THRESHOLD is the line used before any calibration exists. `citeline eval
+DATASET --calibrate-gate` prints every question's features and their ROC AUC.
 """
 
 from __future__ import annotations
@@ -19,12 +20,20 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.answer.calibration import calibration, mode
 from engine.events import Hit
 from engine.text import content_terms
 
 COVERAGE_WEIGHT = 0.5
 THRESHOLD = 0.38
 TOP = 5
+
+
+def threshold(with_vectors: bool) -> float:
+    """The fitted line for this mode (calibration.json), or THRESHOLD where none was fitted."""
+    fitted = calibration().get("gate", {}).get(mode(with_vectors), {})
+    return float(fitted.get("threshold", THRESHOLD))
+
 
 DocFreq = Callable[[str], tuple[int, int]]  # term -> (documents containing it, total documents)
 

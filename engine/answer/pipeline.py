@@ -83,16 +83,22 @@ def title_reader(engine: Engine) -> scope.Titles:
 
 
 def screen(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit]) -> gate.GateDecision:
-    """The checks made before any model runs: the evidence gate, then a question about a document the
-    folders only list (missing), then one asking for a policy or process no evidence document is about
-    (scope)."""
-    decision = gate.decide(question, hits, engine.doc_freq)
-    if decision.passed and (gone := missing.find(question, evidence, engine.resolves, engine.doc_freq)):
-        decision = replace(decision, passed=False, reason=gone.reason)
-    titles = title_reader(engine)
-    if decision.passed and (untitled := scope.find(question, evidence, titles, engine.doc_freq)):
-        decision = replace(decision, passed=False, reason=untitled.reason)
+    """The checks made before any model runs: the evidence gate at its fitted line, then the other
+    screening rules (other_rules)."""
+    decision = gate.decide(question, hits, engine.doc_freq, gate.threshold(engine.has_vectors()))
+    if decision.passed and (reason := other_rules(engine, question, evidence)):
+        decision = replace(decision, passed=False, reason=reason)
     return decision
+
+
+def other_rules(engine: Engine, question: str, evidence: list[Hit]) -> str | None:
+    """The refusal reason of a question about a document the folders only list (missing), or of one
+    asking for a policy or process no evidence document is about (scope); None when neither applies."""
+    if gone := missing.find(question, evidence, engine.resolves, engine.doc_freq):
+        return gone.reason
+    if untitled := scope.find(question, evidence, title_reader(engine), engine.doc_freq):
+        return untitled.reason
+    return None
 
 
 def _figures(text: str) -> list[str]:

@@ -104,7 +104,7 @@ def bench_embedding(engine: Engine, sample: int, report: BenchReport) -> None:
         started = time.perf_counter()
         embedder.embed(texts)
         standalone = max(standalone, len(texts) / (time.perf_counter() - started))
-    engine.catalog.store_vectors([], np.zeros((0, 384), dtype=np.float32))
+    engine.catalog.store_vectors([], np.zeros((0, engine.catalog.vector_dim()), dtype=np.float32))
     started = time.perf_counter()
     done = 0
     for event in engine.embed_pending():
@@ -125,7 +125,7 @@ def bench_queries(engine: Engine, report: BenchReport, label: str, rounds: int =
     missing = [cid for cid in _all_chunk_ids(engine) if cid not in have]
     if missing:
         rng = np.random.default_rng(0)
-        fake = rng.standard_normal((len(missing), 384)).astype(np.float32)
+        fake = rng.standard_normal((len(missing), engine.catalog.vector_dim())).astype(np.float32)
         fake /= np.linalg.norm(fake, axis=1, keepdims=True)
         vectors.add(np.asarray(missing, dtype=np.int64), fake)
     engine.search(QUERIES[0], k=10)  # warm up

@@ -26,20 +26,21 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engine.answer import answerability
+from engine.answer import calibration, gate
 from engine.answer.answerability import FEATURES, VECTOR_FEATURES, Checker, Model
-from engine.answer.pipeline import gather, screen
+from engine.answer.pipeline import gather, other_rules, screen
 from engine.api import Engine
 from engine.backends.extractive import MARGIN, MAX_SENTENCES, ExtractiveGenerator
 from engine.eval.answers import holds, quote_overlaps
 from engine.eval.datasets import Dataset, Query, heldout_articles
 
+GATE_BUDGET = 0.03  # answerable questions the evidence gate may refuse in any set's fitted part
 MAX_RISE = 0.03  # false refusals the check may add on any set's fitted part
 L2 = 1.0
 TRAIN_CANDIDATES = 6  # ranked sentences per question the model learns from (the generator shows <= 3)
@@ -58,6 +59,50 @@ class Asked:
     gold: list[bool]  # the sentence holds a gold answer span
     plausible: list[bool]  # the sentence holds the distractor span
     chosen: list[bool]  # the extractive generator would propose it
+
+
+@dataclass
+class Screened:
+    """One question before any model: its evidence gate score with vectors and keyword-only, and whether
+    another screening rule (missing document, untitled topic) refuses it."""
+
+    id: str
+    answerable: bool
+    vectors: float
+    keyword: float
+    other: bool
+
+
+def screen_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Screened]:
+    out: list[Screened] = []
+    for i, q in enumerate(dataset.queries):
+        hits, evidence = gather(engine, q.text)
+        d = gate.decide(q.text, hits, engine.doc_freq, threshold=-1.0)
+        other = other_rules(engine, q.text, evidence) is not None
+        out.append(Screened(q.id, q.answerable, d.score, gate.COVERAGE_WEIGHT * d.coverage, other))
+        if progress is not None and i % 500 == 0:
+            progress(f"{dataset.name}: screened {i}/{len(dataset.queries)}")
+    return out
+
+
+def choose_gate(parts: Sequence[Sequence[Screened]], key: str, budget: float = GATE_BUDGET) -> float:
+    """The highest gate line refusing at most `budget` of the answerable questions of every part."""
+    best = 0.0
+    for t in np.arange(0.0, 0.8, 0.01):
+        shares = [
+            sum(getattr(s, key) < t for s in part if s.answerable) / max(1, sum(s.answerable for s in part))
+            for part in parts
+        ]
+        if max(shares) <= budget + 1e-9:
+            best = float(t)
+    return round(best, 2)
+
+
+def through_gate(asked: Sequence[Asked], screens: dict[str, Screened], key: str, line: float) -> list[Asked]:
+    """The questions as asked, with `gate_passed` as the fitted gate line and the other rules decide."""
+    return [
+        replace(a, gate_passed=getattr(screens[a.id], key) >= line and not screens[a.id].other) for a in asked
+    ]
 
 
 def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Asked]:
@@ -197,14 +242,17 @@ def data_hash(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def code_hash() -> str:
-    """What the recorded features depend on besides the data: the check's and the generator's code."""
-    from engine.answer import english
-    from engine.backends import extractive
+SCREENING = ("engine.answer.gate", "engine.answer.missing", "engine.answer.scope", "engine.answer.pipeline")
+FEATURE_CODE = ("engine.answer.answerability", "engine.answer.english", "engine.backends.extractive")
+
+
+def code_hash(modules: Sequence[str] = FEATURE_CODE) -> str:
+    """What recorded questions depend on besides the data: the code that computed them."""
+    import importlib
 
     digest = hashlib.sha256()
-    for module in (answerability, english, extractive):
-        digest.update(Path(str(module.__file__)).read_bytes())
+    for name in modules:
+        digest.update(Path(str(importlib.import_module(name).__file__)).read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -219,7 +267,7 @@ def asked_cached(path: Path, ask: Callable[[], list[Asked]]) -> list[Asked]:
 
 def calibrate(
     sets: Sequence[Path],
-    out: Path = answerability.CALIBRATION,
+    out: Path = calibration.CALIBRATION,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Ask every set's questions (kept in its eval work dir, keyed by data and code: an hour on 2 cores
@@ -227,20 +275,28 @@ def calibrate(
     record each non-SQuAD set's extractive decisions with it."""
     started = time.perf_counter()
     asked: dict[str, tuple[list[Asked], list[Asked]]] = {}
+    screens: dict[str, tuple[list[Screened], list[Screened]]] = {}
+    spans: set[str] = set()  # sets that label the answer below the file (a span, a passage)
     data: dict[str, Any] = {"code": code_hash()}
     for path in sets:
-        dataset, rows = asked_for(path, progress)
+        dataset, rows, screened = asked_for(path, progress)
         seen = {q.id for q in dataset.queries if fitted_part(dataset, q)}
         asked[dataset.name] = ([a for a in rows if a.id in seen], [a for a in rows if a.id not in seen])
+        if any(q.answers or q.passages for q in dataset.queries):
+            spans.add(dataset.name)
+        screens[dataset.name] = (
+            [s for s in screened if s.id in seen],
+            [s for s in screened if s.id not in seen],
+        )
         data[dataset.name] = {"hash": data_hash(path), "fitted": len(seen), "held_out": len(rows) - len(seen)}
         if dataset.kind == "squad":
             data[dataset.name]["held_out_articles"] = sorted(
                 heldout_articles({q.group for q in dataset.queries})
             )
-    result = fit_and_score(asked)
+    result = fit_and_score(asked, screens, spans)
     result["data"] = data
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    answerability.calibration.cache_clear()
+    calibration.calibration.cache_clear()
     result["decisions"] = {p.name: decisions(p) for p in sets if load_set(p)[0].kind != "squad"}
     result["seconds"] = round(time.perf_counter() - started, 1)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
@@ -260,19 +316,30 @@ def _is_squad(path: Path) -> bool:
     return (path / "passages.jsonl").is_file() and (path / "questions.jsonl").is_file()
 
 
-def asked_for(path: Path, progress: Progress | None) -> tuple[Dataset, list[Asked]]:
+def asked_for(path: Path, progress: Progress | None) -> tuple[Dataset, list[Asked], list[Screened]]:
     from engine.eval.runner import open_index
 
     dataset, work = load_set(path)
 
-    def ask() -> list[Asked]:
-        engine, _ = open_index(dataset, work)
-        try:
-            return ask_all(engine, dataset, progress)
-        finally:
-            engine.close()
+    def with_engine(run: Callable[[Engine], list[Any]]) -> Callable[[], list[Any]]:
+        def go() -> list[Any]:
+            engine, _ = open_index(dataset, work)
+            try:
+                return run(engine)
+            finally:
+                engine.close()
 
-    return dataset, asked_cached(work / f"asked-{data_hash(path)}-{code_hash()}.json", ask)
+        return go
+
+    key = f"{data_hash(path)}-{code_hash()}"
+    asked = asked_cached(work / f"asked-{key}.json", with_engine(lambda e: ask_all(e, dataset, progress)))
+    screened_file = work / f"screened-{key}-{code_hash(SCREENING)}.json"
+    if screened_file.is_file():
+        screened = [Screened(**row) for row in json.loads(screened_file.read_text(encoding="utf-8"))]
+    else:
+        screened = with_engine(lambda e: screen_all(e, dataset, progress))()
+        screened_file.write_text(json.dumps([s.__dict__ for s in screened]), encoding="utf-8")
+    return dataset, asked, screened
 
 
 # What is recorded of each other labelled set: enough to see a drift, small enough to read in a diff.
@@ -303,20 +370,36 @@ def decisions(path: Path) -> dict[str, Any]:
     return {"figures": {k: summary[k] for k in RECORDED if k in summary}, "refused": summary["refused_ids"]}
 
 
-def fit_and_score(asked: dict[str, tuple[list[Asked], list[Asked]]]) -> dict[str, Any]:
-    """Both models (with and without the embedding), their thresholds, and their figures per set and
-    part, beside the same questions answered without the check."""
-    result: dict[str, Any] = {"answer_check": {}, "figures": {}}
-    fitted = [part for part, _ in asked.values()]
+def fit_and_score(
+    asked: dict[str, tuple[list[Asked], list[Asked]]],
+    screens: dict[str, tuple[list[Screened], list[Screened]]],
+    spans: set[str],
+) -> dict[str, Any]:
+    """The gate's lines, then both answer-check models (with and without the embedding) behind them,
+    their thresholds, and their figures per set and part beside the same questions without the check.
+
+    The gate judges a question's evidence, and every set says which questions its folder answers: its
+    lines are fitted on every set. The check's weights judge a sentence, so they learn from the sets that
+    say which sentence answers (`spans`: a gold span or a supporting passage), not from those that only
+    name a gold file (any sentence of it would count); its threshold is held to MAX_RISE on every set."""
+    result: dict[str, Any] = {"gate": {}, "answer_check": {}, "figures": {}}
     for key, vectors in (("vectors", True), ("keyword", False)):
-        m = fit(fitted, vectors)
+        line = choose_gate([fitted for fitted, _ in screens.values()], key)
+        by_id = {s.id: s for parts in screens.values() for part in parts for s in part}
+        gated = {
+            name: (through_gate(parts[0], by_id, key, line), through_gate(parts[1], by_id, key, line))
+            for name, parts in asked.items()
+        }
+        fitted = [part for part, _ in gated.values()]
+        m = fit([gated[name][0] for name in gated if name in spans], vectors)
         m = with_threshold(m, choose_threshold(fitted, m))
+        result["gate"][key] = {"threshold": line, "budget": GATE_BUDGET}
         result["answer_check"][key] = m.as_dict()
         result["figures"][key] = {
             f"{name} {part_name}": outcomes(part, m, m.threshold)
             | {"without_check": outcomes(part, m, 0.0)}
             | {"auc": auc(part, m)}
-            for name, parts in asked.items()
+            for name, parts in gated.items()
             for part_name, part in zip(("fitted", "held out"), parts, strict=True)
         }
     return result

@@ -1,0 +1,22 @@
+"""The fitted lines the answer pipeline reads: calibration.json beside this file, written by
+`citeline calibrate` (engine/eval/calibrate.py) from labelled data; see the README, "Answer check"."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+CALIBRATION = Path(__file__).with_name("calibration.json")
+
+
+@cache
+def calibration() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(CALIBRATION.read_text(encoding="utf-8"))
+    return data
+
+
+def mode(with_vectors: bool) -> str:
+    """The key of a fitted line: answers with vectors, or keyword-only while vectors are pending."""
+    return "vectors" if with_vectors else "keyword"
