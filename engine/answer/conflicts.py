@@ -2,7 +2,7 @@
 flags conflicting evidence with them, the MCP tool check_staleness reports a file's standing with them.
 
 Two files are versions of one document when their names, without versions, years, dates and noise words
-("draft", "final", ...), are the same (pto_policy.md, pto_policy_2023.md), or when they start with the same
+("draft", "final", ...), are the same (leave.md, leave_2023.md), or when they start with the same
 numbered identifier (adr_003_database_migration.md, adr_003_v2_database_strategy.md). No list of pairs is
 kept anywhere. Which one is current is decided by the first of these tiers that has a say:
 

@@ -89,7 +89,7 @@ Titles = Callable[[str], str]  # path -> the text of its titles (heading paths a
 
 @dataclass(frozen=True)
 class Untitled:
-    topic: str  # the topic as the question words it, e.g. "personal devices"
+    topic: str  # the topic as the question words it, e.g. "shared printers"
     kind: str  # "policy", "process", ...
     share: float  # of the topic's IDF weight that the evidence titles name
     sentences: int  # the most sentences one evidence file names the topic in

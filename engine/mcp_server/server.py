@@ -97,7 +97,7 @@ def build_server(kb: KnowledgeBase) -> MCPServer[Any]:
         """Is this file current? Its age, when it was indexed, and whether a newer version supersedes it:
         explicit markers ("supersedes", "superseded by", "replaces", Status: superseded), versions (v2,
         version 3) and years in names, "Effective"/"Last updated" dates, DRAFT, and sibling files of the same
-        folder whose names share a stem (pto_policy.md vs pto_policy_2023.md)."""
+        folder whose names share a stem (leave.md vs leave_2023.md)."""
         return guarded(lambda: kb.staleness(path, max_age_days))
 
     @server.tool(annotations=read_only)
