@@ -34,7 +34,7 @@ import numpy as np
 
 from engine.answer import calibration, gate
 from engine.answer.answerability import FEATURES, VECTOR_FEATURES, Checker, Model
-from engine.answer.pipeline import gather, other_rules, screen
+from engine.answer.pipeline import gather, other_rules
 from engine.api import Engine
 from engine.backends.extractive import MARGIN, MAX_SENTENCES, ExtractiveGenerator
 from engine.eval.answers import holds, quote_overlaps
@@ -111,12 +111,11 @@ def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) 
     root = dataset.corpus_dir.resolve()
     out: list[Asked] = []
     for i, q in enumerate(dataset.queries):
-        hits, evidence = gather(engine, q.text)
-        passed = screen(engine, q.text, hits, evidence).passed
+        _, evidence = gather(engine, q.text)
         ranked = extractive.ranked(q.text, evidence)[:TRAIN_CANDIDATES]
         checker = Checker(q.text, engine.doc_freq, embed)
         best = ranked[0][0] if ranked else 0.0
-        asked = Asked(q.id, q.answerable, passed, [], [], [], [])
+        asked = Asked(q.id, q.answerable, True, [], [], [], [])  # gate_passed: through_gate sets it
         for place, (score, cand) in enumerate(ranked):
             hit = evidence[cand.source - 1]
             asked.values.append(checker.values(cand.text, hit))
@@ -297,7 +296,7 @@ def calibrate(
     result["data"] = data
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     calibration.calibration.cache_clear()
-    result["decisions"] = {p.name: decisions(p) for p in sets if load_set(p)[0].kind != "squad"}
+    result["decisions"] = {p.name: decisions(p) for p in sets if not _is_squad(p)}
     result["seconds"] = round(time.perf_counter() - started, 1)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return result
