@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from engine import __version__
 from engine.errors import CiteError
-from engine.events import FileSkipped, IndexProgress
+from engine.events import FileSkipped, GenerationProgress, IndexProgress
 from engine.settings import Rerank
 
 log = logging.getLogger("citeline")
@@ -164,21 +164,69 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
+def progress_line(event: GenerationProgress) -> str:
+    """One stderr line for a model's progress: tokens read or written, and the ETA where known."""
+    eta = f" · about {event.eta_s:.0f} s left" if event.eta_s is not None else ""
+    if event.phase == "loading":
+        return "loading the model…"
+    if event.phase == "reading":
+        return f"reading the sources: {event.read} of {event.prompt} tokens{eta}"
+    return f"writing: {event.written} tokens{eta}"
+
+
+class ProgressLine:
+    """Progress on stderr: rewritten in place on a terminal, one line per phase otherwise."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.phase = ""
+        self.width = 0
+
+    def show(self, event: GenerationProgress) -> None:
+        text = progress_line(event)
+        if self.tty:
+            print("\r" + text.ljust(self.width), end="", file=sys.stderr, flush=True)
+            self.width = len(text)
+        elif event.phase != self.phase:
+            print(text, file=sys.stderr, flush=True)
+        self.phase = event.phase
+
+    def clear(self) -> None:
+        if self.tty and self.width:
+            print("\r" + " " * self.width + "\r", end="", file=sys.stderr, flush=True)
+            self.width = 0
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
-    from engine.events import Answer, AnswerSentence, EvidenceReady
+    from engine.events import Answer, AnswerSentence, Draft, EvidenceReady
 
     engine = _engine(args)
     final: Answer | None = None
     streamed = False
-    for event in engine.ask_stream(args.question, args.generator):
-        if isinstance(event, EvidenceReady) and not args.json and args.evidence:
-            for n, hit in enumerate(event.hits, start=1):
-                print(f"[{n}] {hit.path}:{hit.start_line}-{hit.end_line}", file=sys.stderr)
-        elif isinstance(event, AnswerSentence) and not args.json and sys.stdout.isatty():
-            print(event.text, flush=True)
-            streamed = True
-        elif isinstance(event, Answer):
-            final = event
+    line = ProgressLine()
+    try:
+        for event in engine.ask_stream(args.question, args.generator):
+            if isinstance(event, GenerationProgress):
+                if not args.json:
+                    line.show(event)
+                continue
+            line.clear()
+            if isinstance(event, EvidenceReady) and not args.json and args.evidence:
+                for n, hit in enumerate(event.hits, start=1):
+                    print(f"[{n}] {hit.path}:{hit.start_line}-{hit.end_line}", file=sys.stderr)
+            elif isinstance(event, Draft) and not args.json and sys.stderr.isatty():
+                print("Draft, quoted from the sources while the model writes:", file=sys.stderr)
+                for sentence in event.sentences:
+                    print(f"  {sentence.text}", file=sys.stderr, flush=True)
+            elif isinstance(event, AnswerSentence) and not args.json and sys.stdout.isatty():
+                print(event.text, flush=True)
+                streamed = True
+            elif isinstance(event, Answer):
+                final = event
+    except KeyboardInterrupt:
+        line.clear()
+        print("Stopped.", file=sys.stderr)
+        return 130
     assert final is not None
     if args.json:
         print(json.dumps(asdict(final), indent=2, default=str))
@@ -252,6 +300,13 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0 if all(s.state.value == "verified" or engine.model_spec(s.role).optional for s in rows) else 1
 
 
+def _setting(item: str) -> tuple[str, str]:
+    key, sep, value = item.partition("=")
+    if not sep:
+        raise CiteError(f"--set takes KEY=VALUE, not '{item}'.", "for example --set local_sources=300")
+    return key.strip(), value.strip()
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from engine.eval.runner import run_eval
 
@@ -265,6 +320,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         generator=args.generator,
         calibrate=args.calibrate_gate,
         split=args.split,
+        overrides=dict(_setting(item) for item in args.set or ()),
     )
     print(report.markdown())
     if args.json:
@@ -381,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--work-dir", help="where to keep the eval index (default: a cache dir)")
     p.add_argument("--answers", action="store_true", help="also score answers")
     p.add_argument("--generator", default="extractive", help="generator for --answers")
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="a setting for this run only (repeatable)"
+    )
     p.add_argument("--calibrate-gate", action="store_true", help="score the evidence gate's features")
     p.add_argument(
         "--split", default="test", help="BEIR qrels split; SQuAD-style sets: test (held out), train or all"

@@ -154,6 +154,30 @@ class Answer:
     generator: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
     repaired_quotes: int = 0  # sentences whose own quote was not verbatim: the best source line is cited
+    from_draft: bool = False  # the model verified nothing that answers: these are the draft's sentences
+    usage: dict[str, float] = field(default_factory=dict)  # a model's tokens read/written and seconds
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The extractive answer, verified and checked like any other, sent at once while a slower generator
+    works. The generator's verified sentences replace it as they arrive; if it finds none, the draft is
+    the answer (Answer.from_draft)."""
+
+    sentences: tuple[AnswerSentence, ...]
+
+
+@dataclass(frozen=True)
+class GenerationProgress:
+    """Where a model stands: prompt tokens read of `prompt`, answer tokens written (at most `budget`), and
+    the seconds left at the rates this machine measured (None before any rate is known)."""
+
+    phase: str  # "loading" | "reading" | "writing"
+    read: int
+    prompt: int
+    written: int
+    budget: int
+    eta_s: float | None = None
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,18 @@ class Settings(BaseModel):
     local_model: Literal["generator", "generator-small", "generator-tiny"] = Field(
         "generator", description="Model role the local generator runs (see `citeline models`)."
     )
+    local_sources: int = Field(
+        520,
+        ge=100,
+        le=3000,
+        description="Tokens of source windows the local model reads per answer: fewer answer sooner "
+        "(prompt reading is the slowest step on a CPU), more give it more to quote from.",
+    )
+    local_lookup: bool = Field(
+        False,
+        description="Prompt-lookup decoding for the local model: draft tokens copied from the prompt "
+        "(answers quote their sources), verified in one batch.",
+    )
     claude_model: str = Field("claude-sonnet-4-5", description="Model name for the optional Claude backend.")
     threads: int = Field(
         default_factory=lambda: os.cpu_count() or 2, ge=1, le=256, description="CPU threads for inference."

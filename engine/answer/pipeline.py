@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING
 from engine.answer import answerability, changes, conflicts, contract, gate, missing, scope
 from engine.backends.prompts import REFUSAL
 from engine.errors import Cancelled
-from engine.events import CONFLICT_NOTE, Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
+from engine.events import (
+    CONFLICT_NOTE,
+    Answer,
+    AnswerSentence,
+    Citation,
+    Conflict,
+    Draft,
+    EvidenceReady,
+    GenerationProgress,
+    Hit,
+    RawSentence,
+)
 from engine.retrieve.search import hit_from_row
 from engine.text import Embed, content_terms, normalize, split_sentences
 
@@ -24,7 +35,7 @@ if TYPE_CHECKING:
 EVIDENCE = 6
 STATEMENT_WORDS = 3
 SAME_POINT = 0.3  # share of a quote's content words another version must share to speak to the point
-Event = EvidenceReady | AnswerSentence | Answer
+Event = EvidenceReady | Draft | GenerationProgress | AnswerSentence | Answer
 
 
 def _never() -> bool:
@@ -279,6 +290,27 @@ class Shown:
         return bool(self.kept)
 
 
+def extract(
+    engine: Engine,
+    question: str,
+    evidence: list[Hit],
+    checker: answerability.Checker,
+    verify: Callable[[RawSentence], contract.Verdict],
+    cancelled: Callable[[], bool],
+) -> Shown:
+    """The extractive answer, verified and checked: the draft a slower generator replaces."""
+    shown = Shown(checker, evidence)
+    for raw in engine.generator("extractive").generate(question, evidence, cancelled):
+        if isinstance(raw, RawSentence) and (verdict := verify(raw)).sentence is not None:
+            shown.add(verdict.sentence, verdict.repaired)
+    return shown
+
+
+def usage(generator: object) -> dict[str, float]:
+    """What a model read and wrote for the last answer (tokens and seconds), where it reports it."""
+    return dict(getattr(generator, "last_run", None) or {})
+
+
 def gather(engine: Engine, question: str) -> tuple[list[Hit], list[Hit]]:
     """(the ranked hits and the siblings, which the gate reads; the evidence supplied and shown)."""
     hits = engine.evidence(question)
@@ -311,33 +343,41 @@ def ask_stream(
     found = conflicts.detect(evidence, head)
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
     checker = answerability.Checker(question, engine.doc_freq, embed)
+    verify = functools.partial(
+        contract.check, evidence=evidence, embed=embed, question=question, doc_freq=engine.doc_freq
+    )
+    draft: Shown | None = None
+    if name != "extractive" and engine.settings.quote_fallback:
+        draft = extract(engine, question, evidence, checker, verify, cancelled)
+        clock.mark("draft")
+        if draft.stands:
+            yield Draft(tuple(draft.kept))
     shown = Shown(checker, evidence)
     dropped: list[str] = []
-    for raw in engine.generator(name).generate(question, evidence, cancelled):
+    generator_obj = engine.generator(name)
+    for raw in generator_obj.generate(question, evidence, cancelled):
         if cancelled():
             raise Cancelled()
+        if isinstance(raw, GenerationProgress):
+            yield raw
+            continue
         clock.mark("first_sentence")
-        verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
+        verdict = verify(raw)
         if verdict.sentence is None:
             dropped.append(f"{raw.text} ({verdict.reason})")
             continue
-        yield from shown.add(verdict.sentence, verdict.repaired)
-    if (
-        not shown.stands
-        and (dropped or shown.unanswering)
-        and name != "extractive"
-        and engine.settings.quote_fallback
-    ):
-        # Nothing the model wrote could be verified, or nothing verified answers the question: quote
-        # the sources instead.
+        for sentence in shown.add(verdict.sentence, verdict.repaired):
+            clock.mark("first_verified")
+            yield sentence
+    if cancelled():
+        raise Cancelled()  # a stopped answer is never reported as a refusal
+    from_draft = False
+    if not shown.stands and (dropped or shown.unanswering) and draft is not None and draft.stands:
+        # Nothing the model wrote could be verified, or nothing verified answers the question: the
+        # draft's quotes are the answer. (A model that finds no answer at all overrules the draft.)
         dropped += shown.unanswering
-        shown = Shown(checker, evidence)
-        for raw in engine.generator("extractive").generate(question, evidence, cancelled):
-            verdict = contract.check(raw, evidence, embed, question, engine.doc_freq)
-            if verdict.sentence is not None:
-                yield from shown.add(verdict.sentence, verdict.repaired)
-        if shown.stands:
-            name = f"{name}, quoted by extractive"
+        shown, from_draft = draft, True
+        name = f"{name}, quoted by extractive"
     clock.mark("total")
     clock.marks["answer_check"] = round(checker.spent_ms, 1)
     if not shown.stands:
@@ -356,6 +396,7 @@ def ask_stream(
             dropped=tuple(dropped + shown.unanswering),
             generator=name,
             timings_ms=clock.marks,
+            usage=usage(generator_obj),
         )
         return
     kept, repaired = shown.kept, shown.repaired
@@ -379,4 +420,6 @@ def ask_stream(
         name,
         clock.marks,
         repaired,
+        from_draft,
+        usage(generator_obj),
     )

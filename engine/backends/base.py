@@ -8,7 +8,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.events import Hit, RawSentence
+from engine.events import GenerationProgress, Hit, RawSentence
 
 
 class Embedder(Protocol):
@@ -29,4 +29,4 @@ class Generator(Protocol):
 
     def generate(
         self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
-    ) -> Iterator[RawSentence]: ...
+    ) -> Iterator[RawSentence | GenerationProgress]: ...

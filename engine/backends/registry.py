@@ -72,8 +72,16 @@ def _extractive(engine: Engine) -> Generator:
 
 def _local(engine: Engine) -> Generator:
     from engine.backends.llama_cpp import LlamaGenerator
+    from engine.backends.rates import Rates, rates_path
 
-    return LlamaGenerator(engine.locator.path(engine.settings.local_model), threads=engine.settings.threads)
+    model = engine.locator.path(engine.settings.local_model)
+    return LlamaGenerator(
+        model,
+        threads=engine.settings.threads,
+        rates=Rates(rates_path(engine.home, model)),
+        source_budget=engine.settings.local_sources,
+        lookup_decoding=engine.settings.local_lookup,
+    )
 
 
 def _claude(engine: Engine) -> Generator:

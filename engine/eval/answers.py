@@ -62,6 +62,8 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
         "dropped": len(answer.dropped),
         "dropped_why": list(answer.dropped),
         "timings": answer.timings_ms,
+        "usage": answer.usage,
+        "from_draft": answer.from_draft,
         "repaired": answer.repaired_quotes,
         "conflict": bool(answer.conflicts),
     }
@@ -122,12 +124,21 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         seen = [r[key] for r in rows if key in r]
         if seen:
             out[key] = round(metrics.mean(1.0 if s else 0.0 for s in seen), 3)
-    for stage in ("evidence", "first_sentence", "total", "answer_check"):
+    for stage in ("evidence", "draft", "first_sentence", "first_verified", "total", "answer_check"):
         values = [r["timings"][stage] for r in rows if stage in r["timings"]]
         if values:
             out[f"{stage}_ms_p50/p95"] = (
+                f"{metrics.percentile(values, 50):.0f}/{metrics.percentile(values, 95):.0f} (n={len(values)})"
+            )
+    for key in ("prompt_tokens", "read_tokens", "written_tokens"):
+        values = [r["usage"][key] for r in rows if key in r.get("usage", {})]
+        if values:
+            out[f"{key}_p50/p95"] = (
                 f"{metrics.percentile(values, 50):.0f}/{metrics.percentile(values, 95):.0f}"
             )
+    drafted = [r for r in rows if r.get("from_draft")]
+    if any("draft" in r["timings"] for r in rows):
+        out["answers_from_draft"] = len(drafted)
     return out
 
 

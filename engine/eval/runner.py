@@ -183,11 +183,14 @@ def run_eval(
     split: str = "test",
     calibrate: bool = False,
     progress: Progress | None = None,
+    overrides: dict[str, str] | None = None,
 ) -> Report:
     work = work_dir or default_work_dir(path)
     work.mkdir(parents=True, exist_ok=True)
     dataset = load(path, work, split=split, limit=limit)
     engine, seconds = open_index(dataset, work, progress)
+    if overrides:  # this run only: never saved, and read by backends as they are first built
+        engine.settings = engine.settings.model_validate({**engine.settings.model_dump(), **overrides})
     try:
         mode_reports = [evaluate_mode(engine, dataset, m, searcher_for(engine, m)) for m in modes]
         report = Report(

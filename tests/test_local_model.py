@@ -1,0 +1,85 @@
+"""The local generator with a real GGUF model (SmolLM2-135M, the fast one): progress while it reads and
+writes, a Stop that reaches llama.cpp inside a decode, and a model that answers normally afterwards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.api import Engine
+from engine.backends import llama_cpp
+from engine.errors import Cancelled
+from engine.events import Answer, Draft, EvidenceReady, GenerationProgress
+
+pytestmark = pytest.mark.slow
+
+QUESTION = "How do I roll back a deploy?"
+
+
+@pytest.fixture
+def local(engine: Engine, small_folder: Path) -> Engine:
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    engine.settings.local_model = "generator-tiny"
+    return engine
+
+
+def test_progress_counts_the_prompt_and_the_answer(local: Engine) -> None:
+    events = list(local.ask_stream(QUESTION, "local"))
+    assert isinstance(events[0], EvidenceReady) and isinstance(events[-1], Answer)
+    progress = [e for e in events if isinstance(e, GenerationProgress)]
+    reading = [p.read for p in progress if p.phase == "reading"]
+    assert reading == sorted(reading)  # tokens read only go up
+    final = events[-1]
+    prompt = final.usage["prompt_tokens"]
+    assert prompt > llama_cpp.READ_STEP and all(p.prompt == prompt for p in progress if p.phase != "loading")
+    assert final.usage["read_tokens"] == prompt  # the first answer reads everything
+    assert 0 < final.usage["written_tokens"] <= llama_cpp.ANSWER_TOKENS
+    # the measured rates are kept for the next answer's ETA and the model list
+    saved = json.loads(next((local.home / "model-rates").glob("*.json")).read_text())
+    assert saved["read_per_s"] > 0 and saved["write_per_s"] > 0
+    # the next answer has an ETA from the start, and reads only what the KV cache does not hold
+    again = list(local.ask_stream("How do I roll back a deploy quickly?", "local"))
+    first = next(e for e in again if isinstance(e, GenerationProgress) and e.phase == "reading")
+    assert first.eta_s is not None and first.eta_s > 0
+    assert again[-1].usage["read_tokens"] < again[-1].usage["prompt_tokens"]  # the system prompt is cached
+
+
+def test_a_draft_comes_before_the_model(local: Engine) -> None:
+    events = list(local.ask_stream(QUESTION, "local"))
+    kinds = [type(e) for e in events]
+    assert kinds.index(EvidenceReady) < kinds.index(Draft) < kinds.index(GenerationProgress)
+    draft, final = events[kinds.index(Draft)], events[-1]
+    assert draft.sentences and all(s.citations for s in draft.sentences)
+    assert final.timings_ms["draft"] < final.timings_ms["total"]
+    if final.from_draft:  # the tiny model verified nothing: the draft is the answer, marked as quoted
+        assert final.sentences == draft.sentences and "quoted by extractive" in final.generator
+
+
+def test_stop_aborts_inside_a_decode_and_the_model_still_answers(
+    local: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole prompt in one decode: only llama.cpp's abort callback can stop it before it ends."""
+    reference = local.ask(QUESTION, "local")
+    generator = local.generator("local")
+    llm = generator.llm()
+    llm.reset()  # nothing cached: the next answer reads its whole prompt
+    monkeypatch.setattr(llama_cpp, "READ_STEP", 100_000)
+    flag = {"stop": False}
+
+    def cancelled() -> bool:
+        return flag["stop"]
+
+    reports = 0
+    with pytest.raises(Cancelled):
+        for event in local.ask_stream(QUESTION, "local", cancelled=cancelled):
+            if isinstance(event, GenerationProgress) and event.phase == "reading":
+                reports += 1
+                flag["stop"] = reports == 2  # a report later: the decode of the whole prompt is under way
+    assert llm.n_tokens == 0  # the one decode was aborted: nothing of the prompt was kept
+    assert generator.last_run == {}  # a stopped answer records no rates
+    monkeypatch.setattr(llama_cpp, "READ_STEP", 64)
+    after = local.ask(QUESTION, "local")
+    assert (after.text, after.refused) == (reference.text, reference.refused)
