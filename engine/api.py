@@ -51,6 +51,7 @@ __all__ = [
     "FolderStatus",
     "FolderWatcher",
     "Generator",
+    "LocalModel",
     "Mode",
     "ModelSpec",
     "ModelStatus",
@@ -80,6 +81,18 @@ EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are t
 
 def _never() -> bool:
     return False
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    """A model the local generator can run, for a model picker: read/write speeds are tokens per second
+    measured on this machine's answers (None until it has answered)."""
+
+    status: ModelStatus
+    selected: bool
+    size_mb: float | None
+    read_per_s: float | None
+    write_per_s: float | None
 
 
 @dataclass(frozen=True)
@@ -492,6 +505,29 @@ class Engine:
     def models(self, verify: bool = False) -> list[ModelStatus]:
         """Each model role's state (verified, missing, corrupt); `verify` rehashes every file."""
         return self.locator.status(force=verify)
+
+    def local_models(self) -> list[LocalModel]:
+        """Every model the local generator can run (the generator roles, imported files included), its
+        state, whether it is the one selected, and its speed as measured on this machine's answers."""
+        from engine.backends.rates import Rates, rates_path
+
+        out = []
+        for status in self.locator.status():
+            if not status.role.startswith("generator"):
+                continue
+            spec = self.locator.spec(status.role)
+            file = status.path or self.locator.cache / spec.file
+            rates = Rates(rates_path(self.home, file))
+            out.append(
+                LocalModel(
+                    status,
+                    status.role == self.settings.local_model,
+                    spec.size_mb,
+                    rates.read.per_s,
+                    rates.write.per_s,
+                )
+            )
+        return out
 
     def model_specs(self) -> list[ModelSpec]:
         return list(self.locator.specs)
