@@ -86,11 +86,11 @@ def drain_stream(job: Job, stream: Iterable[object], forward: tuple[type, ...] =
     iterator = iter(stream)
     try:
         for event in iterator:
+            if job.cancelled():
+                raise Cancelled()  # checked first: nothing made after a stop reaches the UI
             _note(job, event)
             if forward and isinstance(event, forward):
                 job.post(event)
-            if job.cancelled():
-                raise Cancelled()
     finally:
         close = getattr(iterator, "close", None)
         if close is not None:

@@ -1,4 +1,5 @@
-"""Answer view: the evidence at once, then the answer sentences as they are verified, with citation chips.
+"""Answer view: the evidence at once, a quoted draft while a slow model works, then the answer sentences as
+they are verified, with citation chips; the model's progress on the status line.
 
 A chip [n] is a link; clicking it opens the source preview at the cited lines with the quote marked.
 Events arrive in batches (the task manager polls ~10 times a second), never one signal per token.
@@ -6,6 +7,7 @@ Events arrive in batches (the task manager polls ~10 times a second), never one 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
@@ -41,6 +43,7 @@ class AnswerView(QWidget):
         self.tasks = tasks
         self.state: AnswerState | None = None
         self.job: Job | None = None
+        self._html = ""
         self._build()
         tasks.events.connect(self._on_events)
 
@@ -83,14 +86,13 @@ class AnswerView(QWidget):
 
     # -- asking ---------------------------------------------------------------------------------------
     def ask(self, question: str) -> None:
-        self.begin(question)
         generator = self.engine.settings.generator
-        self.job = self.tasks.read_stream(
-            "answering",
-            lambda cancelled: answer_events(self.engine, question, generator, cancelled),
-            then=self._finished,
-            forward=STREAM_TYPES,
-        )
+        self.follow(question, lambda cancelled: answer_events(self.engine, question, generator, cancelled))
+
+    def follow(self, question: str, events: Callable[[Callable[[], bool]], Iterable[object]]) -> None:
+        """Show the answer stream `events(cancelled)` as it runs on the read pool."""
+        self.begin(question)
+        self.job = self.tasks.read_stream("answering", events, then=self._finished, forward=STREAM_TYPES)
 
     def begin(self, question: str) -> None:
         """A fresh answer: stop the previous stream, clear the view."""
@@ -102,7 +104,8 @@ class AnswerView(QWidget):
         self._render()
 
     def apply(self, events: list[object]) -> None:
-        """Events of the current answer (EvidenceReady, AnswerSentence, Answer), in order."""
+        """Events of the current answer (EvidenceReady, Draft, GenerationProgress, AnswerSentence, Answer),
+        in order."""
         if self.state is None:
             return
         for event in events:
@@ -110,8 +113,14 @@ class AnswerView(QWidget):
         self._render()
 
     def stop(self) -> None:
-        if self.job is not None and not self.job.finished:
-            self.job.cancel()
+        """Cancel the running answer and say so at once; what is shown stays (the worker may take a moment
+        to reach a cancellation point, and nothing it sends after the stop is applied)."""
+        if self.job is None or self.job.finished:
+            return
+        self.job.cancel()
+        if self.state is not None and not self.state.done:
+            self.state.cancelled = True
+            self._render()
 
     def _on_events(self, job: Job, events: list[object]) -> None:
         if job is self.job:
@@ -120,9 +129,9 @@ class AnswerView(QWidget):
     def _finished(self, job: Job) -> None:
         if job is not self.job or self.state is None:
             return
-        if job.state is State.FAILED:
+        if job.state is State.FAILED and not self.state.cancelled:
             self.state.error = (job.error, job.hint)
-        elif job.state is State.CANCELLED:
+        elif job.state is State.CANCELLED and self.state.final is None:
             self.state.cancelled = True
         self._render()
         self.answered.emit(self.state)
@@ -134,10 +143,16 @@ class AnswerView(QWidget):
             return
         hint = state.error[1] if state.error else ""
         self.status.setText(status_text(state) + (f" ({hint})" if hint else ""))
-        self.browser.setHtml(render_html(state))
+        self._set_html(render_html(state))
         if self.evidence.count() != len(state.evidence):
             self._fill_evidence(state.evidence)
         self._set_buttons()
+
+    def _set_html(self, text: str) -> None:
+        """Only when the answer changed: progress ticks must not reset the user's selection or scroll."""
+        if text != self._html:
+            self._html = text
+            self.browser.setHtml(text)
 
     def _fill_evidence(self, hits: tuple[Hit, ...]) -> None:
         self.evidence.clear()
@@ -187,7 +202,7 @@ class AnswerView(QWidget):
         state = self.state
         if state is None:
             return ""
-        cited = [c.path for s in state.sentences for c in s.citations]
+        cited = [c.path for s in state.shown for c in s.citations]
         if cited:
             return cited[0]
         return state.evidence[0].path if state.evidence else ""

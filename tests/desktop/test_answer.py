@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,9 +12,21 @@ from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import QTextBrowser
 from pytestqt.qtbot import QtBot
 
+from desktop.answer_format import DRAFT_NOTE, REFUSAL_TITLE, STOPPED_DRAFT_NOTE
 from desktop.mainwindow import MainWindow
+from desktop.tasks import POLL_MS, State
 from engine.api import Engine
-from engine.events import Answer, AnswerSentence, Citation, Conflict, EvidenceReady, Hit
+from engine.events import (
+    REFUSAL,
+    Answer,
+    AnswerSentence,
+    Citation,
+    Conflict,
+    Draft,
+    EvidenceReady,
+    GenerationProgress,
+    Hit,
+)
 from tests.conftest import write
 from tests.desktop.conftest import index_folder, wait_idle
 
@@ -205,3 +219,62 @@ def test_a_conflict_note_in_the_answer_is_not_repeated(window: MainWindow, runbo
     assert text.count("pricing-2023 and pricing-2025 differ") == 1
     assert text.count("Sources disagree") == 1
     assert "Current: [2] — the year in its name is later" in text
+
+
+def _stoppable(events: list[object]) -> Callable[[Callable[[], bool]], Iterator[object]]:
+    """An answer stream that sends `events`, then waits for the stop and, cut short, sends a refusal
+    (as a generator that returns early on cancel would leave the pipeline to do)."""
+
+    def stream(cancelled: Callable[[], bool]) -> Iterator[object]:
+        yield from events
+        while not cancelled():
+            time.sleep(0.01)
+        yield Answer("q", REFUSAL, True, reason="the generator found no answer")
+
+    return stream
+
+
+def _stop(qtbot: QtBot, window: MainWindow, events: list[object]) -> str:
+    """Follow the stream until everything sent is shown, press Stop, and return the view's text."""
+    view = window.answer
+    view.follow("When does the rollback window close?", _stoppable(events))
+    qtbot.waitUntil(lambda: view.state is not None and view.state.evidence != ())
+    qtbot.wait(2 * POLL_MS)  # the events sent with the evidence are shown too
+    with qtbot.waitSignal(view.answered, timeout=10_000):
+        qtbot.mouseClick(view.stop_button, Qt.MouseButton.LeftButton)
+        assert view.status.text() == "Stopped."  # at once, before the worker notices
+    assert view.job is not None and view.job.state is State.CANCELLED
+    assert view.status.text() == "Stopped." and not view.stop_button.isVisible()
+    text = view.browser.toPlainText()
+    assert REFUSAL_TITLE not in text and REFUSAL not in text
+    return text
+
+
+def test_stop_keeps_the_verified_sentences(qtbot: QtBot, window: MainWindow, runbook: Path) -> None:
+    cite = Citation(1, str(runbook), 42, 43, None, QUOTE)
+    draft = Draft((AnswerSentence(QUOTE, (cite,)),))
+    sentence = AnswerSentence("Rollbacks must finish by 17:00 on Fridays.", (cite,))
+    text = _stop(qtbot, window, [EvidenceReady((_hit(runbook, 40, 45),)), draft, sentence])
+    assert "Rollbacks must finish by 17:00 on Fridays." in text and DRAFT_NOTE not in text
+    window.answer.copy_button.click()
+    assert "Rollbacks must finish by 17:00 on Fridays.[1]" in QGuiApplication.clipboard().text()
+
+
+def test_stop_before_the_model_wrote_keeps_the_draft(qtbot: QtBot, window: MainWindow, runbook: Path) -> None:
+    cite = Citation(1, str(runbook), 42, 43, None, QUOTE)
+    progress = GenerationProgress("reading", 120, 610, 0, 256, eta_s=9.0)
+    events = [EvidenceReady((_hit(runbook, 40, 45),)), Draft((AnswerSentence(QUOTE, (cite,)),)), progress]
+    text = _stop(qtbot, window, events)
+    assert QUOTE in text and STOPPED_DRAFT_NOTE in text
+
+
+def test_progress_updates_the_status_line_but_not_the_answer(window: MainWindow, runbook: Path) -> None:
+    view = window.answer
+    cite = Citation(1, str(runbook), 42, 43, None, QUOTE)
+    view.begin("When does the rollback window close?")
+    view.apply([EvidenceReady((_hit(runbook, 40, 45),)), Draft((AnswerSentence(QUOTE, (cite,)),))])
+    view.browser.selectAll()  # a user selecting the draft while the model reads
+    view.apply([GenerationProgress("reading", 230, 610, 0, 256, eta_s=9.0)])
+    assert view.status.text() == "Reading the sources: 230 of 610 tokens · about 9 s left"
+    assert view.browser.textCursor().hasSelection()  # the tick did not re-render the answer
+    assert DRAFT_NOTE in view.browser.toPlainText()

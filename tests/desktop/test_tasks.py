@@ -130,3 +130,20 @@ def test_jobs_after_shutdown_are_refused(tasks: TaskManager) -> None:
     tasks.shutdown()
     job = tasks.write("late", lambda job: None)
     assert job.state is State.CANCELLED
+
+
+def test_nothing_made_after_a_stop_is_forwarded(qtbot: QtBot, tasks: TaskManager) -> None:
+    seen: list[object] = []
+    tasks.events.connect(lambda job, batch: seen.extend(batch))
+
+    def stream(cancelled: Callable[[], bool]) -> Iterator[object]:
+        yield FileIndexed("/before", 1)
+        while not cancelled():
+            time.sleep(0.01)
+        yield FileIndexed("/after", 1)  # a stream cut short may still send something
+
+    job = tasks.read_stream("answering", stream, forward=(FileIndexed,))
+    qtbot.waitUntil(lambda: seen == [FileIndexed("/before", 1)])
+    with qtbot.waitSignal(tasks.finished, timeout=10_000):
+        job.cancel()
+    assert seen == [FileIndexed("/before", 1)] and job.state is State.CANCELLED
