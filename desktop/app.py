@@ -1,7 +1,8 @@
 """`citeline-desktop`: early checks, logging, one instance per data dir, then the window at once.
 
 No model is loaded here: the engine is cheap to construct, and models load on first search or answer,
-in worker threads. Tracebacks go to <data dir>/logs/citeline.log only.
+in worker threads. Tracebacks go to <data dir>/logs/citeline.log only. Quitting never waits long for a
+worker (see _exit_now).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import TYPE_CHECKING  # noqa: E402
+from typing import TYPE_CHECKING, NoReturn  # noqa: E402
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
@@ -121,9 +122,25 @@ def _show(app: QApplication, engine: Engine, guard: SingleInstance) -> int:
     window.first_shown.connect(lambda: QTimer.singleShot(0, _log_shown))  # after the first paint is queued
     window.show()
     code = app.exec()
-    window.shutdown()
+    idle = window.shutdown()
     guard.close()
+    if not idle:
+        _exit_now(code)
     return code
+
+
+def _exit_now(code: int) -> NoReturn:
+    """End the process while a worker is still inside a call that cannot be interrupted (a model load,
+    one long native call). Python joins every worker thread before it exits, so returning would keep the
+    process, and with it the single-instance name, alive until that call ends: the window would be gone
+    but the app would not quit, and a relaunch would only "bring forward" a hidden window. Nothing is
+    left to save by then: settings are synced, the single-instance name is released, and an index write
+    cut short is a transaction the next start rolls back. So flush the log and end the process now."""
+    log.warning("quitting while a job is still running; not waiting for it")
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _log_shown() -> None:

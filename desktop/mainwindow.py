@@ -1,7 +1,7 @@
 """The main window: folders | search results | answer over source preview; menus, shortcuts, drops.
 
 It only wires widgets together. Engine work runs on the task manager's lanes; nothing here blocks the
-UI thread except the final wait for workers when the window closes.
+UI thread except the final, bounded wait for workers when the window closes.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(QIcon(str(icon_path())))
         self.setAcceptDrops(True)
         self._closed = False
+        self._idle = True
         self._build()
         self._menus()
         self._wire()
@@ -241,17 +242,28 @@ class MainWindow(QMainWindow):
         self.shutdown()
         super().closeEvent(event)
 
-    def shutdown(self) -> None:
-        """Save the window state, stop the workers and the watcher, close the engine. Idempotent."""
+    def shutdown(self) -> bool:
+        """Save the window state, cancel the jobs, stop the watcher, close the engine. Idempotent.
+
+        Waits for the workers only briefly (TaskManager.shutdown). True when they stopped; False when one
+        is still inside a call that cannot be interrupted: the engine is then left open (closing it under
+        a running job could crash it) and the caller must end the process without waiting for it."""
         if self._closed:
-            return
+            return self._idle
         self._closed = True
+        self._save_state()
+        self.hide()
+        self._idle = self.tasks.shutdown()
+        self.indexing.close()
+        if self._idle:
+            self.engine.close()
+        else:
+            log.warning("a job is still running after the stop; the engine is left open")
+        log.info("window closed")
+        return self._idle
+
+    def _save_state(self) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.qsettings.setValue("window/splitter", self.splitter.saveState())
         self.qsettings.setValue("window/right", self.right.saveState())
         self.qsettings.sync()
-        self.hide()
-        self.tasks.shutdown(wait=True)
-        self.indexing.close()
-        self.engine.close()
-        log.info("window closed")

@@ -27,6 +27,7 @@ from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
 log = logging.getLogger(__name__)
 
 POLL_MS = 100
+SHUTDOWN_WAIT_S = 0.6  # the engine reaches a cancellation point within ~0.5 s; the user waits no longer
 GENERIC_ERROR = "Something went wrong while {name}."
 GENERIC_HINT = "the details are in the log (Help → Log)"
 
@@ -122,6 +123,8 @@ class TaskManager(QObject):
         self._readers = ThreadPoolExecutor(readers, thread_name_prefix="citeline-read")
         self._active: dict[int, Job] = {}
         self._closed = False
+        self._running = 0
+        self._idle = threading.Condition()
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -171,6 +174,18 @@ class TaskManager(QObject):
 
     # -- workers --------------------------------------------------------------------------------------
     def _run(self, job: Job, body: Callable[[Job], Any]) -> None:
+        with self._idle:
+            self._running += 1
+        try:
+            self._work(job, body)
+        finally:
+            with self._idle:
+                self._running -= 1
+                self._idle.notify_all()
+        if not self._closed:  # after shutdown the window may be gone: nobody to tell
+            self._done.emit(job)
+
+    def _work(self, job: Job, body: Callable[[Job], Any]) -> None:
         try:
             if job.cancelled():
                 raise Cancelled()
@@ -186,7 +201,6 @@ class TaskManager(QObject):
             log.exception("%s failed", job.name)
             job.error, job.hint = GENERIC_ERROR.format(name=job.name), GENERIC_HINT
             job.state = State.FAILED
-        self._done.emit(job)
 
     # -- UI thread ------------------------------------------------------------------------------------
     def _poll(self) -> None:
@@ -221,10 +235,18 @@ class TaskManager(QObject):
         for job in list(self._active.values()):
             job.cancel()
 
-    def shutdown(self, wait: bool = True) -> None:
-        """Cancel everything and (at quit) wait for the workers to reach a cancellation point."""
+    def shutdown(self, timeout: float = SHUTDOWN_WAIT_S) -> bool:
+        """Cancel everything and wait at most `timeout` seconds for the workers to reach a cancellation
+        point. True when every worker is idle; False when one is still busy (a model load or a single
+        long native call cannot be interrupted), and quitting must not wait for it."""
         self._closed = True
         self.cancel_all()
         self._timer.stop()
-        self._writer.shutdown(wait=wait, cancel_futures=True)
-        self._readers.shutdown(wait=wait, cancel_futures=True)
+        self._writer.shutdown(wait=False, cancel_futures=True)
+        self._readers.shutdown(wait=False, cancel_futures=True)
+        return self.wait_idle(timeout)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Whether no worker is running a job, waiting up to `timeout` seconds for that."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._running == 0, timeout)

@@ -132,6 +132,37 @@ def test_jobs_after_shutdown_are_refused(tasks: TaskManager) -> None:
     assert job.state is State.CANCELLED
 
 
+def test_shutdown_waits_for_a_cooperative_job(qtbot: QtBot, tasks: TaskManager) -> None:
+    started = threading.Event()
+
+    def stream(cancelled: Callable[[], bool]) -> Iterator[object]:
+        started.set()
+        while True:
+            yield IndexProgress("lexical", 0, 0)
+            time.sleep(0.01)
+
+    job = tasks.write_stream("indexing", stream)
+    started.wait(10)
+    assert tasks.shutdown(timeout=5.0)
+    assert job.state is State.CANCELLED
+
+
+def test_shutdown_does_not_wait_long_for_a_job_that_cannot_stop(tasks: TaskManager) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def body(job: Job) -> None:  # like a model load: no cancellation point until it returns
+        started.set()
+        release.wait(30)
+
+    job = tasks.read("loading the model", body)
+    started.wait(10)
+    begun = time.monotonic()
+    assert not tasks.shutdown(timeout=0.2)
+    assert time.monotonic() - begun < 1.0 and job.state is State.RUNNING
+    release.set()
+    assert tasks.wait_idle(10)
+
+
 def test_nothing_made_after_a_stop_is_forwarded(qtbot: QtBot, tasks: TaskManager) -> None:
     seen: list[object] = []
     tasks.events.connect(lambda job, batch: seen.extend(batch))
