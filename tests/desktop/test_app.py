@@ -9,23 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from pytestqt.qtbot import QtBot
 
 from desktop.app import early_problem, parse_args
 from desktop.logs import log_path
-from desktop.single import SingleInstance, server_name
+from desktop.single import server_name
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def test_second_instance_brings_the_first_forward(qtbot: QtBot, tmp_path: Path) -> None:
-    first = SingleInstance(server_name(tmp_path))
-    assert not first.forward()
-    assert first.listen()
-    second = SingleInstance(server_name(tmp_path))
-    with qtbot.waitSignal(first.activated, timeout=5_000):
-        assert second.forward()
-    first.close()
 
 
 def test_server_names_differ_per_data_dir(tmp_path: Path) -> None:
