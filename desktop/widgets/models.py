@@ -1,15 +1,23 @@
-"""Model manager: each model role with its state (verified, missing, corrupt), and Import… for a user file."""
+"""Models in Settings: the local generator's models (pick the one that answers, fetch a missing one) and
+the manager of every model role with its state (verified, missing, corrupt) and Import… for a user file."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QProgressBar,
     QPushButton,
+    QRadioButton,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -17,13 +25,17 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.tasks import Job, State, TaskManager
-from engine.api import Engine, ModelStatus
+from desktop.widgets.banner import ErrorBanner
+from engine.api import Engine, LocalModel, ModelStatus
 
 FILTERS = {"gguf": "GGUF models (*.gguf)", "onnx": "ONNX models (*.onnx)"}
 DEFAULT_NOTE = "Models load on first use. Import replaces the model for the selected role."
+VERIFIED = "verified"  # ModelStatus.state's value for a file whose checksum matched
 
 
 class ModelManager(QWidget):
+    imported = Signal(str)  # the role a user's file now serves
+
     def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.engine = engine
@@ -100,7 +112,222 @@ class ModelManager(QWidget):
         status: ModelStatus = job.result
         self._say(f"Imported {status.name} for the {status.role} role ({status.state.value}).")
         self.refresh()
+        self.imported.emit(status.role)
 
     def _say(self, text: str) -> None:
         self._told = True
         self.note.setText(text)
+
+
+# -- the local generator's models -------------------------------------------------------------------------
+FETCH_JOB = "fetching the {role} model"  # the job's name: a reopened dialog finds a fetch still running
+ROLE_NOTES = {"generator": " (default)"}
+PICKER_NOTE = "The chosen model writes local answers. Speeds are measured on this computer's answers."
+FETCH_NOTE = "Fetching {name}: {size} to download and check, which takes minutes.{since}"
+FETCH_AWAY = " You can close Settings meanwhile."
+FETCHED_NOTE = "{name} is fetched and verified: choose it above to have it answer."
+
+
+def speed_text(model: LocalModel) -> str:
+    """ "reads 39 tok/s · writes 12 tok/s", or "not measured yet" before the model has answered."""
+    parts = [
+        f"{verb} {rate:.0f} tok/s"
+        for verb, rate in (("reads", model.read_per_s), ("writes", model.write_per_s))
+        if rate is not None
+    ]
+    return " · ".join(parts) or "not measured yet"
+
+
+def size_text(size_mb: float | None) -> str:
+    if size_mb is None:
+        return ""
+    return f"{size_mb / 1000:.1f} GB" if size_mb >= 1000 else f"{size_mb:.0f} MB"
+
+
+def model_size_mb(model: LocalModel) -> float | None:
+    """The manifest's size, or an imported file's own (LocalModel.size_mb is the manifest's for both)."""
+    path = model.status.path
+    if model.status.imported and path is not None and path.is_file():
+        return path.stat().st_size / 1e6
+    return model.size_mb
+
+
+def fetchable(model: LocalModel) -> bool:
+    """A default model that is missing or corrupt. A broken import is mended by importing it again."""
+    return model.status.state.value != VERIFIED and not model.status.imported
+
+
+class LocalModelPicker(QWidget):
+    """Every model the local generator can run: the one that answers, each one's size, state and measured
+    speed, and Fetch for a missing one (what `citeline models fetch ROLE` does) with its progress."""
+
+    fetched = Signal(str)  # the role whose model a fetch has just verified
+    chosen = Signal(str)  # the name of the chosen model, once listed and whenever the choice changes
+
+    def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.tasks = tasks
+        self.choice: str = engine.settings.local_model  # the role the dialog saves
+        self.models: list[LocalModel] = []
+        self.radios: dict[str, QRadioButton] = {}
+        self.fetch_buttons: dict[str, QPushButton] = {}
+        self.bars: dict[str, QProgressBar] = {}
+        self._since: dict[str, float] = {}  # role -> when this picker started fetching it
+        self._outcome = ""  # the last fetch's success, shown in place of the note until the next one
+        self.rows = QWidget()
+        self.note = QLabel("Checking the local models…")
+        self.note.setObjectName("muted")
+        self.note.setWordWrap(True)
+        self.banner = ErrorBanner()
+        self.banner.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._clock = QTimer(self)
+        self._clock.setInterval(1000)
+        self._clock.timeout.connect(self._show_fetching)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.addWidget(self.rows)
+        self.box.addWidget(self.note)
+        self.box.addWidget(self.banner)
+        # Keep every row readable in a crowded dialog: the model manager's list below gives up height.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        tasks.finished.connect(self._finished)
+
+    def refresh(self) -> None:
+        """Engine.local_models() may hash a file whose size changed: a worker does it."""
+        self.tasks.read("listing local models", self._list, then=self._loaded)
+
+    def _list(self, job: Job) -> list[tuple[LocalModel, float | None]]:
+        return [(model, model_size_mb(model)) for model in self.engine.local_models()]
+
+    def _loaded(self, job: Job) -> None:
+        if job.state is not State.DONE:
+            self.banner.show_error(job.error, job.hint)
+            return
+        self.models = [model for model, _ in job.result]
+        rows = QWidget()
+        grid = QGridLayout(rows)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setColumnStretch(0, 1)
+        for column, title in enumerate(("Model", "Size", "State", "Speed on this computer")):
+            header = QLabel(title)
+            header.setObjectName("muted")
+            grid.addWidget(header, 0, column)
+        group = QButtonGroup(rows)
+        self.radios, self.fetch_buttons, self.bars = {}, {}, {}
+        for line, (model, size_mb) in enumerate(job.result, start=1):
+            self._row(grid, group, line, model, size_mb)
+        self.box.replaceWidget(self.rows, rows)
+        self.rows.deleteLater()
+        self.rows = rows
+        rows.show()  # now, not on the next event loop turn: a fetch started at once shows its bar
+        self._show_fetching()
+        self.chosen.emit(self.name_of(self.choice))
+
+    def _row(
+        self, grid: QGridLayout, group: QButtonGroup, line: int, model: LocalModel, size_mb: float | None
+    ) -> None:
+        status, role = model.status, model.status.role
+        radio = QRadioButton(status.name + (" (imported)" if status.imported else ROLE_NOTES.get(role, "")))
+        radio.setToolTip(str(status.path) if status.path else f"{status.detail}: {status.fix}")
+        radio.setChecked(role == self.choice)
+        radio.setEnabled(status.state.value == VERIFIED)  # a missing model cannot answer: fetch it first
+        radio.toggled.connect(lambda on, role=role: self._choose(role) if on else None)
+        group.addButton(radio)
+        self.radios[role] = radio
+        state = QLabel(status.state.value)
+        state.setToolTip(status.fix or status.detail)
+        cells = (radio, QLabel(size_text(size_mb)), state, QLabel(speed_text(model)))
+        for column, widget in enumerate(cells):
+            grid.addWidget(widget, line, column)
+        if fetchable(model):
+            self._fetch_cell(grid, line, status)
+
+    def _fetch_cell(self, grid: QGridLayout, line: int, status: ModelStatus) -> None:
+        """A Fetch button, and the busy bar that stands in for it while the fetch runs."""
+        button = QPushButton("Fetch")
+        button.setToolTip(f"Download and verify {status.name} (citeline models fetch {status.role})")
+        button.clicked.connect(lambda _=False, role=status.role: self.fetch(role))
+        bar = QProgressBar()
+        bar.setRange(0, 0)  # indeterminate: the engine's fetch reports no fraction done
+        bar.setTextVisible(False)
+        bar.setFixedWidth(button.sizeHint().width())
+        bar.hide()
+        grid.addWidget(button, line, 4)
+        grid.addWidget(bar, line, 4)
+        self.fetch_buttons[status.role], self.bars[status.role] = button, bar
+
+    def _choose(self, role: str) -> None:
+        self.choice = role
+        self.chosen.emit(self.name_of(role))
+
+    def selected_role(self) -> str:
+        return self.choice
+
+    def name_of(self, role: str) -> str:
+        return next((m.status.name for m in self.models if m.status.role == role), role)
+
+    # -- fetching -----------------------------------------------------------------------------------------
+    def fetch(self, role: str) -> Job:
+        """Download (or assemble) and verify a role's model on a reader: minutes, never on the UI thread.
+        Not the writer lane: it writes model files only, and indexing must not queue behind it."""
+        self.banner.hide()
+        self._outcome = ""
+        self._since[role] = time.monotonic()
+        job = self.tasks.read(FETCH_JOB.format(role=role), lambda job: self.engine.fetch_model(role))
+        self._show_fetching()
+        return job
+
+    def fetching(self) -> str | None:
+        """The role being fetched, if any, by this dialog or an earlier one (the job outlives it). One at a
+        time: the engine's fetches share one download folder."""
+        running = {job.name for job in self.tasks.active()}
+        return next((role for role in self._roles() if FETCH_JOB.format(role=role) in running), None)
+
+    def _roles(self) -> list[str]:
+        return [model.status.role for model in self.models] or list(self._since)
+
+    def _show_fetching(self) -> None:
+        role = self.fetching()
+        for other, button in self.fetch_buttons.items():
+            button.setEnabled(role is None)
+            button.setVisible(other != role)
+            self.bars[other].setVisible(other == role)
+        if role is None:
+            self._clock.stop()
+            self.note.setText(self._outcome or PICKER_NOTE)
+            return
+        self._clock.start()
+        self.note.setText(self._fetch_note(role))
+
+    def _fetch_note(self, role: str) -> str:
+        model = next((m for m in self.models if m.status.role == role), None)
+        size = size_text(model.size_mb if model else None) or "a large file"
+        started = self._since.get(role)
+        since = "" if started is None else f" {_clock_text(time.monotonic() - started)} so far."
+        return FETCH_NOTE.format(name=self.name_of(role), size=size, since=since) + FETCH_AWAY
+
+    def _finished(self, job: Job) -> None:
+        role = next((r for r in self._roles() if FETCH_JOB.format(role=r) == job.name), None)
+        if role is None:
+            return
+        self._since.pop(role, None)
+        if job.state is State.FAILED:
+            self._failed(role, job)
+        elif job.state is State.DONE:
+            self._outcome = FETCHED_NOTE.format(name=self.name_of(role))
+            self.fetched.emit(role)
+        self.refresh()
+
+    def _failed(self, role: str, job: Job) -> None:
+        """What went wrong in the engine's words (its message, then its hint): never a traceback."""
+        name = self.name_of(role)
+        detail = job.error.strip().rstrip(".")
+        if job.hint:
+            detail += f". {job.hint[:1].upper()}{job.hint[1:]}"
+        self.banner.show_error(f"Could not fetch {name}.", detail)
+
+
+def _clock_text(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"

@@ -1,4 +1,4 @@
-"""Settings: answer generator, threads, theme, data location, the Claude key and the model manager."""
+"""Settings: answer generator, the local model, threads, theme, data location, the Claude key, models."""
 
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop import secrets
 from desktop.tasks import Job, State, TaskManager
-from desktop.widgets.models import ModelManager
+from desktop.widgets.models import LocalModelPicker, ModelManager
 from engine.api import Engine, generators
 from engine.errors import CiteError
 from engine.settings import Settings
@@ -61,7 +62,7 @@ class SettingsDialog(QDialog):
     def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
-        self.resize(720, 560)
+        self.resize(760, 600)
         self.engine = engine
         self.tasks = tasks
         current = engine.settings
@@ -84,12 +85,14 @@ class SettingsDialog(QDialog):
         self.error.setObjectName("muted")
         self.error.setWordWrap(True)
         self.models = ModelManager(engine, tasks)
+        self.local = LocalModelPicker(engine, tasks)
+        self.local.fetched.connect(lambda role: self.models.refresh())
+        self.models.imported.connect(lambda role: self.local.refresh())
+        self.pages = QTabWidget()
+        self.pages.addTab(self._page(self._general(), self._claude()), "General")
+        self.pages.addTab(self._models_page(), "Models")
         layout = QVBoxLayout(self)
-        layout.addWidget(self._general())
-        layout.addWidget(self._claude())
-        group = QGroupBox("Models")
-        QVBoxLayout(group).addWidget(self.models)
-        layout.addWidget(group, 1)
+        layout.addWidget(self.pages, 1)
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -97,12 +100,35 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.local.refresh()
         self.models.refresh()
+
+    @staticmethod
+    def _page(*groups: QGroupBox) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        for group in groups:
+            layout.addWidget(group)
+        layout.addStretch(1)
+        return page
+
+    def _models_page(self) -> QWidget:
+        """The local model that answers (with Fetch), then every model role (with Import…)."""
+        local = QGroupBox("Local model")
+        QVBoxLayout(local).addWidget(self.local)
+        roles = QGroupBox("All models")
+        QVBoxLayout(roles).addWidget(self.models)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addWidget(local)
+        layout.addWidget(roles, 1)
+        return page
 
     def _general(self) -> QGroupBox:
         group = QGroupBox("General")
         form = QFormLayout(group)
         form.addRow("Answers from", self.generator)
+        form.addRow("Local model", self._local_row())
         form.addRow("Reranking", self.rerank)
         form.addRow("", self.rerank_answers)
         form.addRow("CPU threads", self.threads)
@@ -116,6 +142,18 @@ class SettingsDialog(QDialog):
         row.addWidget(open_home)
         form.addRow("Data location", row)
         return group
+
+    def _local_row(self) -> QHBoxLayout:
+        """Which model writes local answers, and the way to the Models page that changes it."""
+        name = QLabel("…")
+        self.local.chosen.connect(name.setText)
+        change = QPushButton("Change…")
+        change.setToolTip("Choose, fetch or import the model on the Models page")
+        change.clicked.connect(lambda: self.pages.setCurrentIndex(1))
+        row = QHBoxLayout()
+        row.addWidget(name, 1)
+        row.addWidget(change)
+        return row
 
     def _claude(self) -> QGroupBox:
         group = QGroupBox("Claude API key")
@@ -155,6 +193,7 @@ class SettingsDialog(QDialog):
             "rerank_answers": self.rerank_answers.isChecked(),
             "threads": self.threads.value(),
             "theme": self.theme.currentData(),
+            "local_model": self.local.selected_role(),
         }
         return Settings.model_validate({**self.engine.settings.model_dump(), **update})
 
@@ -165,5 +204,17 @@ class SettingsDialog(QDialog):
         except (ValueError, OSError, CiteError) as exc:
             self.error.setText(f"Could not save the settings: {exc}")
             return
-        self.saved.emit(settings)
+        switched = settings.local_model != self.engine.settings.local_model
+        self.saved.emit(settings)  # the window's slot makes them the engine's settings
+        if switched:
+            forget_local_generator(self.engine)
         self.accept()
+
+
+def forget_local_generator(engine: Engine) -> None:
+    """Drop the cached local generator, so the next answer builds one over the newly chosen model.
+
+    A stopgap: the engine caches generators by name and offers no way to drop one (asked for as an
+    Engine method that swaps the settings and drops what they invalidate). An answer under way keeps
+    its own reference and finishes on the model it started with."""
+    engine._generators.pop("local", None)
