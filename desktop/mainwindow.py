@@ -158,7 +158,7 @@ class MainWindow(QMainWindow):
 
     def apply_settings(self, settings: Settings) -> None:
         threads_changed = settings.threads != self.engine.settings.threads
-        self.engine.settings = settings
+        self.engine.use_settings(settings)  # drops a local generator built over the previous model
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, settings.theme)

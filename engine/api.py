@@ -172,6 +172,22 @@ class Engine:
     def catalog(self) -> Catalog:
         return self._open()[0]
 
+    def use_settings(self, settings: Settings) -> None:
+        """Make `settings` the engine's, dropping the generators they change (the local one when its model,
+        threads, source budget or decoding change; Claude when its model does): the next answer builds
+        them anew. An answer under way keeps its own generator and finishes on it."""
+        old, self.settings = self.settings, settings
+        depends = {
+            "local": ("local_model", "threads", "local_sources", "local_lookup"),
+            "claude": ("claude_model",),
+        }
+        for name, fields in depends.items():
+            if any(getattr(old, f) != getattr(settings, f) for f in fields):
+                with self._loading_guard:
+                    lock = self._loading.setdefault(("generator", name), threading.Lock())
+                with lock:  # not while another thread is building it
+                    self._generators.pop(name, None)
+
     def _once(self, kind: str, name: str, cache: dict[str, T], create: Callable[[], T]) -> T:
         """`cache[name]`, created by `create` the first time; two threads asking at once load it once."""
         found = cache.get(name)

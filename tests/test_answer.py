@@ -20,7 +20,7 @@ from engine.backends.jsonstream import SentenceStream
 from engine.backends.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
 from engine.backends.registry import generators
 from engine.errors import CiteError, MissingDependency
-from engine.events import Answer, AnswerSentence, EvidenceReady, Hit, RawSentence
+from engine.events import Answer, AnswerSentence, Draft, EvidenceReady, Hit, RawSentence
 from engine.text import relevance
 from tests.conftest import write
 
@@ -493,7 +493,7 @@ def test_only_verified_sentences_survive_and_none_means_refusal(indexed: Engine)
     assert refused.refused and refused.text == REFUSAL and len(refused.dropped) == 2
 
 
-def test_unverifiable_model_sentences_fall_back_to_quotes_but_a_declining_model_refuses(
+def test_unverifiable_model_sentences_fall_back_to_quotes_and_so_does_a_declining_model(
     indexed: Engine,
 ) -> None:
     question = "When do we deploy with the zebracorn pipeline?"
@@ -502,9 +502,9 @@ def test_unverifiable_model_sentences_fall_back_to_quotes_but_a_declining_model_
     assert not answer.refused and answer.generator == "scripted, quoted by extractive"
     assert len(answer.dropped) == 1
     assert any("zebracorn" in c.quote for s in answer.sentences for c in s.citations)
-    use(indexed, Scripted([]))  # the model says the sources do not answer: no fallback
+    use(indexed, Scripted([]))  # the model says the sources do not answer: the checked draft stands
     declined = indexed.ask(question, "scripted")
-    assert declined.refused and declined.text == REFUSAL
+    assert not declined.refused and declined.from_draft and declined.sentences == answer.sentences
 
 
 def test_instructions_inside_documents_are_data(engine: Engine, tmp_path: Path) -> None:
@@ -549,6 +549,50 @@ def test_answer_can_be_cancelled(indexed: Engine) -> None:
 
     with pytest.raises(Cancelled):
         list(stream)
+
+
+def test_the_draft_comes_first_and_the_model_replaces_it(indexed: Engine) -> None:
+    use(indexed, Scripted([RawSentence("The rollback command is make rollback.", (1,), "make rollback")]))
+    events = list(indexed.ask_stream("What is the rollback command?", "scripted"))
+    kinds = [type(e) for e in events]
+    assert kinds.index(EvidenceReady) < kinds.index(Draft) < kinds.index(AnswerSentence)
+    final = events[-1]
+    assert not final.from_draft and final.generator == "scripted"
+    assert [s.text for s in final.sentences] == ["The rollback command is make rollback."]
+
+
+def test_a_model_that_verifies_nothing_leaves_the_draft(indexed: Engine) -> None:
+    question = "What is the rollback command?"
+    use(indexed, Scripted([]))  # the model declines
+    events = list(indexed.ask_stream(question, "scripted"))
+    draft = next(e for e in events if isinstance(e, Draft))
+    final = events[-1]
+    assert final.from_draft and not final.refused and final.sentences == draft.sentences
+    assert "quoted by extractive" in final.generator
+    # a made-up quote is dropped by the contract, and the draft stands too
+    use(indexed, Scripted([RawSentence("Rollback is automatic.", (1,), "rollbacks happen on their own")]))
+    assert indexed.ask(question, "scripted").from_draft
+    # without the fallback there is no draft: nothing verified is the refusal
+    indexed.settings.quote_fallback = False
+    use(indexed, Scripted([]))
+    events = list(indexed.ask_stream(question, "scripted"))
+    assert not any(isinstance(e, Draft) for e in events) and events[-1].refused
+
+
+def test_a_stopped_answer_is_never_a_refusal(indexed: Engine) -> None:
+    """A generator that returns quietly when cancelled (as the local one does) still ends in Cancelled."""
+    from engine.errors import Cancelled
+
+    stop = {"now": False}
+
+    class Quits(Scripted):
+        def generate(self, question, evidence, cancelled):  # type: ignore[no-untyped-def]
+            stop["now"] = True
+            return iter(())
+
+    use(indexed, Quits([]))
+    with pytest.raises(Cancelled):
+        list(indexed.ask_stream("What is the rollback command?", "scripted", cancelled=lambda: stop["now"]))
 
 
 # -- conflicts (the rules themselves: tests/test_conflicts.py) ----------------------------------------

@@ -83,3 +83,12 @@ def test_stop_aborts_inside_a_decode_and_the_model_still_answers(
     monkeypatch.setattr(llama_cpp, "READ_STEP", 64)
     after = local.ask(QUESTION, "local")
     assert (after.text, after.refused) == (reference.text, reference.refused)
+
+
+def test_new_settings_drop_the_local_generator_they_change(local: Engine) -> None:
+    first = local.generator("local")
+    local.use_settings(local.settings.model_copy(update={"theme": "dark"}))
+    assert local.generator("local") is first  # nothing the generator reads changed
+    local.use_settings(local.settings.model_copy(update={"local_model": "generator"}))
+    second = local.generator("local")
+    assert second is not first and second.model_path == local.locator.path("generator")

@@ -204,17 +204,5 @@ class SettingsDialog(QDialog):
         except (ValueError, OSError, CiteError) as exc:
             self.error.setText(f"Could not save the settings: {exc}")
             return
-        switched = settings.local_model != self.engine.settings.local_model
-        self.saved.emit(settings)  # the window's slot makes them the engine's settings
-        if switched:
-            forget_local_generator(self.engine)
+        self.saved.emit(settings)  # the window's slot makes them the engine's (Engine.use_settings)
         self.accept()
-
-
-def forget_local_generator(engine: Engine) -> None:
-    """Drop the cached local generator, so the next answer builds one over the newly chosen model.
-
-    A stopgap: the engine caches generators by name and offers no way to drop one (asked for as an
-    Engine method that swaps the settings and drops what they invalidate). An answer under way keeps
-    its own reference and finishes on the model it started with."""
-    engine._generators.pop("local", None)

@@ -372,9 +372,11 @@ def ask_stream(
     if cancelled():
         raise Cancelled()  # a stopped answer is never reported as a refusal
     from_draft = False
-    if not shown.stands and (dropped or shown.unanswering) and draft is not None and draft.stands:
-        # Nothing the model wrote could be verified, or nothing verified answers the question: the
-        # draft's quotes are the answer. (A model that finds no answer at all overrules the draft.)
+    if not shown.stands and draft is not None and draft.stands:
+        # The model verified nothing that answers (it wrote nothing verifiable, or declined): the draft's
+        # quotes stand. They passed the same evidence gate and answer check as any sentence, and a small
+        # model's "no answer" is the least reliable signal in the chain (measured: the 0.5B model
+        # declined every answerable Meridian question it was asked).
         dropped += shown.unanswering
         shown, from_draft = draft, True
         name = f"{name}, quoted by extractive"

@@ -41,6 +41,9 @@ PROMPT_SLACK = 64
 # Prompt reading runs at 40-80 tokens/s on 2 cores: the sources get at most this many tokens.
 SOURCE_BUDGET = 520
 WINDOW_TOKENS = 90
+# Reading a prompt token costs a fraction of writing one (batched vs one at a time): 4-5x on this CPU for
+# the shipped models (../shared/MODELS.md: 40-54 vs 9-10, 72-84 vs 21, 123-135 vs 42-45 tokens/s).
+READ_PER_WRITE = 4.0
 READ_STEP = 64  # tokens per prompt step: a progress report every ~1.5 s at 45 tokens/s
 REPORT_S = 0.25  # how often the caller regains control (and may see progress) while the model works
 JOIN_S = 2.0  # how long a cancelled answer waits for the worker to leave llama.cpp
@@ -321,6 +324,8 @@ class LlamaGenerator:
             read_rate = (run.read - run.cached) / run.read_s  # this answer's own rate, once it has one
         if run.written >= 8 and run.write_s > 0:
             write_rate = run.written / run.write_s
+        if read_rate and not write_rate:
+            write_rate = read_rate / READ_PER_WRITE  # a prior until this model has written an answer
         eta = None
         if read_rate and write_rate:
             to_write = max(EXPECTED_TOKENS - run.written, 0)

@@ -190,7 +190,7 @@ def run_eval(
     dataset = load(path, work, split=split, limit=limit)
     engine, seconds = open_index(dataset, work, progress)
     if overrides:  # this run only: never saved, and read by backends as they are first built
-        engine.settings = engine.settings.model_validate({**engine.settings.model_dump(), **overrides})
+        engine.use_settings(engine.settings.model_validate({**engine.settings.model_dump(), **overrides}))
     try:
         mode_reports = [evaluate_mode(engine, dataset, m, searcher_for(engine, m)) for m in modes]
         report = Report(
