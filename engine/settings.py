@@ -59,7 +59,7 @@ class Settings(BaseModel):
         "generator", description="Model role the local generator runs (see `citeline models`)."
     )
     local_sources: int = Field(
-        520,
+        300,
         ge=100,
         le=3000,
         description="Tokens of source windows the local model reads per answer: fewer answer sooner "

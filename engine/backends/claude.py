@@ -76,7 +76,7 @@ class ClaudeGenerator:
         packed = pack(question, evidence, lambda t: len(t) // 4 + 1, CONTEXT_TOKENS, window_tokens=220)
         tool = {
             "name": "answer",
-            "description": "Give the cited answer, or answerable=false.",
+            "description": "Give the cited answer, or no sentences.",
             "input_schema": SCHEMA,
         }
         try:
