@@ -551,9 +551,10 @@ class Engine:
     def model_spec(self, role: str) -> ModelSpec:
         return self.locator.spec(role)
 
-    def fetch_model(self, role: str) -> Path:
-        """Download (or assemble) and verify a role's default model; returns its file."""
-        return self.locator.fetch(role)
+    def fetch_model(self, role: str, progress: Callable[[int, int], None] | None = None) -> Path:
+        """Download (or assemble) and verify a role's default model; returns its file.
+        `progress(done_bytes, total_bytes)` follows the download, about twice a second."""
+        return self.locator.fetch(role, progress)
 
     def download_model(self, role: str, url: str) -> Path:
         """Download a role's model from a mirror, verified against the manifest's checksum."""

@@ -258,6 +258,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch_progress(role: str) -> Callable[[int, int], None] | None:
+    """A download's progress on a terminal's stderr, rewritten in place; nothing when piped."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        mb = 1024 * 1024
+        print(f"\r{role}: {done // mb} of {total // mb} MB", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     engine = _engine(args)
     if args.action == "fetch":
@@ -269,7 +281,9 @@ def cmd_models(args: argparse.Namespace) -> int:
         if args.defaults and args.roles:
             raise CiteError("Give roles or --defaults, not both.")
         for role in roles:
-            path = engine.fetch_model(role)
+            path = engine.fetch_model(role, _fetch_progress(role))
+            if sys.stderr.isatty():
+                print(file=sys.stderr)
             print(f"{role}: verified {path}")
         return 0
     if args.action == "download":

