@@ -80,7 +80,7 @@ class FileIndexed:
 @dataclass(frozen=True)
 class FileSkipped:
     path: str
-    reason: str  # "secret" | "binary" | "too large" | "ignored" | "parse error: ..." | "unreadable: ..."
+    reason: str  # "secret" | "binary" | "too large" | "unsupported file type (.svg)" | "parse error: ..." | …
 
 
 @dataclass(frozen=True)

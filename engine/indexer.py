@@ -15,7 +15,7 @@ from engine.errors import Cancelled, CiteError
 from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexProgress
 from engine.ingest import scanner
 from engine.ingest.chunker import chunk as chunk_document
-from engine.ingest.extract import extract
+from engine.ingest.extract import UnsupportedType, extract
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
@@ -186,6 +186,8 @@ class Indexer:
             if prime is not None:
                 prime(line.text for line in doc.lines)
             chunks = chunk_document(doc, self.chunk_tokens, self.count_tokens)
+        except UnsupportedType as exc:  # unsupported is not broken: skipped, with the type as the reason
+            return Parsed(result, digest, [], "skipped", exc.message)
         except CiteError as exc:
             return Parsed(result, digest, [], "failed", f"parse error: {exc.message}")
         except Exception as exc:  # a broken file must never stop the sync; the reason is recorded
@@ -260,12 +262,22 @@ class Indexer:
             raise Cancelled()
 
 
+UNSUPPORTED = "unsupported file type"
+LEGACY_UNSUPPORTED = ": unsupported file type"  # how failed rows read before unsupported meant skipped
+
+
 def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:
+    """Whether a file must be read again. A file the extractors skipped as unsupported, like a failed one,
+    is read again only when it changes; one the scanner skipped is read as soon as the scanner lets it."""
     if old is None:
         return True
     if result.skip_reason is not None:
         return old.status != "skipped" or old.error != result.skip_reason
-    return old.size != result.size or old.mtime != result.mtime or old.status == "skipped"
+    error = old.error or ""
+    if old.status == "failed" and error.endswith(LEGACY_UNSUPPORTED):
+        return True
+    scanner_skip = old.status == "skipped" and not error.startswith(UNSUPPORTED)
+    return old.size != result.size or old.mtime != result.mtime or scanner_skip
 
 
 def _under(path: Path, folder: Path) -> bool:

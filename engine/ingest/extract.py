@@ -64,12 +64,43 @@ def extractor_for(path: Path) -> Extractor | None:
     return found
 
 
+class UnsupportedType(ExtractError):
+    """No reader for this kind of file: the indexer records it as skipped, not failed."""
+
+
+# Text formats whose text is drawing or layout code rather than something to read or cite.
+NOT_READ_AS_TEXT = frozenset({".svg", ".svgz", ".eps", ".ps", ".ai", ".rtf"})
+SNIFF_BYTES = 8 * 1024
+
+
+def looks_like_text(data: bytes) -> bool:
+    """True if the first 8 KiB hold no NUL and are valid UTF-8 (a character cut at the end is allowed)."""
+    head = data[:SNIFF_BYTES]
+    if b"\x00" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=len(data) <= SNIFF_BYTES)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _type_of(path: Path) -> str:
+    return path.suffix.lower() or "no extension"
+
+
 def extract(path: Path, data: bytes) -> Document:
-    """Read `data` (the bytes of `path`) into a Document; ExtractError says why when it cannot."""
+    """Read `data` (the bytes of `path`) into a Document; ExtractError says why when it cannot.
+
+    A file no reader claims (".flaskenv", "py.typed", "LICENSE") is read as plain text when its bytes
+    look like UTF-8 text and its type is not in NOT_READ_AS_TEXT; otherwise UnsupportedType is raised.
+    """
     extractor = extractor_for(path)
+    if extractor is None and path.suffix.lower() not in NOT_READ_AS_TEXT and looks_like_text(data):
+        extractor = _PLAIN_TEXT
     if extractor is None:
-        raise ExtractError(
-            f"{path.name}: unsupported file type",
+        raise UnsupportedType(
+            f"unsupported file type ({_type_of(path)})",
             "Citeline reads text, code, Markdown, HTML, PDF, DOCX, JSON, CSV and notebooks",
         )
     try:
@@ -159,6 +190,9 @@ class TextExtractor:
 
     def extract(self, path: Path, data: bytes) -> Document:
         return Document(_numbered(split_lines(decode_text(data))), kind=self.kind)
+
+
+_PLAIN_TEXT = TextExtractor("text")
 
 
 # ------------------------------------------------------------------------------------------ markdown
