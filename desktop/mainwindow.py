@@ -7,13 +7,15 @@ UI thread except the final, bounded wait for workers when the window closes.
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from desktop.indexing import Indexing
+from desktop.answer_format import AnswerState
+from desktop.indexing import AddResult, Indexing
 from desktop.logs import log_path
 from desktop.paths import icon_path, ui_settings
 from desktop.tasks import Job, State, TaskManager
@@ -32,6 +34,40 @@ from engine.settings import Settings
 
 log = logging.getLogger(__name__)
 RECENT_MAX = 15
+QUESTION_LOG_CHARS = 200
+
+
+def run_summary(job: Job, seconds: float) -> str:
+    """One log line for an index or vector run: its outcome, counts and time since it was queued."""
+    text = f"{job.name} {job.state.value} in {seconds:.1f} s"
+    if job.name == "computing vectors":
+        total = job.progress.total if job.progress is not None else 0
+        return f"{text}: {total} chunks"
+    counts = ", ".join(f"{n} {what}" for what, n in job.counts.items())
+    return f"{text}: {counts}"
+
+
+def log_answer(state: AnswerState) -> None:
+    """A question, how it ended and where its time went (Answer.timings_ms)."""
+    question = state.question[:QUESTION_LOG_CHARS]
+    answer = state.final
+    if answer is None:
+        outcome = "stopped" if state.cancelled else "failed"
+        log.info("question %r %s", question, outcome)
+        return
+    if answer.refused:
+        outcome = f"refused ({answer.reason})" if answer.reason else "refused"
+    else:
+        outcome = f"answered in {len(answer.sentences)} sentences"
+    timings = ", ".join(f"{stage} {ms:.0f} ms" for stage, ms in answer.timings_ms.items()) or "none"
+    log.info(
+        "question %r %s from %d sources by %s; timings: %s",
+        question,
+        outcome,
+        len(answer.evidence),
+        answer.generator or "?",
+        timings,
+    )
 
 
 class MainWindow(QMainWindow):
@@ -48,6 +84,8 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._closed = False
         self._idle = True
+        self._known_folders: set[str] | None = None  # the folders last logged; None until the list loads
+        self._queued_at: dict[int, float] = {}  # index and vector jobs: when the window queued them
         self._build()
         self._menus()
         self._wire()
@@ -118,10 +156,43 @@ class MainWindow(QMainWindow):
         self.answer.open_source.connect(self.preview.open_target)
         self.preview.failed.connect(self.banner.show_error)
         self.tasks.finished.connect(self._job_finished)
+        self.indexing.busy.connect(self._job_queued)
+        self.indexing.changed.connect(self._log_folders)
+        self.answer.answered.connect(log_answer)
 
     def _job_finished(self, job: Job) -> None:
         if job.lane == "write" or job.state is not State.DONE:  # reads are too many and too quick to list
             self.statusBar().showMessage(f"{job.name.capitalize()}: {job.state.value}", 4000)
+        self._log_job(job)
+
+    # -- the log (Help → Log): what the user did and what it cost -------------------------------------
+    def _job_queued(self, job: Job | None) -> None:
+        if job is not None:
+            self._queued_at[job.id] = time.monotonic()
+
+    def _log_job(self, job: Job) -> None:
+        queued = self._queued_at.pop(job.id, None)
+        if job.state is State.FAILED:
+            log.warning("%s failed: %s%s", job.name, job.error, f" ({job.hint})" if job.hint else "")
+        elif job.name == "loading folders" and job.state is State.DONE:
+            self._known_folders = {folder.path for folder in job.result.folders}
+            log.info("%d folders in the index", len(self._known_folders))
+        elif isinstance(job.result, AddResult):
+            for message, hint in job.result.errors:
+                log.warning("could not add: %s (%s)", message, hint)
+        if queued is not None:
+            log.info("%s", run_summary(job, time.monotonic() - queued))
+
+    def _log_folders(self) -> None:
+        """Folders added or removed, by any route (menu, panel, drop, demo), once the list has loaded."""
+        if self._known_folders is None:
+            return
+        now = set(self.indexing.views)
+        for path in sorted(now - self._known_folders):
+            log.info("folder added: %s", path)
+        for path in sorted(self._known_folders - now):
+            log.info("folder removed: %s", path)
+        self._known_folders = now
 
     # -- actions --------------------------------------------------------------------------------------
     def focus_search(self) -> None:
