@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QDialog,
     QDialogButtonBox,
-    QHeaderView,
     QLabel,
+    QLayout,
     QMessageBox,
     QPlainTextEdit,
     QTableWidget,
@@ -35,6 +36,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("F1 or Ctrl+/", "This sheet"),
     ("Ctrl+Q", "Quit"),
 )
+ROW_PADDING = 10  # pixels above and below a row's text
 
 
 def native(keys: str) -> str:
@@ -48,20 +50,33 @@ class ShortcutSheet(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
-        self.resize(480, 360)
         table = QTableWidget(len(SHORTCUTS), 2)
         table.setHorizontalHeaderLabels(["Keys", "Action"])
         table.verticalHeader().hide()
-        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for row, (keys, action) in enumerate(SHORTCUTS):
             table.setItem(row, 0, QTableWidgetItem(native(keys)))
             table.setItem(row, 1, QTableWidgetItem(action))
+        fit_to_contents(table)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(table)
         layout.addWidget(buttons)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)  # the sheet is as big as its rows
+
+
+def fit_to_contents(table: QTableWidget) -> None:
+    """A short, fixed table shown whole: every row and column at its content's size, no scroll bars."""
+    table.resizeColumnsToContents()
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + ROW_PADDING)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+    table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+    table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    for policy in (table.setVerticalScrollBarPolicy, table.setHorizontalScrollBarPolicy):
+        policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
 
 
 class LogViewer(QDialog):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFileDialog,
@@ -18,6 +18,9 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSizePolicy,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -33,6 +36,68 @@ DEFAULT_NOTE = "Models load on first use. Import replaces the model for the sele
 VERIFIED = "verified"  # ModelStatus.state's value for a file whose checksum matched
 
 
+CELL_PADDING = 3  # above and below a wrapped cell's text
+COLUMN_MODES = (
+    QHeaderView.ResizeMode.ResizeToContents,  # role
+    QHeaderView.ResizeMode.Stretch,  # model
+    QHeaderView.ResizeMode.ResizeToContents,  # state
+    QHeaderView.ResizeMode.Stretch,  # details
+)
+
+
+def text_margin(view: QWidget) -> int:
+    """The space the style leaves either side of an item's text (what QCommonStyle uses)."""
+    return view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+
+
+def details_text(status: ModelStatus, size_mb: float | None) -> str:
+    """What the State column does not say: a verified file's size and place, else what is wrong and the
+    fix (the state already says "missing" or "corrupt")."""
+    if status.state.value == VERIFIED and status.path is not None:
+        where = f"{status.path.name} in {_home_short(status.path.parent)}"
+        return f"{size_text(size_mb)} · {where}" if size_mb is not None else where
+    wrong = "" if status.detail in ("", status.state.value) else status.detail
+    return "; ".join(part for part in (wrong, status.fix) if part) or status.state.value
+
+
+def _home_short(folder: Path) -> str:
+    """The folder with the home directory written as ~ (a model path is long enough as it is)."""
+    try:
+        return str(Path("~") / folder.relative_to(Path.home()))
+    except ValueError:
+        return str(folder)
+
+
+def _with_sizes(rows: list[ModelStatus]) -> list[tuple[ModelStatus, float | None]]:
+    """Each status with its file's size in MB (worker thread: it touches the disk)."""
+    return [(row, _file_mb(row.path)) for row in rows]
+
+
+def _file_mb(path: Path | None) -> float | None:
+    try:
+        return path.stat().st_size / 1e6 if path is not None else None
+    except OSError:
+        return None
+
+
+class WrappedRows(QStyledItemDelegate):
+    """QTreeView sizes a row without its columns' widths, so wrapped text would be cut at one line: each row
+    gets the height its cells need wrapped at the columns' current widths, and is measured again when a
+    column's width changes."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+        tree.header().sectionResized.connect(lambda *_: tree.scheduleDelayedItemsLayout())
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        width = max(1, self.tree.columnWidth(index.column()) - 2 * text_margin(self.tree))
+        flags = int(Qt.TextFlag.TextWordWrap)
+        text = option.fontMetrics.boundingRect(QRect(0, 0, width, 1 << 20), flags, str(index.data() or ""))
+        return QSize(hint.width(), max(hint.height(), text.height() + 2 * CELL_PADDING))
+
+
 class ModelManager(QWidget):
     imported = Signal(str)  # the role a user's file now serves
 
@@ -43,7 +108,7 @@ class ModelManager(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Role", "Model", "State", "Details"])
         self.tree.setRootIsDecorated(False)
-        self.tree.header().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self._fit_columns()
         self.note = QLabel("Checking models…")
         self._told = False  # the note holds an import's outcome, which a later status check must not hide
         self.note.setObjectName("muted")
@@ -59,23 +124,41 @@ class ModelManager(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addLayout(buttons)
 
+    def _fit_columns(self) -> None:
+        """Role and state at their text's width; the model's name and the details share the rest and wrap
+        at spaces, so a long name shows whole on two lines instead of being cut."""
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setItemDelegate(WrappedRows(self.tree))
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        for column, mode in enumerate(COLUMN_MODES):
+            header.setSectionResizeMode(column, mode)
+
     def refresh(self) -> None:
-        """Engine.models() may hash a file whose size changed: a worker does it."""
-        self.tasks.read("checking models", lambda job: self.engine.models(), then=self._loaded)
+        """Engine.models() may hash a file whose size changed: a worker does it (and reads the sizes)."""
+        self.tasks.read("checking models", lambda job: _with_sizes(self.engine.models()), then=self._loaded)
 
     def _loaded(self, job: Job) -> None:
         if job.state is not State.DONE:
             self.note.setText(f"{job.error} {job.hint}".strip())
             return
-        rows: list[ModelStatus] = job.result
+        rows: list[tuple[ModelStatus, float | None]] = job.result
         self.tree.clear()
-        for row in rows:
-            detail = row.fix or row.detail
+        for row, size_mb in rows:
             item = QTreeWidgetItem(
                 self.tree,
-                [row.role, row.name + (" (imported)" if row.imported else ""), row.state.value, detail],
+                [
+                    row.role,
+                    row.name + (" (imported)" if row.imported else ""),
+                    row.state.value,
+                    details_text(row, size_mb),
+                ],
             )
-            item.setToolTip(1, str(row.path or ""))
+            for column in (1, 3):
+                item.setToolTip(column, str(row.path or row.fix or row.detail))
         first = self.tree.topLevelItem(0)
         if first is not None:
             self.tree.setCurrentItem(first)
