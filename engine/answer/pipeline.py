@@ -7,11 +7,10 @@ import functools
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.answer import answerability, changes, conflicts, contract, gate, missing, scope
+from engine.answer import answerability, changes, conflicts, contract, rules
 from engine.backends.prompts import REFUSAL
 from engine.errors import Cancelled
 from engine.events import (
@@ -76,40 +75,6 @@ def head_reader(engine: Engine) -> Callable[[str], str]:
     """A file's opening text (its first chunks, where dates and status markers sit), read once per answer:
     the same input the staleness check reads (Engine.head_text)."""
     return functools.cache(engine.head_text)
-
-
-def title_reader(engine: Engine) -> scope.Titles:
-    """A file's titles (heading paths and the lines that read as titles), read once per answer."""
-
-    @functools.cache
-    def titles(path: str) -> str:
-        row = engine.catalog.file(path)
-        if row is None:
-            return ""
-        chunks = engine.catalog.chunks_of_file(row.id)
-        lines = [t for c in chunks[: scope.TITLE_CHUNKS] for t in scope.title_lines(c.text)]
-        return "\n".join([c.heading for c in chunks] + lines)
-
-    return titles
-
-
-def screen(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit]) -> gate.GateDecision:
-    """The checks made before any model runs: the evidence gate at its fitted line, then the other
-    screening rules (other_rules)."""
-    decision = gate.decide(question, hits, engine.doc_freq, gate.threshold(engine.has_vectors()))
-    if decision.passed and (reason := other_rules(engine, question, evidence)):
-        decision = replace(decision, passed=False, reason=reason)
-    return decision
-
-
-def other_rules(engine: Engine, question: str, evidence: list[Hit]) -> str | None:
-    """The refusal reason of a question about a document the folders only list (missing), or of one
-    asking for a policy or process no evidence document is about (scope); None when neither applies."""
-    if gone := missing.find(question, evidence, engine.resolves, engine.doc_freq):
-        return gone.reason
-    if untitled := scope.find(question, evidence, title_reader(engine), engine.doc_freq):
-        return untitled.reason
-    return None
 
 
 def _figures(text: str) -> list[str]:
@@ -326,14 +291,14 @@ def ask_stream(
     hits, evidence = gather(engine, question)
     clock.mark("evidence")
     yield EvidenceReady(tuple(evidence))
-    decision = screen(engine, question, hits, evidence)
-    if not decision.passed:
+    refused = rules.screen(rules.context(engine, question, hits, evidence))
+    if refused is not None:
         clock.mark("total")
         yield Answer(
             question,
             REFUSAL,
             True,
-            decision.reason,
+            refused[1],
             evidence=tuple(evidence),
             generator=name,
             timings_ms=clock.marks,

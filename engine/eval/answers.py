@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.answer import gate, missing, scope
-from engine.answer.pipeline import gather, title_reader
+from engine.answer.pipeline import gather
+from engine.answer.rules import titles_reader
 from engine.api import Engine
 from engine.errors import CiteError
 from engine.eval import metrics
@@ -175,7 +176,7 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
         rerank.append(best_rerank_score(engine, q.text, hits))
         gone = missing.find(q.text, evidence, engine.resolves, engine.doc_freq, min_share=0.0)
         shares.append(gone.share if gone else 0.0)
-        untitled.append(scope.find(q.text, evidence, title_reader(engine), engine.doc_freq, inf, inf))
+        untitled.append(scope.find(q.text, evidence, titles_reader(engine), engine.doc_freq, inf, inf))
     pos = [f for f in feats if f[0]]
     neg = [f for f in feats if not f[0]]
     asked = [(f[0], [t.share, t.sentences]) for f, t in zip(feats, untitled, strict=True) if t is not None]

@@ -23,18 +23,19 @@ paragraph, docs questions paraphrase) sets the line for the others.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engine.answer import calibration, gate
+from engine.answer import calibration, rules
 from engine.answer.answerability import FEATURES, VECTOR_FEATURES, Checker, Model
-from engine.answer.pipeline import gather, other_rules
+from engine.answer.pipeline import gather
 from engine.api import Engine
 from engine.backends.extractive import MARGIN, MAX_SENTENCES, ExtractiveGenerator
 from engine.eval.answers import holds, quote_overlaps
@@ -63,26 +64,107 @@ class Asked:
 
 @dataclass
 class Screened:
-    """One question before any model: its evidence gate score with vectors and keyword-only, and whether
-    another screening rule (missing document, untitled topic) refuses it."""
+    """One question before any model: every screening rule's features (engine/answer/rules.py), the
+    evidence gate's score with vectors and keyword-only, and whether another screening rule (missing
+    document, untitled topic) refuses it at its fitted line (set by fit_rules)."""
 
     id: str
     answerable: bool
     vectors: float
     keyword: float
-    other: bool
+    other: bool = False
+    rules: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def screen_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Screened]:
     out: list[Screened] = []
     for i, q in enumerate(dataset.queries):
         hits, evidence = gather(engine, q.text)
-        d = gate.decide(q.text, hits, engine.doc_freq, threshold=-1.0)
-        other = other_rules(engine, q.text, evidence) is not None
-        out.append(Screened(q.id, q.answerable, d.score, gate.COVERAGE_WEIGHT * d.coverage, other))
+        feats = rules.features(rules.context(engine, q.text, hits, evidence))
+        gate_feats = feats.pop(rules.Gate.name)
+        out.append(Screened(q.id, q.answerable, gate_feats["vectors"], gate_feats["keyword"], rules=feats))
         if progress is not None and i % 500 == 0:
             progress(f"{dataset.name}: screened {i}/{len(dataset.queries)}")
     return out
+
+
+def missing_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
+    line = lines.get("share")
+    return line is not None and feats.get("share", 0.0) > line
+
+
+def untitled_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
+    share, sentences = lines.get("share"), lines.get("sentences")
+    if share is None or sentences is None or not feats:
+        return False
+    return feats["share"] < share and feats["sentences"] < sentences
+
+
+FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
+    rules.MissingDocument.name: missing_fires,
+    rules.UntitledTopic.name: untitled_fires,
+}
+
+
+def _midpoints(values: Sequence[float]) -> list[float]:
+    """Lines between consecutive distinct values, and one past each end."""
+    v = sorted(set(values))
+    if not v:
+        return []
+    return [v[0] - 0.5] + [round((a + b) / 2, 4) for a, b in itertools.pairwise(v)] + [v[-1] + 0.5]
+
+
+def fit_rule(name: str, parts: Sequence[Sequence[Screened]]) -> dict[str, float | None]:
+    """The lines of one screening rule: the ones refusing the most unanswerable questions of the fitted
+    parts while refusing none of their answerable questions (these rules add to the gate's budget, so
+    they get none of their own); ties go to the lines refusing the least (the lowest share, the fewest
+    sentences). A rule that then refuses nothing gets no line: it never fires."""
+    rows = [(s.answerable, s.rules.get(name, {})) for part in parts for s in part]
+    fires = FIRES[name]
+    keys = ("share",) if name == rules.MissingDocument.name else ("share", "sentences")
+    grids = [_midpoints([f[k] for _, f in rows if k in f]) for k in keys]
+    best: tuple[int, dict[str, float | None]] = (0, dict.fromkeys(keys))
+    for combo in itertools.product(*grids):
+        lines: dict[str, float | None] = dict(zip(keys, combo, strict=True))
+        if any(answerable and fires(f, lines) for answerable, f in rows):
+            continue
+        caught = sum(not answerable and fires(f, lines) for answerable, f in rows)
+        if caught > best[0]:
+            best = (caught, lines)
+    return best[1]
+
+
+def rule_figures(
+    screens: dict[str, tuple[list[Screened], list[Screened]]],
+    fitted_lines: dict[str, dict[str, float | None]],
+) -> dict[str, Any]:
+    """What each screening rule refuses at its fitted line, per set and part: answerable (a cost) and
+    unanswerable (what it earns)."""
+    out: dict[str, Any] = {}
+    for name, lines in fitted_lines.items():
+        out[name] = {}
+        for set_name, parts in screens.items():
+            for part_name, part in zip(("fitted", "held out"), parts, strict=True):
+                ans = [s for s in part if s.answerable]
+                una = [s for s in part if not s.answerable]
+                fired = [s for s in part if FIRES[name](s.rules.get(name, {}), lines)]
+                out[name][f"{set_name} {part_name}"] = {
+                    "answerable_refused": f"{sum(s.answerable for s in fired)}/{len(ans)}",
+                    "unanswerable_refused": f"{sum(not s.answerable for s in fired)}/{len(una)}",
+                }
+    return out
+
+
+def fit_rules(screens: dict[str, tuple[list[Screened], list[Screened]]]) -> dict[str, Any]:
+    """Fit the screening rules after the gate (MissingDocument, UntitledTopic) on every set's fitted part,
+    mark each question they refuse (Screened.other), and report their figures."""
+    fitted_parts = [parts[0] for parts in screens.values()]
+    lines = {name: fit_rule(name, fitted_parts) for name in FIRES}
+    for parts in screens.values():
+        for part in parts:
+            for s in part:
+                s.other = any(FIRES[name](s.rules.get(name, {}), lines[name]) for name in FIRES)
+    return {"lines": lines, "figures": rule_figures(screens, lines)}
 
 
 def choose_gate(parts: Sequence[Sequence[Screened]], key: str, budget: float = GATE_BUDGET) -> float:
@@ -241,7 +323,13 @@ def data_hash(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-SCREENING = ("engine.answer.gate", "engine.answer.missing", "engine.answer.scope", "engine.answer.pipeline")
+SCREENING = (
+    "engine.answer.gate",
+    "engine.answer.missing",
+    "engine.answer.scope",
+    "engine.answer.rules",
+    "engine.answer.pipeline",
+)
 FEATURE_CODE = ("engine.answer.answerability", "engine.answer.english", "engine.backends.extractive")
 
 
@@ -381,7 +469,14 @@ def fit_and_score(
     lines are fitted on every set. The check's weights judge a sentence, so they learn from the sets that
     say which sentence answers (`spans`: a gold span or a supporting passage), not from those that only
     name a gold file (any sentence of it would count); its threshold is held to MAX_RISE on every set."""
-    result: dict[str, Any] = {"gate": {}, "answer_check": {}, "figures": {}}
+    screening = fit_rules(screens)
+    result: dict[str, Any] = {
+        "gate": {},
+        "rules": screening["lines"],
+        "rule_figures": screening["figures"],
+        "answer_check": {},
+        "figures": {},
+    }
     for key, vectors in (("vectors", True), ("keyword", False)):
         line = choose_gate([fitted for fitted, _ in screens.values()], key)
         by_id = {s.id: s for parts in screens.values() for part in parts for s in part}

@@ -1,0 +1,188 @@
+"""The screening rules, in one ordered list that `ask` and `citeline calibrate` both run.
+
+A rule reads one question's Context, built once per question (`context`): the question, its ranked hits
+and evidence, the index's document frequencies, and cached readers of a file's titles and of whether a
+referenced file resolves. Rules never call back into the Engine. Each rule gives its features (what
+calibration records and fits) and, at its fitted line, a refusal reason or None:
+
+- Gate (before the model): the evidence is too weak (engine/answer/gate.py);
+- MissingDocument (before): the question is about a file the evidence lists but the folders lack
+  (engine/answer/missing.py);
+- UntitledTopic (before): the question asks for a policy, process, ... that no evidence title names and
+  no evidence file discusses (engine/answer/scope.py).
+
+The per-sentence checks (the verbatim quote of engine/answer/contract.py, the answer check of
+engine/answer/answerability.py) and the after-answer conflict notes run in the pipeline; their fitted
+lines come from the same calibration file.
+
+Every line is read from calibration.json (`rules` for MissingDocument and UntitledTopic, `gate` for the
+gate), fitted by `citeline calibrate`: a rule's line is the one refusing no more than its budget of any
+labelled set's answerable questions (fitted part), and the README reports what each rule refuses per set.
+The constants below are the lines used only where no calibration exists.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from math import inf
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from engine.answer import gate, missing, scope
+from engine.answer.calibration import calibration
+from engine.events import Hit
+
+if TYPE_CHECKING:
+    from engine.api import Engine
+
+Stage = Literal["before", "sentence", "after"]
+Features = dict[str, float]
+
+
+@dataclass
+class Context:
+    """What the rules read about one question, built once (`context`)."""
+
+    question: str
+    hits: list[Hit]  # ranked hits and the evidence files' sibling versions: what the gate reads
+    evidence: list[Hit]  # what the generator is given and the answer shows
+    doc_freq: gate.DocFreq
+    has_vectors: bool
+    resolves: missing.Exists
+    titles: scope.Titles
+    cache: dict[str, object] = field(default_factory=dict)  # a rule's work shared by features and decide
+
+    def once(self, key: str, compute: Callable[[], object]) -> object:
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+
+def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit]) -> Context:
+    return Context(
+        question,
+        hits,
+        evidence,
+        engine.doc_freq,
+        engine.has_vectors(),
+        functools.cache(engine.resolves),
+        titles_reader(engine),
+    )
+
+
+def titles_reader(engine: Engine) -> scope.Titles:
+    """A file's titles (heading paths and the lines that read as titles), read once per question."""
+
+    @functools.cache
+    def titles(path: str) -> str:
+        row = engine.catalog.file(path)
+        if row is None:
+            return ""
+        chunks = engine.catalog.chunks_of_file(row.id)
+        lines = [t for c in chunks[: scope.TITLE_CHUNKS] for t in scope.title_lines(c.text)]
+        return "\n".join([c.heading for c in chunks] + lines)
+
+    return titles
+
+
+class Rule(Protocol):
+    name: str
+    stage: Stage
+
+    def features(self, ctx: Context) -> Features: ...
+
+    def decide(self, ctx: Context) -> str | None:
+        """The refusal reason at the rule's fitted line, or None."""
+        ...
+
+
+def fitted(rule: str, defaults: dict[str, float]) -> dict[str, float | None]:
+    """A rule's fitted lines from calibration.json, `defaults` where none was fitted; None where the fit
+    found the rule earns nothing (it never fires)."""
+    found = calibration().get("rules", {}).get(rule)
+    return dict(defaults) if found is None else dict(found)
+
+
+class Gate:
+    name = "gate"
+    stage: Stage = "before"
+
+    def _decision(self, ctx: Context) -> gate.GateDecision:
+        found = ctx.once("gate", lambda: gate.decide(ctx.question, ctx.hits, ctx.doc_freq, threshold=-1.0))
+        assert isinstance(found, gate.GateDecision)
+        return found
+
+    def features(self, ctx: Context) -> Features:
+        d = self._decision(ctx)
+        # keyword-only answers have no dense half: their score is the weighted coverage alone
+        return {"vectors": d.score, "keyword": gate.COVERAGE_WEIGHT * d.coverage}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = gate.threshold(ctx.has_vectors)
+        decision = gate.decide(ctx.question, ctx.hits, ctx.doc_freq, line)
+        return None if decision.passed else decision.reason
+
+
+class MissingDocument:
+    name = "missing_document"
+    stage: Stage = "before"
+
+    def _found(self, ctx: Context) -> missing.MissingDocument | None:
+        found = ctx.once(
+            "missing",
+            lambda: missing.find(ctx.question, ctx.evidence, ctx.resolves, ctx.doc_freq, min_share=0.0),
+        )
+        return found if isinstance(found, missing.MissingDocument) else None
+
+    def features(self, ctx: Context) -> Features:
+        found = self._found(ctx)
+        return {"share": found.share if found else 0.0}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {"share": missing.NAME_SHARE})["share"]
+        if line is None:
+            return None
+        found = missing.find(ctx.question, ctx.evidence, ctx.resolves, ctx.doc_freq, min_share=line)
+        return found.reason if found else None
+
+
+class UntitledTopic:
+    name = "untitled_topic"
+    stage: Stage = "before"
+
+    def _found(self, ctx: Context) -> scope.Untitled | None:
+        found = ctx.once(
+            "untitled", lambda: scope.find(ctx.question, ctx.evidence, ctx.titles, ctx.doc_freq, inf, inf)
+        )
+        return found if isinstance(found, scope.Untitled) else None
+
+    def features(self, ctx: Context) -> Features:
+        found = self._found(ctx)
+        if found is None:  # the question asks for no policy, process, ...: nothing for this rule to judge
+            return {}
+        return {"share": found.share, "sentences": float(found.sentences)}
+
+    def decide(self, ctx: Context) -> str | None:
+        lines = fitted(self.name, {"share": scope.TITLE_SHARE, "sentences": scope.MENTION_SENTENCES})
+        share, sentences = lines["share"], lines["sentences"]
+        if share is None or sentences is None:
+            return None
+        found = scope.find(ctx.question, ctx.evidence, ctx.titles, ctx.doc_freq, share, sentences)
+        return found.reason if found else None
+
+
+RULES: Sequence[Rule] = (Gate(), MissingDocument(), UntitledTopic())
+
+
+def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | None:
+    """The first before-the-model rule that refuses: (its name, the reason), or None."""
+    for rule in rules:
+        if rule.stage == "before" and (reason := rule.decide(ctx)):
+            return rule.name, reason
+    return None
+
+
+def features(ctx: Context, rules: Sequence[Rule] = RULES) -> dict[str, Features]:
+    """Every before-the-model rule's features for one question (what calibration records)."""
+    return {rule.name: rule.features(ctx) for rule in rules if rule.stage == "before"}

@@ -1,0 +1,84 @@
+"""The screening rules as one ordered list over a per-question Context, and how calibration fits the
+lines of the rules after the gate."""
+
+from __future__ import annotations
+
+from engine.answer import rules
+from engine.eval.calibrate import Screened, fit_rule, fit_rules
+from engine.events import Hit
+
+INDEX = "/kb/index.md"
+
+
+def doc_freq(term: str) -> tuple[int, int]:
+    return (1, 50)  # every word rare: each carries the same weight
+
+
+def context(question: str, hits: list[Hit], exists: bool = False, titles: str = "") -> rules.Context:
+    """A Context built by hand: the rules read nothing else (no Engine)."""
+    return rules.Context(question, hits, hits, doc_freq, True, lambda ref, by: exists, lambda path: titles)
+
+
+def listing() -> list[Hit]:
+    text = "# Runbooks\n\n- tape_restore_checklist.md\n- deploy guide in deploy.md\n"
+    return [Hit(1, INDEX, 1, 4, None, "Runbooks", text, 0.9, vector_score=0.9)]
+
+
+def test_rules_run_in_order_on_a_context_alone() -> None:
+    assert [r.name for r in rules.RULES] == ["gate", "missing_document", "untitled_topic"]
+    assert all(r.stage == "before" for r in rules.RULES)
+    ctx = context("Where is the tape restore checklist?", listing())
+    feats = rules.features(ctx)
+    assert feats["missing_document"]["share"] > 0.5  # "tape restore checklist" is most of the question
+    refused = rules.screen(ctx, [rules.MissingDocument()])
+    assert (
+        refused is not None and refused[0] == "missing_document" and "tape_restore_checklist.md" in refused[1]
+    )
+    # the same question where the listed file resolves: nothing to refuse
+    assert rules.screen(context("Where is the tape restore checklist?", listing(), exists=True)) is None
+
+
+def test_the_context_computes_a_rule_once() -> None:
+    ctx = context("Where is the tape restore checklist?", listing())
+    calls = []
+    assert ctx.once("x", lambda: calls.append(1) or 1) == ctx.once("x", lambda: calls.append(1) or 2)
+    assert calls == [1]
+
+
+def screened(answerable: bool, share: float, sentences: float | None = None, qid: str = "") -> Screened:
+    feats = {"share": share} if sentences is None else {"share": share, "sentences": sentences}
+    name = "missing_document" if sentences is None else "untitled_topic"
+    return Screened(qid, answerable, 0.5, 0.5, rules={name: feats})
+
+
+def test_a_rule_line_sits_between_the_answerable_and_what_it_catches() -> None:
+    part = [screened(True, 0.1), screened(True, 0.3), screened(False, 0.7), screened(False, 0.9)]
+    lines = fit_rule("missing_document", [part])
+    assert lines["share"] is not None and 0.3 < lines["share"] < 0.7
+    # nothing unanswerable above every answerable question: the rule earns nothing and never fires
+    assert fit_rule("missing_document", [[screened(True, 0.8), screened(False, 0.5)]]) == {"share": None}
+
+
+def test_a_two_feature_rule_refuses_no_answerable_question_of_any_part() -> None:
+    one = [screened(True, 0.0, 5), screened(False, 0.0, 1), screened(False, 0.1, 0)]
+    two = [screened(True, 0.1, 2), screened(False, 0.05, 1)]
+    lines = fit_rule("untitled_topic", [one, two])
+    share, sentences = lines["share"], lines["sentences"]
+    assert share is not None and sentences is not None
+    for s in one + two:
+        f = s.rules["untitled_topic"]
+        fires = f["share"] < share and f["sentences"] < sentences
+        assert not (s.answerable and fires)
+    assert (
+        sum(not s.answerable and s.rules["untitled_topic"]["sentences"] < sentences for s in one + two) >= 2
+    )
+
+
+def test_fit_rules_marks_what_they_refuse_and_reports_both_parts() -> None:
+    fitted = [screened(True, 0.2, qid="a"), screened(False, 0.8, qid="b")]
+    held_out = [screened(True, 0.9, qid="c"), screened(False, 0.6, qid="d")]
+    out = fit_rules({"set": (fitted, held_out)})
+    assert [s.other for s in fitted + held_out] == [False, True, True, True]
+    figures = out["figures"]["missing_document"]
+    assert figures["set fitted"] == {"answerable_refused": "0/1", "unanswerable_refused": "1/1"}
+    assert figures["set held out"] == {"answerable_refused": "1/1", "unanswerable_refused": "1/1"}
