@@ -1,7 +1,10 @@
 """The indexing pipeline as the window sees it: add -> keyword index -> vectors -> watch.
 
-Every step is a job on the one writer lane; each one queues the next when it finishes. Per-folder state
-(scanning, indexing n%, keyword-ready, vectors n%, watching, error) is derived from the polled progress.
+Every step is a job on the one writer lane; each one queues the next when it finishes. Each folder has its
+own state (scanning, indexing n%, keyword-ready, vectors n%, ready, watching, error), derived from the
+polled progress, whose events name the folder they count: a job touches only the folders it works on, so
+a finished folder stays finished while another is added. The phase's time left comes from the rates this
+run measured (engine.progress.PhaseRates); there is none before a rate is known.
 """
 
 from __future__ import annotations
@@ -18,15 +21,19 @@ from desktop.tasks import Job, State, TaskManager
 from engine.api import Engine, FolderWatcher, Status
 from engine.errors import CiteError
 from engine.events import IndexProgress
+from engine.progress import PhaseRates, time_left
 
 log = logging.getLogger(__name__)
 BUSY_STATES = ("queued", "scanning", "indexing")
 
 
+PHASE_STATES = {"scan": "scanning", "lexical": "indexing", "vectors": "vectors"}
+
+
 @dataclass
 class FolderView:
     path: str
-    state: str = "queued"  # queued|scanning|indexing|keyword-ready|vectors|watching|cancelled|error
+    state: str = "queued"  # queued|scanning|indexing|keyword-ready|vectors|ready|watching|cancelled|error
     percent: int = 0
     detail: str = ""
     files: int = 0
@@ -34,12 +41,21 @@ class FolderView:
     skipped: int = 0
     failed: int = 0
     chunks: int = 0
+    done: int = 0  # of the current phase: files (keyword index) or chunk texts (vectors)
+    total: int = 0
+    eta_s: float | None = None  # the current phase's seconds left, None until a rate is measured
 
     @property
     def label(self) -> str:
         if self.state in ("indexing", "vectors"):
-            return f"{self.state} {self.percent}%"
+            left = f" · {time_left(self.eta_s)}" if self.eta_s is not None else ""
+            return f"{self.state} {self.percent}%{left}"
         return self.state
+
+    def enter(self, state: str, detail: str = "") -> None:
+        """A new state: the previous phase's counts and time left no longer apply."""
+        self.state, self.detail, self.eta_s = state, detail, None
+        self.percent = self.done = self.total = 0
 
 
 @dataclass
@@ -103,6 +119,7 @@ class Indexing(QObject):
         self.tasks = tasks
         self.views: dict[str, FolderView] = {}
         self.current: Job | None = None
+        self.rates = PhaseRates()  # this run's keyword and vector rates, for each folder's time left
         self._added = False  # an add was asked for: never show the welcome page after that
         self._watcher: FolderWatcher | None = None  # touched on the writer thread only
         self._batch.connect(self._on_batch, Qt.ConnectionType.QueuedConnection)
@@ -132,7 +149,9 @@ class Indexing(QObject):
             self.add([job.result])
 
     def remove(self, path: str) -> None:
-        if self.current is not None:
+        """Forget a folder. The running job is stopped only when it is working on that folder."""
+        progress = self.current.progress if self.current is not None else None
+        if self.current is not None and (progress is None or _under(progress.path, path)):
             self.current.cancel()
         self.views.pop(path, None)
         self.changed.emit()
@@ -172,7 +191,7 @@ class Indexing(QObject):
         """Keyword-index every folder (paths=None) or some paths, then vectors, then watch."""
         if not quiet:
             for view in self._views_for(paths):
-                view.state, view.percent, view.detail = "queued", 0, ""
+                view.enter("queued")
             self.changed.emit()
         job = self.tasks.write_stream(
             "indexing",
@@ -237,11 +256,12 @@ class Indexing(QObject):
 
     def _after_embed(self, job: Job) -> None:
         self._set_current(None)
-        if job.state is State.FAILED:
+        waiting = [v for v in self.views.values() if v.state in ("keyword-ready", "vectors")]
+        if job.state is State.DONE:
+            self._set_states([v for v in waiting if v.state == "vectors"], "ready")
+        elif job.state is State.FAILED:
             # Keyword search still works without vectors: say why, do not mark the folder broken.
-            for view in self.views.values():
-                if view.state != "error":
-                    view.state, view.detail = "keyword-ready", f"keyword search only: {job.error}"
+            self._set_states(waiting, "keyword-ready", f"keyword search only: {job.error}")
             self.error.emit(job.error, job.hint)
         self.watch()
 
@@ -249,8 +269,8 @@ class Indexing(QObject):
         self._ok(job)
         if job.state is State.DONE:
             for view in self.views.values():
-                if view.state in ("keyword-ready", "vectors"):
-                    view.state = "watching"
+                if view.state in ("keyword-ready", "vectors", "ready"):
+                    view.enter("watching", view.detail)
         self.changed.emit()
         if self.current is None:
             self.idle.emit()
@@ -294,17 +314,26 @@ class Indexing(QObject):
         if job is not self.current or job.progress is None:
             return
         event: IndexProgress = job.progress
-        percent = int(100 * event.done / event.total) if event.total else 0
-        if event.phase == "vectors":
-            for view in self.views.values():
-                if view.state not in ("error", "cancelled"):
-                    view.state, view.percent = "vectors", percent
-        elif event.phase in ("scan", "lexical"):
-            owner = self._view_of(event.path)
-            if owner is not None:
-                owner.state = "scanning" if event.phase == "scan" else "indexing"
-                owner.percent = percent
+        self.rates.update(event)
+        state = PHASE_STATES.get(event.phase)
+        owner = self._view_of(event.path) if event.path else None
+        if state is None or owner is None:  # "done", or the whole index's vectors (none were missing)
+            return
+        self._finish_others(owner, state)
+        if owner.state != state:
+            owner.enter(state)
+        owner.done, owner.total = event.done, event.total
+        owner.percent = int(100 * event.done / event.total) if event.total else 0
+        owner.eta_s = None if state == "scanning" else self.rates.eta(event)
+        if state == "vectors" and event.done >= event.total:
+            owner.enter("ready")
         self.changed.emit()
+
+    def _finish_others(self, owner: FolderView, state: str) -> None:
+        """A job works through its folders one at a time: one still in this phase has finished it."""
+        after = "ready" if state == "vectors" else "keyword-ready"
+        phase = ("vectors",) if state == "vectors" else ("scanning", "indexing")
+        self._set_states([v for v in self.views.values() if v is not owner and v.state in phase], after)
 
     # -- helpers --------------------------------------------------------------------------------------
     def _set_current(self, job: Job | None) -> None:
@@ -332,5 +361,5 @@ class Indexing(QObject):
 
     def _set_states(self, views: list[FolderView], state: str, detail: str = "") -> None:
         for view in views:
-            view.state, view.detail = state, detail
+            view.enter(state, detail)
         self.changed.emit()

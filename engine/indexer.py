@@ -239,13 +239,37 @@ class Indexer:
     def embed_pending(
         self, embed: Callable[[list[str]], object], cancelled: Callable[[], bool]
     ) -> Iterator[IndexProgress]:
-        """Embed every distinct chunk text that has no vector yet; each batch is committed as it lands."""
-        missing, total = self.catalog.count_missing_vectors()
+        """Embed every distinct chunk text that has no vector yet, folder by folder in the order they were
+        added; each batch is committed as it lands.
+
+        Progress counts one folder's distinct texts (path = the folder): a folder that needs none yields
+        nothing, so a finished folder never reads as busy. When no folder needs any, one event with the
+        whole index's counts (no path) says so.
+        """
+        embedded = False
+        for folder in sorted(self.catalog.folders(), key=lambda f: f.id):
+            for event in self._embed(embed, cancelled, folder):
+                embedded = True
+                yield event
+        if not embedded:
+            yield from self._embed(embed, cancelled, None, always=True)
+
+    def _embed(
+        self,
+        embed: Callable[[list[str]], object],
+        cancelled: Callable[[], bool],
+        folder: FolderRow | None,
+        always: bool = False,
+    ) -> Iterator[IndexProgress]:
+        folder_id, path = (folder.id, folder.path) if folder else (None, "")
+        missing, total = self.catalog.count_missing_vectors(folder_id)
+        if not missing and not always:
+            return
         done = total - missing
-        yield IndexProgress("vectors", done, total)
+        yield IndexProgress("vectors", done, total, path)
         while True:
             self._check(cancelled)
-            todo = self.catalog.missing_vectors(EMBED_BATCH)
+            todo = self.catalog.missing_vectors(EMBED_BATCH, folder_id)
             if not todo:
                 break
             hashes = [h for h, _ in todo]
@@ -253,8 +277,8 @@ class Indexer:
             self.catalog.store_vectors(hashes, vecs)  # type: ignore[arg-type]
             ids, mat = self.catalog.vectors_for_chunks_by_hash(hashes)
             self.vectors.add(ids, mat)
-            done += len(todo)
-            yield IndexProgress("vectors", done, total)
+            done = min(total, done + len(todo))
+            yield IndexProgress("vectors", done, total, path)
 
     @staticmethod
     def _check(cancelled: Callable[[], bool]) -> None:

@@ -128,6 +128,19 @@ class ChunkRow:
     mtime: float
 
 
+def _chunks_of(folder_id: int | None) -> str:
+    """The chunks table, or (with a `?` for the folder id) the chunks of one folder's files."""
+    if folder_id is None:
+        return "chunks"
+    return (
+        "(SELECT c.* FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.folder_id = ?) AS folder_chunks"
+    )
+
+
+def _folder_arg(folder_id: int | None) -> list[int]:
+    return [] if folder_id is None else [folder_id]
+
+
 class Catalog:
     """One DuckDB file. Writes are serialised by a lock; reads use per-call cursors (thread-safe)."""
 
@@ -222,6 +235,11 @@ class Catalog:
             chunk_ids = self.delete_files(con, ids)
             con.execute("DELETE FROM folders WHERE id = ?", [folder_id])
         return ids, chunk_ids
+
+    def mark_unread(self, paths: Sequence[str]) -> None:
+        """Make the next sync read these files again as if they had changed (a retry of failed files)."""
+        with self.write(chunks_changed=False) as con:
+            con.execute("UPDATE files SET mtime = -1 WHERE list_contains(?::VARCHAR[], path)", [list(paths)])
 
     def mark_synced(self, folder_id: int) -> None:
         with self.write(chunks_changed=False) as con:
@@ -425,28 +443,30 @@ class Catalog:
         return int(row[0]) if row else 0
 
     # -- vectors --------------------------------------------------------------------------------------
-    def missing_vectors(self, limit: int) -> list[tuple[str, str]]:
-        """(text hash, text) of chunk texts with no vector yet, one per distinct text."""
+    def missing_vectors(self, limit: int, folder_id: int | None = None) -> list[tuple[str, str]]:
+        """(text hash, text) of chunk texts with no vector yet, one per distinct text; of one folder's
+        files when folder_id is given."""
         rows = (
             self._cur()
             .execute(
-                "SELECT text_hash, any_value(text) FROM chunks "
+                f"SELECT text_hash, any_value(text) FROM {_chunks_of(folder_id)} "
                 "WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
                 "GROUP BY text_hash ORDER BY min(id) LIMIT ?",
-                [limit],
+                [*_folder_arg(folder_id), limit],
             )
             .fetchall()
         )
         return [(r[0], r[1]) for r in rows]
 
-    def count_missing_vectors(self) -> tuple[int, int]:
-        """(distinct texts without vectors, distinct texts) for progress."""
+    def count_missing_vectors(self, folder_id: int | None = None) -> tuple[int, int]:
+        """(distinct texts without vectors, distinct texts) for progress, of all chunks or one folder's."""
         row = (
             self._cur()
             .execute(
                 "SELECT count(DISTINCT text_hash) "
                 "FILTER (WHERE text_hash NOT IN (SELECT text_hash FROM vectors)), "
-                "count(DISTINCT text_hash) FROM chunks"
+                f"count(DISTINCT text_hash) FROM {_chunks_of(folder_id)}",
+                _folder_arg(folder_id),
             )
             .fetchone()
         )
