@@ -320,6 +320,17 @@ class Engine:
                 yield from self.embed_pending(cancelled)
             yield IndexProgress("done", 1, 1)
 
+    def retry(
+        self, paths: Iterable[str | os.PathLike[str]], cancelled: Callable[[], bool] = _never
+    ) -> Iterator[Event]:
+        """Read these files again though unchanged (failed ones, once a reader is fixed or a lock is gone);
+        keyword index only: vectors follow with embed_pending."""
+        targets = [Path(p).expanduser().resolve() for p in paths]
+        self._open()
+        with self._write_lock:
+            self.catalog.mark_unread([str(p) for p in targets])
+            yield from self.sync(targets, embed=False, cancelled=cancelled)
+
     def _sync_paths(
         self, indexer: Indexer, paths: list[Path], cancelled: Callable[[], bool]
     ) -> Iterator[Event]:

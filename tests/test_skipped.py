@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import Engine
-from engine.events import FileIndexed, FileSkipped
+from engine.events import Document, FileIndexed, FileSkipped, Line
+from engine.ingest import extract as extract_module
 from engine.ingest.extract import UnsupportedType, extract, looks_like_text
 from tests.conftest import write
 
@@ -85,3 +86,35 @@ def test_files_failed_as_unsupported_before_are_read_again(engine: Engine, tmp_p
     assert states(engine)[".flaskenv"] == ("failed", "parse error: .flaskenv: unsupported file type")
     engine.run(engine.sync(embed=False))
     assert states(engine)[".flaskenv"] == ("indexed", None)
+
+
+class FailsOnce:
+    """A reader that chokes on its first file and reads the next ones (a reader fixed in between)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        self.calls += 1
+        if self.calls == 1:
+            raise ValueError("not today")
+        return Document((Line(data.decode(), 1),), kind="text")
+
+
+def test_retry_reads_an_unchanged_failed_file_again(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(extract_module, "_REGISTRY", dict(extract_module._REGISTRY))
+    reader = FailsOnce()
+    extract_module.register([".flaky"], reader)
+    root = tmp_path / "flaky"
+    write(root, "notes.flaky", "the cormorant schedule")
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    assert states(engine)["notes.flaky"][0] == "failed"
+    engine.run(engine.sync(embed=False))
+    assert reader.calls == 1  # unchanged: a plain sync does not read it again
+    events = engine.run(engine.retry([root / "notes.flaky"]))
+    assert [Path(e.path).name for e in events if isinstance(e, FileIndexed)] == ["notes.flaky"]
+    assert states(engine)["notes.flaky"] == ("indexed", None)
+    assert [Path(h.path).name for h in engine.search("cormorant", mode="keyword").hits] == ["notes.flaky"]
