@@ -1,0 +1,111 @@
+"""Readable colours on both themes: the source preview's syntax colours, the cited span and the quote."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QColor, QTextCharFormat
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from desktop.mainwindow import MainWindow
+from desktop.theme import AA_CONTRAST, DARK_CODE, LIGHT_CODE, CodeColors, apply_theme, contrast
+from desktop.widgets.codeview import CodeView
+from desktop.widgets.preview import SourceTarget
+from tests.conftest import write
+
+SOURCE = (
+    '"""Upload retries."""\n\n\n'
+    "def retry(count):\n"
+    '    return count + 3 if count else "never"  # at most three times\n'
+)
+QUOTE = "return count + 3"
+
+
+@pytest.fixture
+def dark() -> Iterator[None]:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "dark")
+    yield
+    apply_theme(app, "light")
+
+
+@pytest.mark.parametrize("colors", [LIGHT_CODE, DARK_CODE], ids=["light", "dark"])
+def test_every_code_colour_is_readable_on_the_base_the_span_and_the_quote(colors: CodeColors) -> None:
+    base = "#ffffff" if colors is LIGHT_CODE else "#1b1d21"  # the palettes' Base
+    for name, foreground in colors.foregrounds().items():
+        for where, background in (("base", base), ("span", colors.span), ("quote", colors.quote)):
+            ratio = contrast(foreground, background)
+            assert ratio >= AA_CONTRAST, f"{name} on the {where}: {ratio:.1f}:1"
+
+
+def test_contrast_is_the_wcag_ratio() -> None:
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#777777", "#777777") == pytest.approx(1.0)
+    assert contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the preview's colours are hard-coded in widgets/codeview.py (SPAN_COLOR, QUOTE_COLOR) and "
+    "widgets/highlight.py (rules_for), owned by another helper; reading desktop.theme.code_colors() "
+    "there fixes it (then remove this mark)",
+)
+def test_the_cited_line_is_readable_in_the_dark_theme(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, dark: None
+) -> None:
+    path = write(tmp_path / "src", "retry.py", SOURCE)
+    with qtbot.waitSignal(window.preview.shown, timeout=10_000):
+        window.preview.open_target(SourceTarget(str(path), 5, 5, quote=QUOTE))
+    view = window.preview.view
+    worst = min(_contrasts(view, 4), key=lambda pair: pair[0])
+    assert worst[0] >= AA_CONTRAST, f"{worst[1]!r} on the cited line: {worst[0]:.1f}:1"
+
+
+def _contrasts(view: CodeView, block_number: int) -> Iterator[tuple[float, str]]:
+    """Each visible character of a block: its contrast, foreground as the highlighter set it, background
+    as the extra selections paint it over the base (blended where they are translucent)."""
+    block = view.document().findBlockByNumber(block_number)
+    formats = block.layout().formats()
+    text = block.text()
+    for offset, char in enumerate(text):
+        if char.isspace():
+            continue
+        position = block.position() + offset
+        foreground = _foreground(view, formats, offset)
+        background = _background(view, position)
+        yield contrast(foreground, background), char + " in " + text.strip()
+
+
+def _foreground(view: CodeView, formats: list, offset: int) -> QColor:  # type: ignore[type-arg]
+    color = view.palette().text().color()
+    for fmt in formats:
+        char_format: QTextCharFormat = fmt.format
+        if fmt.start <= offset < fmt.start + fmt.length and char_format.hasProperty(
+            QTextCharFormat.Property.ForegroundBrush
+        ):
+            color = char_format.foreground().color()
+    return color
+
+
+def _background(view: CodeView, position: int) -> QColor:
+    color = view.palette().base().color()
+    for selection in view.extraSelections():
+        cursor = selection.cursor
+        whole_line = selection.format.boolProperty(QTextCharFormat.Property.FullWidthSelection)
+        block = view.document().findBlock(position)
+        inside = cursor.selectionStart() <= position < cursor.selectionEnd()
+        if whole_line and cursor.block().blockNumber() <= block.blockNumber():
+            inside = inside or view.document().findBlock(cursor.selectionEnd()) == block
+        if inside:
+            color = _over(selection.format.background().color(), color)
+    return color
+
+
+def _over(top: QColor, bottom: QColor) -> QColor:
+    alpha = top.alphaF()
+    mix = [alpha * t + (1 - alpha) * b for t, b in zip(top.getRgbF()[:3], bottom.getRgbF()[:3], strict=True)]
+    return QColor.fromRgbF(*mix)
