@@ -28,12 +28,14 @@ from desktop.widgets.folders import FoldersPanel
 from desktop.widgets.preview import SourcePreview
 from desktop.widgets.search import SearchPanel
 from desktop.widgets.settings import SettingsDialog
-from desktop.widgets.welcome import WelcomePage
+from desktop.widgets.welcome import ExampleQuestions, WelcomePage
 from engine.api import Engine
 from engine.settings import Settings
 
 log = logging.getLogger(__name__)
 RECENT_MAX = 15
+EXAMPLES_DISMISSED = "welcome/examples_dismissed"
+DEMO_DIR = "demo"  # where paths.copy_demo puts the demo folder in the data dir
 QUESTION_LOG_CHARS = 200
 
 
@@ -96,6 +98,7 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.banner = ErrorBanner()
         self.welcome = WelcomePage()
+        self.examples = ExampleQuestions()
         self.folders = FoldersPanel(self.indexing)
         self.search = SearchPanel(self.engine, self.tasks)
         self.answer = AnswerView(self.engine, self.tasks)
@@ -114,6 +117,7 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.banner)
+        layout.addWidget(self.examples)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
         self.statusBar().showMessage("Ready")
@@ -146,6 +150,10 @@ class MainWindow(QMainWindow):
         self.indexing.empty.connect(self._on_empty)
         self.welcome.try_demo.connect(self.try_demo)
         self.welcome.add_folder.connect(self.folders.choose_folder)
+        self.examples.ask.connect(self._ask_again)
+        self.examples.dismissed.connect(lambda: self.qsettings.setValue(EXAMPLES_DISMISSED, True))
+        self.indexing.idle.connect(self._offer_examples)
+        self.indexing.changed.connect(self._offer_examples)
         self.folders.explore.connect(self.show_explorer)
         self.indexing.changed.connect(
             lambda: self.search.set_folders(sorted(self.indexing.views, key=str.lower))
@@ -207,6 +215,13 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.splitter)
         self.indexing.add_demo()
         self.search.set_query("")
+
+    def _offer_examples(self) -> None:
+        """Questions the demo answers, once it is indexed (until the user hides them or removes it)."""
+        demo = self.indexing.views.get(str((self.engine.home / DEMO_DIR).resolve()))
+        ready = demo is not None and demo.state in ("keyword-ready", "vectors", "watching")
+        dismissed = self.qsettings.value(EXAMPLES_DISMISSED, False) in (True, "true")
+        self.examples.setVisible(ready and not dismissed)
 
     def add_paths(self, paths: list[Path]) -> None:
         self.stack.setCurrentWidget(self.splitter)

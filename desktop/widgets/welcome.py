@@ -1,10 +1,13 @@
-"""First run: no folders yet. Offer the demo folder, a folder of one's own, or a drop."""
+"""First run: no folders yet. Offer the demo folder, a folder of one's own, or a drop; once the demo is
+indexed, offer questions it answers."""
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from desktop.paths import icon_path
 
@@ -33,7 +36,7 @@ class WelcomePage(QWidget):
         self.demo_button.clicked.connect(self.try_demo)
         self.add_button = QPushButton("Add a folder…")
         self.add_button.clicked.connect(self.add_folder)
-        hint = QLabel("…or drop a folder anywhere on this window.")
+        hint = QLabel("…or drop folders or files anywhere on this window (a file is indexed on its own).")
         hint.setObjectName("muted")
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         buttons = QHBoxLayout()
@@ -48,3 +51,48 @@ class WelcomePage(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(hint)
         layout.addStretch(3)
+
+
+# Questions the demo folder answers (tests/desktop/test_examples.py asks each through the engine): a price
+# that two files disagree on, a fact stated in the docs, and a figure from a how-to.
+DEMO_QUESTIONS = (
+    "How much does the Team plan cost?",
+    "What port does the agent listen on?",
+    "How long does a whole laptop restore take?",
+)
+
+
+class ExampleQuestions(QFrame):
+    """A line of questions to try, each a link that asks it (Tab reaches them, Enter asks); × hides it.
+
+    A label, not a row of buttons: it wraps, so three long questions never widen the window."""
+
+    ask = Signal(str)
+    dismissed = Signal()
+
+    def __init__(self, questions: tuple[str, ...] = DEMO_QUESTIONS, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("examples")
+        self.questions = questions
+        links = " &nbsp;·&nbsp; ".join(f'<a href="{n}">{html.escape(q)}</a>' for n, q in enumerate(questions))
+        self.label = QLabel(f"Try asking: &nbsp;{links}")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.label.linkActivated.connect(lambda href: self.ask.emit(self.questions[int(href)]))
+        self.close_button = QToolButton()
+        self.close_button.setText("×")
+        self.close_button.setToolTip("Hide these examples")
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(self._dismiss)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 2, 2, 2)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    def _dismiss(self) -> None:
+        self.hide()
+        self.dismissed.emit()
