@@ -11,10 +11,19 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from desktop.answer_format import AnswerState
+from desktop.drops import dropped_paths
 from desktop.indexing import AddResult, Indexing
 from desktop.logs import log_path
 from desktop.paths import icon_path, ui_settings
@@ -210,6 +219,7 @@ class MainWindow(QMainWindow):
     def ask(self, question: str) -> None:
         self._remember(question)
         self.answer.ask(question)
+        self.preview.follow(self.answer.evidence, question)  # cleared, then the new evidence's first hit
 
     def try_demo(self) -> None:
         self.stack.setCurrentWidget(self.splitter)
@@ -295,14 +305,20 @@ class MainWindow(QMainWindow):
         self.ask(question)
 
     # -- drag and drop --------------------------------------------------------------------------------
+    # Folders are indexed; a file is indexed on its own. desktop/drops.py reads what file managers send.
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if any(url.isLocalFile() for url in event.mimeData().urls()):
+        if dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if dropped_paths(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
+        paths = dropped_paths(event.mimeData())
         if paths:
             event.acceptProposedAction()
+            log.info("dropped: %s", ", ".join(str(p) for p in paths))
             self.add_paths(paths)
 
     # -- persistence and shutdown ---------------------------------------------------------------------
