@@ -33,6 +33,7 @@ from engine.indexer import Event, Indexer
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
 from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
+from engine.retrieve.snippets import QueryTerms
 from engine.settings import Settings, data_dir, model_cache_dir
 from engine.staleness import RelatedVersion, StalenessReport
 from engine.store.catalog import Catalog, FileRow, FolderRow
@@ -55,6 +56,7 @@ __all__ = [
     "Mode",
     "ModelSpec",
     "ModelStatus",
+    "QueryTerms",
     "RelatedVersion",
     "Relation",
     "Reranker",

@@ -1,44 +1,123 @@
-"""Query-term highlighting and best-window snippets for hits."""
+"""Query terms as the keyword index reads them, their places in a text, and best-window snippets.
+
+A word matches a query term when the keyword index would match them: both go through the analyzer of the
+index's stemmed fields (tantivy's "en_stem": split on anything not a letter or digit, tokens of 40 bytes
+or more dropped, lower-cased, English Snowball stemmer), so "deploy" marks "Deploys" and "deploying".
+The parts of a camelCase identifier count too, as the index's code field splits them
+("getUserName" holds "user").
+"""
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass, field
 
+import tantivy
+
+from engine.store.lexical import CAMEL
 from engine.text import STOP
 
-
-def query_terms(query: str) -> list[str]:
-    """Lower-cased content words of a query (with a crude stem: trailing s/es/ing/ed dropped)."""
-    words = [w.lower() for w in re.findall(r"\w+", query)]
-    return [w for w in words if w not in STOP and len(w) > 1]
+MARK = "**"  # snippets wrap each matched word in it; the text's own ** are dropped first
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+def _analyzer() -> tantivy.TextAnalyzer:
+    """tantivy's built-in "en_stem" (engine/store/lexical.py's body and heading fields), rebuilt: the
+    built-in one is not reachable from Python. Cheap (about a microsecond)."""
+    steps = (tantivy.Filter.remove_long(40), tantivy.Filter.lowercase(), tantivy.Filter.stemmer("english"))
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    for step in steps:
+        builder = builder.filter(step)
+    return builder.build()
 
 
-def term_pattern(terms: list[str]) -> re.Pattern[str] | None:
-    stems = sorted({_stem(t) for t in terms}, key=len, reverse=True)
-    if not stems:
-        return None
-    return re.compile(r"\b(" + "|".join(re.escape(s) for s in stems) + r")\w*", re.IGNORECASE)
+@dataclass(frozen=True)
+class QueryTerms:
+    """The content words of a query, stemmed as the keyword index stems them. One per thread (the analyzer
+    is not shared across threads)."""
+
+    stems: frozenset[str]
+    analyzer: tantivy.TextAnalyzer = field(default_factory=_analyzer, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, query: str) -> QueryTerms:
+        analyzer = _analyzer()
+        tokens = analyzer.pre_tokenize(query).tokens
+        words = (query[t.char_offset_from : t.char_offset_to].lower() for t in tokens)
+        stems = {t.text for t, w in zip(tokens, words, strict=True) if w not in STOP and len(w) > 1}
+        return cls(frozenset(stems), analyzer)
+
+    def __bool__(self) -> bool:
+        return bool(self.stems)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) character offsets of the words of `text` that match a term, in order."""
+        return [(start, end) for start, end, _stem in self.matches(text)]
+
+    def matches(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, the term matched) for each word of `text` that matches a term, in order."""
+        if not self.stems:
+            return []
+        found: list[tuple[int, int, str]] = []
+        for token in self.analyzer.pre_tokenize(text).tokens:
+            start, end = token.char_offset_from, token.char_offset_to
+            if token.text in self.stems:
+                found.append((start, end, token.text))
+            elif not (word := text[start:end]).islower() and not word.isupper():
+                found.extend(self._camel_parts(word, start))
+        return found
+
+    def _camel_parts(self, word: str, offset: int) -> list[tuple[int, int, str]]:
+        parts = ((m.start(), m.end(), self._stem(m.group(0))) for m in CAMEL.finditer(word))
+        return [(offset + s, offset + e, stem) for s, e, stem in parts if stem in self.stems]
+
+    def _stem(self, word: str) -> str:
+        stemmed = self.analyzer.analyze(word)
+        return stemmed[0] if len(stemmed) == 1 else ""
 
 
 def snippet(text: str, query: str, width: int = 240) -> str:
-    """The window of `text` with the most query terms, terms wrapped in ** **, whitespace collapsed."""
-    flat = " ".join(text.replace("**", "").split())
-    pattern = term_pattern(query_terms(query))
-    if pattern is None:
-        return flat[:width]
-    starts = [m.start() for m in pattern.finditer(flat)]
-    if not starts:
-        return flat[:width]
-    best = max(starts, key=lambda s: sum(1 for t in starts if s <= t < s + width))
-    begin = max(0, best - width // 4)
-    window = flat[begin : begin + width]
-    prefix = "…" if begin > 0 else ""
-    suffix = "…" if begin + width < len(flat) else ""
-    return prefix + pattern.sub(lambda m: f"**{m.group(0)}**", window) + suffix
+    """About `width` characters of `text` centred on its best cluster of query terms (the most distinct
+    terms, then the most matches), cut at word boundaries, terms wrapped in ** **, whitespace collapsed."""
+    flat = " ".join(text.replace(MARK, "").split())
+    matches = QueryTerms.of(query).matches(flat)
+    begin, end = _window(flat, matches, width)
+    out, at = [], begin
+    for start, stop, _stem in matches:
+        if begin <= start and stop <= end:
+            out += [flat[at:start], MARK, flat[start:stop], MARK]
+            at = stop
+    out.append(flat[at:end])
+    return ("…" if begin > 0 else "") + "".join(out) + ("…" if end < len(flat) else "")
+
+
+def _window(flat: str, matches: list[tuple[int, int, str]], width: int) -> tuple[int, int]:
+    """[begin, end) of at most `width` characters, centred on the best cluster of matches."""
+    if len(flat) <= width:
+        return 0, len(flat)
+    if not matches:
+        return 0, _word_end(flat, width)
+    clusters = [_cluster(matches, i, width) for i in range(len(matches))]
+    best = max(clusters, key=lambda c: (len({m[2] for m in c}), len(c)))
+    centre = (best[0][0] + best[-1][1]) // 2
+    begin = min(max(0, centre - width // 2), len(flat) - width)
+    begin = _word_start(flat, begin) if begin > 0 else 0
+    return begin, _word_end(flat, begin + width)
+
+
+def _cluster(matches: list[tuple[int, int, str]], first: int, width: int) -> list[tuple[int, int, str]]:
+    """The matches from `first` on that fit in `width` characters with it."""
+    start = matches[first][0]
+    return [m for m in matches[first:] if m[1] - start <= width] or [matches[first]]
+
+
+def _word_start(flat: str, at: int) -> int:
+    """`at`, moved forward past a word it would cut (by at most 20 characters)."""
+    space = flat.find(" ", at, at + 20)
+    return at if flat[at - 1] == " " or space < 0 else space + 1
+
+
+def _word_end(flat: str, at: int) -> int:
+    """`at`, moved back to before a word it would cut (by at most 20 characters)."""
+    if at >= len(flat) or flat[at] == " ":
+        return min(at, len(flat))
+    space = flat.rfind(" ", max(0, at - 20), at)
+    return at if space < 0 else space
