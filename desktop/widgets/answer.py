@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop.answer_format import AnswerState, evidence_label, render_html, status_text, to_markdown
 from desktop.answering import STREAM_TYPES, answer_events
 from desktop.tasks import Job, State, TaskManager
+from desktop.widgets.editor import open_in_editor
 from desktop.widgets.preview import SourceTarget
 from engine.api import Engine
 from engine.events import Hit
@@ -189,23 +190,24 @@ class AnswerView(QWidget):
         if self.state is not None:
             QGuiApplication.clipboard().setText(to_markdown(self.state))
 
-    def open_in_editor(self) -> None:
-        """The selected evidence's file, else the first cited file, else the top evidence."""
-        path = self._chosen_path()
-        if path:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+    def open_in_editor(self) -> bool:
+        """The selected evidence's file, else the first cited file, else the top evidence, at its first line;
+        when no application opens it, a dialog says so and offers the path to copy and the folder to show."""
+        path, line = self._chosen_place()
+        return bool(path) and open_in_editor(path, line, self)
 
-    def _chosen_path(self) -> str:
+    def _chosen_place(self) -> tuple[str, int]:
         item = self.evidence.currentItem()
         if item is not None:
-            return str(item.data(HIT_ROLE).path)
+            hit: Hit = item.data(HIT_ROLE)
+            return hit.path, hit.start_line
         state = self.state
         if state is None:
-            return ""
-        cited = [c.path for s in state.shown for c in s.citations]
+            return "", 1
+        cited = [c for s in state.shown for c in s.citations]
         if cited:
-            return cited[0]
-        return state.evidence[0].path if state.evidence else ""
+            return cited[0].path, cited[0].start_line
+        return (state.evidence[0].path, state.evidence[0].start_line) if state.evidence else ("", 1)
 
     def evidence_files(self) -> list[str]:
         return [Path(self.evidence.item(i).data(HIT_ROLE).path).name for i in range(self.evidence.count())]

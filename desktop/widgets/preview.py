@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
+from desktop.widgets.editor import open_in_editor
 from desktop.widgets.highlight import Highlighter, kind_for
 from engine.api import DocumentLines, read_document
 
@@ -149,6 +149,9 @@ class SourcePreview(QWidget):
         self.open_button.setEnabled(True)
         self.shown.emit(target)
 
-    def open_in_editor(self) -> None:
-        if self.target is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(self.target.path))
+    def open_in_editor(self) -> bool:
+        """The shown file in its default application; when none opens it, a dialog says so and offers the
+        path to copy and the folder to show. False then."""
+        if self.target is None:
+            return False
+        return open_in_editor(self.target.path, self.target.start_line, self)
