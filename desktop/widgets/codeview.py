@@ -1,10 +1,14 @@
-"""A read-only QPlainTextEdit with a line-number gutter and a highlighted span (the cited lines)."""
+"""A read-only QPlainTextEdit with a line-number gutter and a highlighted span (the cited lines), the quote
+and the query's words in it marked on top."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent, QResizeEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+from desktop.widgets.highlight import TERM_COLOR, utf16_offsets
+from engine.api import QueryTerms
 
 SPAN_COLOR = QColor(255, 214, 102, 90)  # translucent amber: readable on light and dark themes
 QUOTE_COLOR = QColor(255, 170, 0, 150)
@@ -76,8 +80,11 @@ class CodeView(QPlainTextEdit):
         painter.end()
 
     # -- the cited span -------------------------------------------------------------------------------
-    def show_span(self, first_block: int, last_block: int, quote: str = "") -> None:
-        """Highlight blocks [first, last] (0-based), the quote inside them, and scroll them into view."""
+    def show_span(
+        self, first_block: int, last_block: int, quote: str = "", terms: QueryTerms | None = None
+    ) -> None:
+        """Highlight blocks [first, last] (0-based), the quote and the query's words inside them (the span's
+        tint would hide the highlighter's), and scroll them into view."""
         doc = self.document()
         last_block = max(first_block, min(last_block, doc.blockCount() - 1))
         start = doc.findBlockByNumber(first_block)
@@ -90,10 +97,29 @@ class CodeView(QPlainTextEdit):
         found = self._find_quote(quote, start.position(), span.selectionEnd())
         if found is not None:
             selections.append(_selection(found, QUOTE_COLOR))
-        self.setExtraSelections(selections)
+        marked = self._term_selections(first_block, last_block, terms) if terms else []
+        self.setExtraSelections(selections + marked)
+        # the quote, else the first marked word, else the span's start: scrolled into view, across too
+        anchor = found if found is not None else (marked[0].cursor if marked else None)
         cursor = QTextCursor(start)
+        if anchor is not None:
+            cursor.setPosition(anchor.selectionStart())
         self.setTextCursor(cursor)
         self.centerCursor()
+
+    def _term_selections(self, first: int, last: int, terms: QueryTerms) -> list[QTextEdit.ExtraSelection]:
+        selections = []
+        for number in range(first, last + 1):
+            block = self.document().findBlockByNumber(number)
+            text = block.text()
+            units = utf16_offsets(text)
+            for start, end in terms.spans(text):
+                cursor = QTextCursor(block)
+                cursor.setPosition(block.position() + (units[start] if units else start))
+                end_at = block.position() + (units[end] if units else end)
+                cursor.setPosition(end_at, QTextCursor.MoveMode.KeepAnchor)
+                selections.append(_selection(cursor, TERM_COLOR))
+        return selections
 
     def _find_quote(self, quote: str, begin: int, end: int) -> QTextCursor | None:
         """The quote inside the span: whole if it sits on one line, else its first line."""

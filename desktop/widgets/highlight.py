@@ -1,4 +1,5 @@
-"""A small regex highlighter for the source preview: Markdown, Python and C-like code."""
+"""A small regex highlighter for the source preview: Markdown, Python and C-like code, and the words of a
+query, matched as the keyword index matches them (engine.api.QueryTerms)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import re
 from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+from engine.api import QueryTerms
 
 PY_KEYWORDS = (
     "and as assert async await break class continue def del elif else except finally for from global if "
@@ -50,6 +53,7 @@ CODE = (
     )
     | HASH_COMMENT
 )
+TERM_COLOR = QColor(56, 139, 253, 80)  # translucent blue: apart from the cited span's amber, on both themes
 FENCE = re.compile(r"^ {0,3}(```|~~~)")
 IN_FENCE = 1
 
@@ -107,25 +111,40 @@ def rules_for(kind: str, suffix: str = "") -> list[Rule]:
 
 
 class Highlighter(QSyntaxHighlighter):
-    """Applies the rules for one file kind; Markdown fenced code is shown in the code colour."""
+    """Applies the rules for one file kind, then marks the query's words in bold on a tint; Markdown fenced
+    code is shown in the code colour."""
 
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
         self.kind = "text"
+        self.terms: QueryTerms | None = None
         self._rules: list[Rule] = []
         self._fence = _fmt("#0a7d38")
 
-    def set_kind(self, kind: str, suffix: str = "") -> None:
+    def set_kind(self, kind: str, suffix: str = "", terms: QueryTerms | None = None) -> None:
+        """The file kind's rules and the query words to mark (None: none); highlights the document again."""
         self.kind = kind
         self._rules = rules_for(kind, suffix)
+        self.terms = terms if terms else None
         self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
-        if self.kind == "markdown" and self._markdown_fence(text):
-            return
-        for rule in self._rules:
-            for match in rule.pattern.finditer(text):
-                self.setFormat(match.start(), match.end() - match.start(), rule.fmt)
+        if not (self.kind == "markdown" and self._markdown_fence(text)):
+            for rule in self._rules:
+                for match in rule.pattern.finditer(text):
+                    self.setFormat(match.start(), match.end() - match.start(), rule.fmt)
+        if self.terms is not None:
+            self._mark_terms(text)
+
+    def _mark_terms(self, text: str) -> None:
+        assert self.terms is not None
+        units = utf16_offsets(text)
+        for start, end in self.terms.spans(text):
+            first, last = (units[start], units[end]) if units else (start, end)
+            fmt = QTextCharFormat(self.format(first))
+            fmt.setFontWeight(QFont.Weight.Bold)
+            fmt.setBackground(TERM_COLOR)
+            self.setFormat(first, last - first, fmt)
 
     def _markdown_fence(self, text: str) -> bool:
         inside = self.previousBlockState() == IN_FENCE
@@ -135,3 +154,14 @@ class Highlighter(QSyntaxHighlighter):
             self.setFormat(0, len(text), self._fence)
             return True
         return False
+
+
+def utf16_offsets(text: str) -> list[int] | None:
+    """Qt counts a character beyond the BMP (an emoji) as two: the Qt offset of each character offset of
+    `text`, one past the end included; None when they are the same."""
+    if text.isascii() or all(ord(ch) <= 0xFFFF for ch in text):
+        return None
+    offsets = [0]
+    for ch in text:
+        offsets.append(offsets[-1] + (2 if ord(ch) > 0xFFFF else 1))
+    return offsets

@@ -1,4 +1,5 @@
-"""Source preview: the cited file, read-only, with line numbers, highlighting and the cited span marked.
+"""Source preview: the cited file, read-only, with line numbers, highlighting, the cited span marked and the
+words of the search or question in bold.
 
 Files are read and decoded on the read pool. Text and code are shown as they are on disk (so the line
 numbers are the file's); PDF and Word files are shown as the engine's extracted text with page markers.
@@ -16,7 +17,8 @@ from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.editor import open_in_editor
 from desktop.widgets.highlight import Highlighter, kind_for
-from engine.api import DocumentLines, read_document
+from engine.api import DocumentLines, QueryTerms, read_document
+from engine.events import Hit
 
 MAX_BYTES = 4 * 1024 * 1024
 HIGHLIGHT_LIMIT = 400_000  # characters; beyond this, highlighting the whole file would stall the UI
@@ -24,13 +26,19 @@ HIGHLIGHT_LIMIT = 400_000  # characters; beyond this, highlighting the whole fil
 
 @dataclass(frozen=True)
 class SourceTarget:
-    """A place to show: a file and a 1-based line span (within `page` for a PDF), and a quote in it."""
+    """A place to show: a file and a 1-based line span (within `page` for a PDF), a quote in it, and the
+    search or question whose words to mark."""
 
     path: str
     start_line: int = 1
     end_line: int = 1
     page: int | None = None
     quote: str = ""
+    terms: str = ""
+
+    @classmethod
+    def of_hit(cls, hit: Hit, terms: str = "") -> SourceTarget:
+        return cls(hit.path, hit.start_line, hit.end_line, hit.page, terms=terms)
 
     @property
     def where(self) -> str:
@@ -141,10 +149,11 @@ class SourcePreview(QWidget):
         source: LoadedSource = job.result
         self.highlighter.set_kind("text")  # no rules while the text goes in
         self.view.setPlainText(source.text)
-        kind = source.kind if len(source.text) < HIGHLIGHT_LIMIT else "text"
-        self.highlighter.set_kind(kind, source.suffix)
+        terms = QueryTerms.of(target.terms) if len(source.text) < HIGHLIGHT_LIMIT else None
+        if terms is not None:
+            self.highlighter.set_kind(source.kind, source.suffix, terms)
         first, last = block_span(source, target)
-        self.view.show_span(first, last, target.quote)
+        self.view.show_span(first, last, target.quote, terms)
         self.where.setText(target.where + (" · truncated" if source.truncated else ""))
         self.open_button.setEnabled(True)
         self.shown.emit(target)

@@ -1,6 +1,8 @@
 """Search panel: keyword results as you type (debounced), Enter asks the question.
 
-A folder filter and a file-type filter sit next to the box (Tab reaches them) and narrow the results.
+A folder filter and a file-type filter sit next to the box (Tab reaches them) and narrow the results. Each
+result shows its path relative to its folder and the engine's snippet, centred on the best match, with the
+query's words in bold (ResultDelegate); opening it marks them in the preview too.
 
 Keys: Down moves from the box into the results, Up/Down move through them, Enter on a result opens it in
 the preview, Esc (or Up on the first result) returns to the box.
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QSizePolicy,
@@ -28,6 +31,7 @@ from PySide6.QtWidgets import (
 from desktop.answer_format import location
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.preview import SourceTarget
+from desktop.widgets.results import SNIPPET_ROLE, TITLE_ROLE, ResultDelegate, plain
 from engine.api import Engine, SearchResult
 from engine.events import Hit
 
@@ -37,6 +41,17 @@ HIT_ROLE = Qt.ItemDataRole.UserRole
 ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 ALL_FOLDERS = "All folders"
 ALL_TYPES = "All types"
+
+
+def relative_path(path: str, folders: list[str]) -> str:
+    """`path` relative to the watched folder that holds it (the innermost), under the folder's name when
+    several are watched; the path as it is when none holds it."""
+    holders = [f for f in folders if Path(path).is_relative_to(f)]
+    if not holders:
+        return path
+    folder = Path(max(holders, key=len))
+    rel = Path(path).relative_to(folder)
+    return (Path(folder.name) / rel).as_posix() if len(folders) > 1 else rel.as_posix()
 
 
 def parse_types(text: str) -> list[str]:
@@ -72,6 +87,8 @@ class SearchPanel(QWidget):
         self.engine = engine
         self.tasks = tasks
         self._seq = 0
+        self._folders: list[str] = []
+        self._query = ""  # the search the listed results answer
         self.box = QLineEdit()
         self.box.setObjectName("searchBox")
         self.box.setPlaceholderText("Search your folders, or ask a question and press Enter   (Ctrl+K)")
@@ -92,9 +109,17 @@ class SearchPanel(QWidget):
         self.type_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.type_filter.setMinimumContentsLength(6)
         self.type_filter.addItem(ALL_TYPES)
+        # Blank means all types and says so in the placeholder, which is elided (never cut to "ypes")
+        self.type_filter.setEditText("")
+        edit = self.type_filter.lineEdit()
+        assert edit is not None  # the combo is editable
+        self.type_edit: QLineEdit = edit
+        self.type_edit.setPlaceholderText(ALL_TYPES)
         self.results = ResultList()
         self.results.setObjectName("results")
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.results.setResizeMode(QListView.ResizeMode.Adjust)  # rows re-wrap their snippet on resize
+        self.results.setItemDelegate(ResultDelegate(self.results))
         self.info = QLabel("")
         self.info.setObjectName("muted")
         self._timer = QTimer(self)
@@ -105,7 +130,7 @@ class SearchPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.box)
         row = QHBoxLayout()  # under the box: their width never widens the panel's minimum
-        for combo, stretch in ((self.folder_filter, 2), (self.type_filter, 1)):
+        for combo, stretch in ((self.folder_filter, 1), (self.type_filter, 1)):
             combo.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             row.addWidget(combo, stretch)
         layout.addLayout(row)
@@ -122,6 +147,8 @@ class SearchPanel(QWidget):
         self.box.installEventFilter(self)
         self.folder_filter.currentIndexChanged.connect(lambda _index: self._timer.start())
         self.type_filter.currentTextChanged.connect(lambda _text: self._timer.start())
+        self.type_filter.textActivated.connect(self._type_chosen)
+        self.type_edit.editingFinished.connect(lambda: self.type_edit.home(False))  # show a long list's start
         self.results.back.connect(self.focus_box)
         self.results.itemActivated.connect(self._open)
         self.results.itemDoubleClicked.connect(self._open)
@@ -143,8 +170,13 @@ class SearchPanel(QWidget):
         return super().eventFilter(watched, event)
 
     # -- filters --------------------------------------------------------------------------------------
+    def _type_chosen(self, text: str) -> None:
+        if text == ALL_TYPES:
+            self.type_filter.setEditText("")  # the placeholder says it
+
     def set_folders(self, paths: list[str]) -> None:
         """The watched folders to offer; keeps the current choice while it is still watched."""
+        self._folders = list(paths)
         chosen = self.folder_filter.currentData()
         current = [self.folder_filter.itemData(i) for i in range(1, self.folder_filter.count())]
         if current == paths:
@@ -205,12 +237,13 @@ class SearchPanel(QWidget):
             lambda job: self.engine.find(
                 query, k=RESULTS_K, mode="keyword", folder=folder, extensions=extensions
             ),
-            then=lambda job: self._searched(job, seq),
+            then=lambda job: self._searched(job, seq, query),
         )
 
-    def _searched(self, job: Job, seq: int) -> None:
+    def _searched(self, job: Job, seq: int, query: str) -> None:
         if seq != self._seq:
             return  # the user typed on; a newer search is coming
+        self._query = query
         if job.state is not State.DONE:
             self._show([], job.error)
             return
@@ -223,12 +256,13 @@ class SearchPanel(QWidget):
     def _show(self, hits: list[Hit], info: str) -> None:
         self.results.clear()
         for hit in hits:
-            text = " ".join(hit.snippet.replace("**", "").split()) or hit.heading
-            item = QListWidgetItem(
-                f"{location(Path(hit.path).name, hit.start_line, hit.end_line, hit.page)}\n{text[:200]}"
-            )
+            title = location(relative_path(hit.path, self._folders), hit.start_line, hit.end_line, hit.page)
+            marked = hit.snippet or hit.heading
+            item = QListWidgetItem(f"{title}\n{plain(marked)}")
             item.setToolTip(hit.path)
             item.setData(HIT_ROLE, hit)
+            item.setData(TITLE_ROLE, title)
+            item.setData(SNIPPET_ROLE, marked)
             self.results.addItem(item)
         self.info.setText(info)
         self.results_shown.emit(len(hits))
@@ -241,7 +275,7 @@ class SearchPanel(QWidget):
 
     def _open(self, item: QListWidgetItem) -> None:
         hit: Hit = item.data(HIT_ROLE)
-        self.open_hit.emit(SourceTarget(hit.path, hit.start_line, hit.end_line, hit.page))
+        self.open_hit.emit(SourceTarget.of_hit(hit, self._query))
 
     def set_query(self, text: str) -> None:
         self.box.setText(text)
