@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
@@ -103,6 +103,8 @@ class SourcePreview(QWidget):
         self.tasks = tasks
         self.target: SourceTarget | None = None
         self._wanted = 0
+        self._awaited: tuple[QListWidget, str] | None = None  # (evidence list, question) to follow
+        self._watched: QListWidget | None = None  # the evidence list whose new rows are watched
         self.title = QLabel("No source open")
         self.title.setObjectName("previewTitle")
         self.where = QLabel("")
@@ -125,6 +127,11 @@ class SourcePreview(QWidget):
         layout.addWidget(self.view, 1)
 
     def open_target(self, target: SourceTarget) -> None:
+        """Show `target` (the user's choice: a pending first evidence hit is no longer awaited)."""
+        self._awaited = None
+        self._open(target)
+
+    def _open(self, target: SourceTarget) -> None:
         self._wanted += 1
         wanted = self._wanted
         self.target = target
@@ -136,6 +143,37 @@ class SourcePreview(QWidget):
             lambda job: load_source(target.path),
             then=lambda job: self._loaded(job, target, wanted),
         )
+
+    def clear(self) -> None:
+        """No source: a load under way is dropped."""
+        self._wanted += 1
+        self.target = None
+        self.title.setText("No source open")
+        self.title.setToolTip("")
+        self.where.setText("")
+        self.highlighter.set_kind("text")
+        self.view.setExtraSelections([])
+        self.view.clear()
+        self.open_button.setEnabled(False)
+
+    def follow(self, evidence: QListWidget, question: str) -> None:
+        """A new question: clear the preview, and show the first hit of `evidence` (the answer's evidence
+        list, whose items hold Hits) with the question's words marked once it arrives, unless the user
+        opens something else first."""
+        self.clear()
+        self._awaited = (evidence, question)
+        if evidence is not self._watched:
+            self._watched = evidence
+            evidence.model().rowsInserted.connect(lambda *_args: self._evidence_arrived(evidence))
+
+    def _evidence_arrived(self, evidence: QListWidget) -> None:
+        if self._awaited is None or self._awaited[0] is not evidence or not evidence.count():
+            return
+        hit = evidence.item(0).data(Qt.ItemDataRole.UserRole)
+        question = self._awaited[1]
+        self._awaited = None
+        if isinstance(hit, Hit):
+            self._open(SourceTarget.of_hit(hit, question))
 
     def _loaded(self, job: Job, target: SourceTarget, wanted: int) -> None:
         if wanted != self._wanted:
