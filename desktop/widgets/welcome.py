@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QIcon, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from desktop.paths import icon_path
@@ -74,8 +74,8 @@ class ExampleQuestions(QFrame):
         super().__init__(parent)
         self.setObjectName("examples")
         self.questions = questions
-        links = " &nbsp;·&nbsp; ".join(f'<a href="{n}">{html.escape(q)}</a>' for n, q in enumerate(questions))
-        self.label = QLabel(f"Try asking: &nbsp;{links}")
+        self.label = QLabel()
+        self._write()
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setTextInteractionFlags(
@@ -92,6 +92,20 @@ class ExampleQuestions(QFrame):
         layout.addWidget(self.label, 1)
         layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
+
+    def _write(self) -> None:
+        """The links in the palette's link colour: a rich-text label keeps the colour it was given when its
+        text was set, so a theme change rewrites it (else dark blue links stay on a dark window)."""
+        color = self.palette().color(QPalette.ColorRole.Link).name()
+        links = " &nbsp;·&nbsp; ".join(
+            f'<a href="{n}" style="color:{color}">{html.escape(q)}</a>' for n, q in enumerate(self.questions)
+        )
+        self.label.setText(f"Try asking: &nbsp;{links}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._write()
 
     def _dismiss(self) -> None:
         self.hide()

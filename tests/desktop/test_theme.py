@@ -14,6 +14,7 @@ from desktop.mainwindow import MainWindow
 from desktop.theme import AA_CONTRAST, DARK_CODE, LIGHT_CODE, CodeColors, apply_theme, contrast
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.preview import SourceTarget
+from desktop.widgets.welcome import ExampleQuestions
 from tests.conftest import write
 
 SOURCE = (
@@ -46,6 +47,29 @@ def test_contrast_is_the_wcag_ratio() -> None:
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#777777") == pytest.approx(1.0)
     assert contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+
+
+def test_example_question_links_are_readable_after_switching_to_dark(qtbot: QtBot, dark: None) -> None:
+    """The links keep no colour from the light theme they were created under."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    apply_theme(app, "light")
+    examples = ExampleQuestions()
+    qtbot.addWidget(examples)
+    examples.show()
+    apply_theme(app, "dark")
+    qtbot.waitExposed(examples)
+    image = examples.label.grab().toImage()
+    background = examples.palette().color(examples.backgroundRole())
+    link_pixels = [
+        color
+        for x in range(0, image.width(), 2)
+        for y in range(image.height())
+        if (color := image.pixelColor(x, y)).blue() > color.red() + 40  # link blue, not the grey label
+    ]
+    assert link_pixels, "no link drawn"
+    best = max(contrast(color, background) for color in link_pixels)
+    assert best >= AA_CONTRAST, f"the links read at {best:.1f}:1 on the dark window"
 
 
 @pytest.mark.xfail(
