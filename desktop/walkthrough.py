@@ -1,0 +1,291 @@
+"""Walk through the real window as a user would and save a screenshot of each stop.
+
+    python -m desktop.walkthrough OUT_DIR [--generator extractive] [--files 2000] [--data-dir DIR]
+
+Starts its own Xvfb server (1440x900) unless --display-ready is given (then it uses the current display,
+e.g. under xvfb-run or on a desktop). Uses a throw-away data dir unless --data-dir is given; model files
+come from the usual cache (CITELINE_MODEL_CACHE). Stops, in order:
+
+    01-welcome           the first run, no folders
+    02-demo-answered     the demo folder indexed, an example question answered, its citation opened
+    03-search-results    keyword results for a query typed in the search box
+    04-refusal           a question the demo cannot answer
+    05-dark-theme        the demo answer again in the dark theme
+    06-shortcuts         the F1 sheet (dark)
+    07-models            Settings → Models (dark)
+    08-log               Help → Log after all this (dark)
+    09-800x600           the window at 800x600 (light)
+    10-large-indexing    a folder of --files small files, mid-indexing (light, 800x600 then full size)
+
+Prints each file it saves, and what did not happen in time; exits 1 if any stop failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+WIDTH, HEIGHT = 1440, 900
+CHILD = "CITELINE_WALKTHROUGH_CHILD"  # set in the re-run under the walkthrough's own Xvfb
+REFUSED_QUESTION = "What is the airspeed of an unladen swallow?"
+SEARCH_QUERY = "restore laptop"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m desktop.walkthrough", description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path, help="folder for the PNG files (created)")
+    parser.add_argument("--generator", default="extractive", choices=["local", "claude", "extractive"])
+    parser.add_argument("--files", type=int, default=2000, help="files in the large folder")
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--display-ready", action="store_true", help="use $DISPLAY, start no Xvfb")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.display_ready or os.environ.get(CHILD):
+        return Walkthrough(args).run()
+    return under_xvfb(sys.argv[1:] if argv is None else argv)
+
+
+def under_xvfb(argv: list[str]) -> int:
+    """Run this script again on a fresh Xvfb display (its number comes back through -displayfd)."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    try:
+        if not number:
+            print("Xvfb did not start (apt-get install xvfb), or pass --display-ready", file=sys.stderr)
+            return 1
+        env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+        env.update({"DISPLAY": f":{number}", "QT_QPA_PLATFORM": "xcb", CHILD: "1"})
+        return subprocess.run(
+            [sys.executable, "-m", "desktop.walkthrough", *argv], env=env, check=False
+        ).returncode
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def pin_none() -> None:
+    """Work around PySide6 6.12.0 on CPython 3.11: each call of a Qt method that returns nothing drops a
+    reference to None it never took, and once None's count reaches zero the process aborts ("none_dealloc").
+    A long loop of such calls (the search results' delegate moves a QTextCursor once per character) ends
+    the app within minutes. From 3.12 None is immortal and the bug is harmless; before that, give None a
+    count no session can use up. The window itself needs this too: see the walkthrough's report."""
+    if sys.version_info < (3, 12) and sys.implementation.name == "cpython":
+        import ctypes
+
+        ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
+
+
+def make_large_folder(root: Path, files: int) -> Path:
+    """`files` small Markdown notes in 20 sub-folders: enough to watch the indexing progress."""
+    for i in range(files):
+        path = root / f"area{i % 20:02d}" / f"note{i:05d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = "\n".join(
+            f"Entry {n} of note {i}: the heron survey counted {i * 7 + n} birds." for n in range(12)
+        )
+        path.write_text(f"# Note {i}\n\n{lines}\n", encoding="utf-8")
+    return root
+
+
+class Walkthrough:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.failures: list[str] = []
+
+    def run(self) -> int:
+        from PySide6.QtWidgets import QApplication
+
+        from desktop.logs import setup_logging
+        from desktop.mainwindow import MainWindow
+        from desktop.theme import apply_theme
+        from engine.api import Engine
+
+        pin_none()
+        home = self.args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-walkthrough-"))
+        setup_logging(home)
+        self.app = QApplication(sys.argv[:1])
+        apply_theme(self.app, "light")
+        engine = Engine(home)
+        engine.settings = engine.settings.model_copy(update={"generator": self.args.generator})
+        self.window = MainWindow(engine)
+        self.window.move(0, 0)
+        self.window.resize(1280, 800)
+        self.window.show()
+        try:
+            self.stops()
+        finally:
+            self.window.shutdown()
+        for failure in self.failures:
+            print(f"FAILED: {failure}")
+        return 1 if self.failures else 0
+
+    # -- the stops ------------------------------------------------------------------------------------
+    def stops(self) -> None:
+        from desktop.theme import apply_theme
+
+        w = self.window
+        if self.wait("the welcome page", lambda: w.stack.currentWidget() is w.welcome):
+            self.shot("01-welcome")
+        w.welcome.demo_button.click()
+        if self.wait("the demo indexed", lambda: self.idle() and w.examples.isVisible(), 180):
+            self.answer(self.first_example(), "02-demo-answered")
+        self.search(SEARCH_QUERY, "03-search-results")
+        self.answer(REFUSED_QUESTION, "04-refusal", open_citation=False)
+        apply_theme(self.app, "dark")
+        self.answer(self.first_example(), "05-dark-theme")
+        self.dialogs()
+        apply_theme(self.app, "light")
+        w.resize(800, 600)
+        self.settle()
+        self.shot("09-800x600")
+        self.large_folder()
+
+    def first_example(self) -> str:
+        return self.window.examples.questions[0]
+
+    def answer(self, question: str, name: str, open_citation: bool = True) -> None:
+        from desktop.widgets.preview import SourceTarget
+
+        w = self.window
+        states: list[object] = []
+        w.answer.answered.connect(states.append)
+        w.focus_search()
+        w.search.set_query(question)
+        w.ask(question)
+        ok = self.wait(f"the answer to {question!r}", lambda: bool(states), 300)
+        w.answer.answered.disconnect(states.append)
+        if not ok:
+            return
+        state = states[-1]
+        cited = [c for s in getattr(state, "sentences", []) for c in s.citations]
+        if open_citation and cited:
+            shown: list[object] = []
+            w.preview.shown.connect(shown.append)
+            c = cited[0]
+            w.preview.open_target(SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote))
+            self.wait("the cited source", lambda: bool(shown), 30)
+            w.preview.shown.disconnect(shown.append)
+        self.settle()
+        self.shot(name)
+
+    def search(self, query: str, name: str) -> None:
+        w = self.window
+        counts: list[int] = []
+        w.search.results_shown.connect(counts.append)
+        w.focus_search()
+        w.search.set_query(query)
+        if self.wait(f"results for {query!r}", lambda: bool(counts) and counts[-1] > 0, 30):
+            self.settle()
+            self.shot(name)
+        w.search.results_shown.disconnect(counts.append)
+
+    def dialogs(self) -> None:
+        from desktop.widgets.dialogs import LogViewer, ShortcutSheet
+        from desktop.widgets.settings import SettingsDialog
+
+        w = self.window
+        w.show_shortcuts()
+        sheet = w.findChild(ShortcutSheet)
+        if sheet is not None and self.wait("the shortcut sheet", sheet.isVisible):
+            self.settle()
+            self.shot("06-shortcuts", sheet)
+            sheet.close()
+        settings = SettingsDialog(w.engine, w.tasks, w)
+        settings.show()
+        settings.pages.setCurrentIndex(1)
+        tree = settings.models.tree
+        if self.wait("the model list", lambda: tree.topLevelItemCount() > 0, 60):
+            self.settle()
+            self.shot("07-models", settings)
+        settings.close()
+        w.show_log()
+        viewer = w.findChild(LogViewer)
+        if viewer is not None and self.wait("the log", lambda: "question" in viewer.text.toPlainText()):
+            self.settle()
+            self.shot("08-log", viewer)
+            viewer.close()
+
+    def large_folder(self) -> None:
+        w = self.window
+        root = Path(tempfile.mkdtemp(prefix="citeline-large-")) / "survey notes"
+        started = time.monotonic()
+        make_large_folder(root, self.args.files)
+        print(f"made {self.args.files} files in {time.monotonic() - started:.1f} s")
+        w.add_paths([root])
+        key = str(root.resolve())
+
+        def midway() -> bool:
+            view = w.indexing.views.get(key)
+            return view is not None and view.state == "indexing" and 15 <= view.percent <= 70
+
+        if self.wait("the large folder mid-indexing", midway, 120, poll_ms=20):
+            self.shot("10-large-indexing-800x600")
+            w.resize(1280, 800)
+            self.settle(200)
+            self.shot("10-large-indexing")
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def idle(self) -> bool:
+        return not self.window.tasks.active()
+
+    def wait(self, what: str, done: Callable[[], bool], timeout_s: float = 20, poll_ms: int = 50) -> bool:
+        """Run the event loop until `done()` or the timeout; a timeout is recorded as a failed stop."""
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        loop = QEventLoop()
+        timer = QTimer()
+        timer.setInterval(poll_ms)
+        timer.timeout.connect(lambda: loop.quit() if done() else None)
+        deadline = QTimer()
+        deadline.setSingleShot(True)
+        deadline.timeout.connect(loop.quit)
+        timer.start()
+        deadline.start(int(timeout_s * 1000))
+        if not done():
+            loop.exec()
+        timer.stop()
+        if done():
+            return True
+        self.failures.append(f"{what} did not happen within {timeout_s:.0f} s")
+        return False
+
+    def settle(self, ms: int = 400) -> None:
+        """Let layout and paint catch up (and the throttled progress tick) before a grab."""
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    def shot(self, name: str, widget: object = None) -> None:
+        from PySide6.QtWidgets import QWidget
+
+        target = widget if isinstance(widget, QWidget) else self.window
+        path = self.args.out / f"{name}.png"
+        size = target.size()
+        if target.grab().save(str(path)):
+            print(f"saved {path} ({size.width()}x{size.height()})")
+        else:
+            self.failures.append(f"could not write {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
