@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -23,7 +25,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from desktop.answer_format import AnswerState
-from desktop.drops import dropped_paths
+from desktop.drops import URI_LIST, dropped_paths
 from desktop.indexing import AddResult, Indexing
 from desktop.logs import log_path
 from desktop.paths import icon_path, ui_settings
@@ -173,6 +175,12 @@ class MainWindow(QMainWindow):
         self.answer.open_source.connect(self.preview.open_target)
         self.preview.failed.connect(self.banner.show_error)
         self.tasks.finished.connect(self._job_finished)
+        self._drop_handlers: dict[QEvent.Type, Callable[[Any], None]] = {
+            QEvent.Type.DragEnter: self.dragEnterEvent,
+            QEvent.Type.DragMove: self.dragMoveEvent,
+            QEvent.Type.Drop: self.dropEvent,
+        }
+        self.search.box.installEventFilter(self)
         self.indexing.busy.connect(self._job_queued)
         self.indexing.changed.connect(self._log_folders)
         self.answer.answered.connect(log_answer)
@@ -320,6 +328,16 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             log.info("dropped: %s", ", ".join(str(p) for p in paths))
             self.add_paths(paths)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Files dragged over the search box are added, not typed into it (a plain text drag still is)."""
+        handler = self._drop_handlers.get(event.type())
+        if watched is self.search.box and handler is not None and isinstance(event, QDropEvent):
+            mime = event.mimeData()
+            if mime.hasFormat(URI_LIST) and dropped_paths(mime):
+                handler(event)
+                return True
+        return super().eventFilter(watched, event)
 
     # -- persistence and shutdown ---------------------------------------------------------------------
     def _restore(self) -> None:

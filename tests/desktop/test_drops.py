@@ -116,3 +116,30 @@ def test_a_plain_text_path_drop_is_accepted(qtbot: QtBot, window: MainWindow, sm
     with qtbot.waitSignal(window.indexing.idle, timeout=60_000):
         QApplication.sendEvent(window, drop)
     qtbot.waitUntil(lambda: str(small_folder) in window.indexing.views)
+
+
+def test_files_dropped_on_the_search_box_are_added_not_typed(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    window.stack.setCurrentWidget(window.splitter)
+    box = window.search.box
+    mime = uri_list(f"{small_folder.as_uri()}\r\n".encode())
+    mime.setText(str(small_folder))  # as Qt's X11 drop data offers it too
+    enter, drop = _drop(window, mime)
+    QApplication.sendEvent(box, enter)
+    assert enter.isAccepted()
+    with qtbot.waitSignal(window.indexing.idle, timeout=60_000):
+        QApplication.sendEvent(box, drop)
+    qtbot.waitUntil(lambda: str(small_folder) in window.indexing.views)
+    assert box.text() == ""
+
+
+def test_plain_text_dropped_on_the_search_box_is_typed(window: MainWindow) -> None:
+    window.stack.setCurrentWidget(window.splitter)
+    box = window.search.box
+    mime = plain("zebracorn")
+    enter, drop = _drop(window, mime)
+    QApplication.sendEvent(box, enter)
+    QApplication.sendEvent(box, drop)
+    assert box.text() == "zebracorn"
+    assert not window.indexing.views
