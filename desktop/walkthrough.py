@@ -81,18 +81,6 @@ def under_xvfb(argv: list[str]) -> int:
         server.wait(10)
 
 
-def pin_none() -> None:
-    """Work around PySide6 6.12.0 on CPython 3.11: each call of a Qt method that returns nothing drops a
-    reference to None it never took, and once None's count reaches zero the process aborts ("none_dealloc").
-    A long loop of such calls (the search results' delegate moves a QTextCursor once per character) ends
-    the app within minutes. From 3.12 None is immortal and the bug is harmless; before that, give None a
-    count no session can use up. The window itself needs this too: see the walkthrough's report."""
-    if sys.version_info < (3, 12) and sys.implementation.name == "cpython":
-        import ctypes
-
-        ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
-
-
 def make_large_folder(root: Path, files: int) -> Path:
     """`files` small Markdown notes in 20 sub-folders: enough to watch the indexing progress."""
     for i in range(files):
@@ -118,7 +106,6 @@ class Walkthrough:
         from desktop.theme import apply_theme
         from engine.api import Engine
 
-        pin_none()
         home = self.args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-walkthrough-"))
         setup_logging(home)
         self.app = QApplication(sys.argv[:1])
