@@ -7,11 +7,9 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent, QResizeEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
+from desktop.theme import code_colors
 from desktop.widgets.highlight import TERM_COLOR, utf16_offsets
 from engine.api import QueryTerms
-
-SPAN_COLOR = QColor(255, 214, 102, 90)  # translucent amber: readable on light and dark themes
-QUOTE_COLOR = QColor(255, 170, 0, 150)
 
 
 class _Gutter(QWidget):
@@ -93,10 +91,11 @@ class CodeView(QPlainTextEdit):
             return
         span = QTextCursor(start)
         span.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-        selections = [_selection(span, SPAN_COLOR, full_width=True)]
+        colors = code_colors()  # the theme's: the code's colours stay readable on them
+        selections = [_selection(span, QColor(colors.span), full_width=True)]
         found = self._find_quote(quote, start.position(), span.selectionEnd())
         if found is not None:
-            selections.append(_selection(found, QUOTE_COLOR))
+            selections.append(_selection(found, QColor(colors.quote)))
         marked = self._term_selections(first_block, last_block, terms) if terms else []
         self.setExtraSelections(selections + marked)
         # the quote, else the first marked word, else the span's start: scrolled into view, across too

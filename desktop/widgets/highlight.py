@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
+from desktop.theme import CodeColors, code_colors
 from engine.api import QueryTerms
 
 PY_KEYWORDS = (
@@ -86,15 +87,18 @@ def _keywords(words: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(words.split()) + r")\b")
 
 
-def rules_for(kind: str, suffix: str = "") -> list[Rule]:
-    keyword, string, comment = _fmt("#8250df", bold=True), _fmt("#0a7d38"), _fmt("#6e7781", italic=True)
-    number = _fmt("#b35900")
+def rules_for(kind: str, suffix: str = "", colors: CodeColors | None = None) -> list[Rule]:
+    """The rules of one file kind in the theme's code colours (desktop.theme.code_colors: each at least
+    4.5:1 on the preview's background and on the cited span)."""
+    c = colors or code_colors()
+    keyword, string, comment = _fmt(c.keyword, bold=True), _fmt(c.string), _fmt(c.comment, italic=True)
+    number = _fmt(c.number)
     if kind == "markdown":
         return [
-            Rule(re.compile(r"^ {0,3}#{1,6}\s.*$"), _fmt("#1f6feb", bold=True)),
-            Rule(re.compile(r"\*\*[^*]+\*\*|__[^_]+__"), _fmt("#c9510c", bold=True)),
+            Rule(re.compile(r"^ {0,3}#{1,6}\s.*$"), _fmt(c.heading, bold=True)),
+            Rule(re.compile(r"\*\*[^*]+\*\*|__[^_]+__"), _fmt(c.emphasis, bold=True)),
             Rule(re.compile(r"`[^`]+`"), string),
-            Rule(re.compile(r"\[[^\]]*\]\([^)]*\)"), _fmt("#1f6feb")),
+            Rule(re.compile(r"\[[^\]]*\]\([^)]*\)"), _fmt(c.heading)),
             Rule(re.compile(r"^\s*(?:[-*+]|\d+\.)\s"), keyword),
             Rule(re.compile(r"^\s*>.*$"), comment),
         ]
@@ -125,6 +129,7 @@ class Highlighter(QSyntaxHighlighter):
         """The file kind's rules and the query words to mark (None: none); highlights the document again."""
         self.kind = kind
         self._rules = rules_for(kind, suffix)
+        self._fence = _fmt(code_colors().string)
         self.terms = terms if terms else None
         self.rehighlight()
 

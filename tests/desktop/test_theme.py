@@ -72,12 +72,6 @@ def test_example_question_links_are_readable_after_switching_to_dark(qtbot: QtBo
     assert best >= AA_CONTRAST, f"the links read at {best:.1f}:1 on the dark window"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the preview's colours are hard-coded in widgets/codeview.py (SPAN_COLOR, QUOTE_COLOR) and "
-    "widgets/highlight.py (rules_for), owned by another helper; reading desktop.theme.code_colors() "
-    "there fixes it (then remove this mark)",
-)
 def test_the_cited_line_is_readable_in_the_dark_theme(
     qtbot: QtBot, window: MainWindow, tmp_path: Path, dark: None
 ) -> None:
