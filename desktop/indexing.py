@@ -200,6 +200,19 @@ class Indexing(QObject):
         )
         self._set_current(job)
 
+    def retry(self, paths: list[str]) -> Job:
+        """Read failed files again though unchanged, then vectors, then watch, as `index` does."""
+        for view in self._views_for(paths):
+            view.enter("queued")
+        self.changed.emit()
+        job = self.tasks.write_stream(
+            f"retrying {len(paths)} files" if len(paths) != 1 else "retrying 1 file",
+            lambda cancelled: self.engine.retry(paths, cancelled=cancelled),
+            then=lambda job: self._after_index(job, paths, False),
+        )
+        self._set_current(job)
+        return job
+
     def cancel(self) -> None:
         if self.current is not None:
             self.current.cancel()

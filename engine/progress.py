@@ -56,11 +56,12 @@ class PhaseRates:
         return self._rates.get(phase)
 
     def eta(self, event: IndexProgress) -> float | None:
-        """Seconds left of this event's phase at the measured rate; None while no rate is known."""
+        """Seconds left of this event's phase at the measured rate; None while no rate is known (and
+        when nothing is left)."""
         rate = self._rates.get(event.phase)
-        if rate is None or rate <= 0 or event.total <= 0:
+        if rate is None or rate <= 0 or event.done >= event.total:
             return None
-        return max(0, event.total - event.done) / rate
+        return (event.total - event.done) / rate
 
 
 def time_left(seconds: float) -> str:

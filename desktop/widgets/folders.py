@@ -1,16 +1,20 @@
-"""Folders panel: the watched folders with their state and counts, add/remove, progress and Cancel."""
+"""Folders panel: the watched folders with their state and counts, add/remove, progress and Cancel.
+
+Removing a folder asks first, saying how many files leave the index and that the files on disk stay.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QTreeWidget,
@@ -22,8 +26,11 @@ from PySide6.QtWidgets import (
 from desktop.indexing import FolderView, Indexing
 from desktop.tasks import Job
 from desktop.widgets.dialogs import PatternsDialog
+from desktop.widgets.flow import FlowLayout
+from engine.progress import time_left
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
+COUNTS_MIN = 40  # pixels the Indexed column keeps in a narrow pane (the start of "64 (+2 skipped)")
 PHASES = {"scan": "Scanning", "lexical": "Keyword index", "vectors": "Vectors", "done": "Finishing"}
 
 
@@ -33,14 +40,7 @@ class FoldersPanel(QWidget):
     def __init__(self, indexing: Indexing, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.indexing = indexing
-        self.tree = QTreeWidget()
-        self.tree.setObjectName("folders")
-        self.tree.setHeaderLabels(["Folder", "State", "Indexed"])
-        self.tree.setRootIsDecorated(False)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setStretchLastSection(False)
-        for column in (1, 2):
-            self.tree.header().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree = FolderTree()
         self.add_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
         self.reindex_button = QPushButton("Re-index")
@@ -55,7 +55,9 @@ class FoldersPanel(QWidget):
         self.progress = QProgressBar()
         self.progress_label = QLabel("")
         self.progress_label.setObjectName("muted")
+        self.progress_label.setWordWrap(True)  # a long file name wraps instead of widening the pane
         self.cancel_button = QPushButton("Cancel")
+        self.confirm: QMessageBox | None = None  # the open "Remove folder?" question
         self._layout()
         self._wire()
         self._on_busy(None)
@@ -65,12 +67,10 @@ class FoldersPanel(QWidget):
         title = QLabel("Folders")
         title.setObjectName("panelTitle")
         top.addWidget(title, 1)
-        top.addWidget(self.patterns_button)
         top.addWidget(self.add_button)
-        actions = QHBoxLayout()
-        for button in (self.remove_button, self.reindex_button, self.explore_button):
+        actions = FlowLayout()  # wraps when the pane is narrow, so the pane can shrink (800x600 windows)
+        for button in (self.remove_button, self.reindex_button, self.patterns_button, self.explore_button):
             actions.addWidget(button)
-        actions.addStretch(1)
         busy = QHBoxLayout()
         busy.addWidget(self.progress, 1)
         busy.addWidget(self.cancel_button)
@@ -100,10 +100,28 @@ class FoldersPanel(QWidget):
         if folder:
             self.indexing.add([Path(folder)])
 
-    def _remove_selected(self) -> None:
+    def selected_path(self) -> str:
         item = self.tree.currentItem()
-        if item is not None:
-            self.indexing.remove(str(item.data(0, PATH_ROLE)))
+        return str(item.data(0, PATH_ROLE)) if item is not None else ""
+
+    def _remove_selected(self) -> None:
+        """Ask before removing: the folder's files leave the index (the files on disk are untouched)."""
+        path = self.selected_path()
+        if not path:
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Remove folder", _removal_question(path), parent=self)
+        box.setInformativeText(_removal_detail(self.indexing.views.get(path)))
+        box.addButton("Remove from index", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(box.addButton(QMessageBox.StandardButton.Cancel))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(lambda button: self._confirmed(path, box.buttonRole(button)))
+        box.finished.connect(lambda _: setattr(self, "confirm", None))
+        self.confirm = box
+        box.open()
+
+    def _confirmed(self, path: str, role: QMessageBox.ButtonRole) -> None:
+        if role == QMessageBox.ButtonRole.DestructiveRole:
+            self.indexing.remove(path)
 
     def edit_patterns(self) -> None:
         """Open the selected folder's include/exclude dialog, prefilled from the catalog (read lane)."""
@@ -136,6 +154,7 @@ class FoldersPanel(QWidget):
             if view.path == selected:
                 self.tree.setCurrentItem(item)
         self._update_buttons()
+        self.tree.fit_columns()
 
     def _on_busy(self, job: Job | None) -> None:
         for widget in (self.progress, self.cancel_button, self.progress_label):
@@ -153,7 +172,66 @@ class FoldersPanel(QWidget):
             self.progress.setValue(min(event.done, event.total))
         name = Path(event.path).name if event.path else ""
         counts = f"{event.done}/{event.total}" if event.total else ""
-        self.progress_label.setText(f"{PHASES.get(event.phase, event.phase)} {counts}  {name}".strip())
+        eta = self.indexing.rates.eta(event) if event.phase in ("lexical", "vectors") else None
+        left = f" · {time_left(eta)}" if eta is not None else ""
+        self.progress_label.setText(f"{PHASES.get(event.phase, event.phase)} {counts}{left}  {name}".strip())
+        self.progress_label.setToolTip(event.path)
+
+
+class FolderTree(QTreeWidget):
+    """The folder list. Its columns share the width it has and it never scrolls sideways (share_widths);
+    text that does not fit is elided, and each cell's tooltip has all of it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("folders")
+        self.setHeaderLabels(["Folder", "State", "Indexed"])
+        self.setRootIsDecorated(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.header().setStretchLastSection(False)
+        self.header().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        wants = [max(self.sizeHintForColumn(c), self.header().sectionSizeHint(c)) for c in range(3)]
+        for column, width in enumerate(share_widths(self.viewport().width(), wants)):
+            self.setColumnWidth(column, width)
+
+
+def share_widths(available: int, wants: list[int]) -> list[int]:
+    """Widths of [name, state, counts] in `available` pixels. When all fit, the name takes what is left;
+    else the state comes first (it says what is happening and how long it takes), leaving the name at
+    least a quarter and the counts at least COUNTS_MIN; the name gets what it wants of the rest and the
+    counts what remains (elided; the tooltip has them)."""
+    name, state, counts = wants
+    if name + state + counts <= available:
+        return [available - state - counts, state, counts]
+    name_floor = min(name, available // 4)
+    state = max(0, min(state, available - name_floor - COUNTS_MIN))
+    name = min(name, max(name_floor, available - state - COUNTS_MIN))
+    return [name, state, max(0, available - state - name)]
+
+
+def _removal_question(path: str) -> str:
+    return f"Remove “{Path(path).name or path}” from Citeline?"
+
+
+def _removal_detail(view: FolderView | None) -> str:
+    if view is None or not view.files:
+        what = "Its files leave"
+    else:
+        plural = "s" if view.indexed != 1 else ""
+        others = view.files - view.indexed
+        what = f"Its {view.indexed} indexed file{plural}"
+        what += f" (and {others} skipped or failed)" if others else ""
+        what += " leave" if view.indexed != 1 or others else " leaves"
+    return (
+        f"{what} the index: searches and answers will no longer find them.\n\n"
+        "The files on disk are not touched, and you can add the folder again at any time."
+    )
 
 
 def _fill(item: QTreeWidgetItem, view: FolderView) -> None:

@@ -10,16 +10,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from desktop.indexing import FolderView, Indexing
 from desktop.mainwindow import MainWindow
 from desktop.tasks import Job, TaskManager
+from desktop.widgets.explorer import IndexExplorer
+from desktop.widgets.folders import share_widths
 from engine.api import Engine
-from engine.events import IndexProgress
+from engine.events import Document, IndexProgress, Line
+from engine.ingest import extract as extract_module
 from engine.progress import PhaseRates, time_left
 from tests.conftest import write
-from tests.desktop.conftest import index_folder, make_corpus
+from tests.desktop.conftest import index_folder, make_corpus, wait_idle
 
 
 class Clock:
@@ -61,6 +66,7 @@ def test_rates_give_no_eta_until_measured_and_carry_to_the_next_folder() -> None
     assert rates.eta(IndexProgress("lexical", 16, 400)) == pytest.approx(384 / 16)
     rates.update(IndexProgress("lexical", 32, 400, "/b/y.md"), now=24.0)  # measured anew: 4 files/s
     assert rates.rate("lexical") == 4.0
+    assert rates.eta(IndexProgress("lexical", 400, 400)) is None  # nothing left: no "1 s left"
 
 
 def test_time_left_reads_as_people_say_it() -> None:
@@ -141,3 +147,113 @@ def test_adding_a_second_folder_never_flips_the_first(
     assert set(seen) == {"watching"}
     assert window.indexing.views[str(second)].state == "watching"
     assert window.indexing.views[str(second)].indexed == 60 and first.indexed == 4
+
+
+# -- removing asks first ---------------------------------------------------------------------------------
+def test_removing_a_folder_asks_first_and_cancel_keeps_it(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    index_folder(qtbot, window, small_folder)
+    panel = window.folders
+    panel.tree.setCurrentItem(panel.tree.topLevelItem(0))
+    panel.remove_button.click()
+    box = panel.confirm
+    assert box is not None and box.isVisible()
+    assert "Remove “kb” from Citeline?" in box.text()
+    assert "4 indexed files (and 2 skipped or failed) leave the index" in box.informativeText()
+    assert "files on disk are not touched" in box.informativeText()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    qtbot.waitUntil(lambda: panel.confirm is None)
+    wait_idle(qtbot, window)
+    assert panel.tree.topLevelItemCount() == 1 and len(window.engine.folders()) == 1
+
+    panel.remove_button.click()
+    remove = next(b for b in panel.confirm.buttons() if b.text() == "Remove from index")  # type: ignore[union-attr]
+    remove.click()
+    qtbot.waitUntil(lambda: not window.engine.folders() and panel.tree.topLevelItemCount() == 0)
+    assert (small_folder / "docs" / "deploy.md").is_file()  # the files on disk stay
+
+
+# -- what is in my index ---------------------------------------------------------------------------------
+class FailsOnce:
+    """A reader that chokes on its first file and reads the next ones (a reader fixed in between)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        self.calls += 1
+        if self.calls == 1:
+            raise ValueError("not today")
+        return Document((Line(data.decode(), 1),), kind="text")
+
+
+def rows(explorer: IndexExplorer) -> dict[str, tuple[str, str]]:
+    tree = explorer.tree
+    items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    return {i.text(0): (i.text(1), i.text(2)) for i in items if i is not None and not i.isHidden()}
+
+
+def test_explorer_shows_a_folder_by_state_with_reasons_and_retries_failed_files(
+    qtbot: QtBot, window: MainWindow, small_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(extract_module, "_REGISTRY", dict(extract_module._REGISTRY))
+    extract_module.register([".flaky"], FailsOnce())
+    tree = tmp_path / "tree"
+    write(tree, "app.py", "def create_app():\n    return 'the pelican factory'\n")
+    write(tree, "docs/logo.svg", "<svg><title>x</title></svg>\n")
+    write(tree, "notes.flaky", "the cormorant schedule")
+    index_folder(qtbot, window, small_folder)
+    index_folder(qtbot, window, tree)
+    panel = window.folders
+    panel.tree.setCurrentItem(panel.tree.findItems("tree", Qt.MatchFlag.MatchExactly)[0])
+    window.show_explorer()
+    explorer = window.findChild(IndexExplorer)
+    assert explorer is not None
+    qtbot.waitUntil(lambda: explorer.tree.topLevelItemCount() == 9)
+    assert explorer.folder_box.currentData() == str(tree)  # opens on the folder selected in the list
+    assert set(rows(explorer)) == {"app.py", "docs/logo.svg", "notes.flaky"}
+    assert explorer.summary.text() == "tree: 1 indexed, 1 skipped, 1 failed"
+    explorer.state_box.setCurrentIndex(explorer.state_box.findData("skipped"))
+    assert rows(explorer) == {"docs/logo.svg": ("skipped", "unsupported file type (.svg)")}
+    explorer.state_box.setCurrentIndex(explorer.state_box.findData("failed"))
+    assert list(rows(explorer)) == ["notes.flaky"]
+    assert "not today" in rows(explorer)["notes.flaky"][1]
+    explorer.folder_box.setCurrentIndex(explorer.folder_box.findData(""))
+    explorer.state_box.setCurrentIndex(0)
+    explorer.filter.setText("secret")
+    assert rows(explorer) == {".env": ("skipped", "secret")}
+    explorer.filter.clear()
+    explorer.state_box.setCurrentIndex(explorer.state_box.findData("failed"))
+    assert explorer.retry_button.text() == "Retry 1 failed" and explorer.retry_button.isEnabled()
+
+    explorer.retry_button.click()
+    qtbot.waitUntil(lambda: explorer.note.text().startswith("Read 1 again"), timeout=60_000)
+    assert explorer.note.text() == "Read 1 again: 1 indexed."
+    assert rows(explorer) == {}  # nothing failed any more
+    assert not explorer.retry_button.isEnabled()
+    wait_idle(qtbot, window)
+    assert window.indexing.views[str(tree)].failed == 0 and window.indexing.views[str(tree)].indexed == 2
+    explorer.close()
+
+
+# -- a narrow window -------------------------------------------------------------------------------------
+def test_columns_share_a_narrow_pane_state_first() -> None:
+    assert share_widths(400, [50, 150, 110]) == [140, 150, 110]  # all fit: the name takes the rest
+    assert share_widths(262, [50, 150, 110]) == [50, 150, 62]  # the counts are cut, not the state
+    assert share_widths(180, [50, 150, 110]) == [45, 95, 40]
+    assert sum(share_widths(100, [50, 150, 110])) == 100
+
+
+def test_the_folder_pane_shrinks_in_an_800_by_600_window(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    index_folder(qtbot, window, small_folder)
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() == 800)
+    panel = window.folders
+    assert panel.minimumSizeHint().width() <= 200  # was 285: two rows of buttons that never wrapped
+    qtbot.waitUntil(lambda: panel.width() <= 220)
+    tree = panel.tree
+    assert sum(tree.columnWidth(c) for c in range(3)) <= tree.viewport().width()  # no sideways scrolling
+    assert tree.topLevelItem(0).toolTip(2).startswith("4 indexed, 2 skipped, 0 failed")

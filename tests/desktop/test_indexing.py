@@ -52,6 +52,8 @@ def test_remove_folder_forgets_it(qtbot: QtBot, window: MainWindow, small_folder
     index_folder(qtbot, window, small_folder)
     window.folders.tree.setCurrentItem(window.folders.tree.topLevelItem(0))
     window.folders.remove_button.click()
+    assert window.folders.confirm is not None  # it asks first (tests/desktop/test_folder_state.py)
+    next(b for b in window.folders.confirm.buttons() if b.text() == "Remove from index").click()
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: window.folders.tree.topLevelItemCount() == 0)
     window.focus_search()
