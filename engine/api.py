@@ -32,6 +32,7 @@ from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
+from engine.progress import PhaseRates, time_left
 from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
 from engine.retrieve.snippets import QueryTerms
 from engine.settings import Settings, data_dir, model_cache_dir
@@ -56,6 +57,7 @@ __all__ = [
     "Mode",
     "ModelSpec",
     "ModelStatus",
+    "PhaseRates",
     "QueryTerms",
     "RelatedVersion",
     "Relation",
@@ -70,6 +72,7 @@ __all__ = [
     "generators",
     "read_document",
     "rerankers",
+    "time_left",
 ]
 
 T = TypeVar("T")
