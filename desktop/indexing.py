@@ -18,10 +18,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from desktop.tasks import Job, State, TaskManager
-from engine.api import Engine, FolderWatcher, Status
+from engine.api import Engine, FolderWatcher, PhaseRates, Status, time_left
 from engine.errors import CiteError
 from engine.events import IndexProgress
-from engine.progress import PhaseRates, time_left
 
 log = logging.getLogger(__name__)
 BUSY_STATES = ("queued", "scanning", "indexing")

@@ -27,7 +27,7 @@ from desktop.indexing import FolderView, Indexing
 from desktop.tasks import Job
 from desktop.widgets.dialogs import PatternsDialog
 from desktop.widgets.flow import FlowLayout
-from engine.progress import time_left
+from engine.api import time_left
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 COUNTS_MIN = 40  # pixels the Indexed column keeps in a narrow pane (the start of "64 (+2 skipped)")
