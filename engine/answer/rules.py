@@ -7,18 +7,22 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
 
 - Gate (before the model): the evidence is too weak (engine/answer/gate.py);
 - MissingDocument (before): the question is about a file the evidence lists but the folders lack
-  (engine/answer/missing.py);
-- UntitledTopic (before): the question asks for a policy, process, ... that no evidence title names and
-  no evidence file discusses (engine/answer/scope.py).
+  (engine/answer/missing.py).
+
+(An UntitledTopic rule, refusing a question that asks for a policy or process no evidence title names,
+was deleted on calibration: at its designed line it refused 9 answerable questions across the sets for
+10 unanswerable ones, and at every line that refused no answerable question of the fitted parts it
+caught nothing.)
 
 The per-sentence checks (the verbatim quote of engine/answer/contract.py, the answer check of
 engine/answer/answerability.py) and the after-answer conflict notes run in the pipeline; their fitted
 lines come from the same calibration file.
 
-Every line is read from calibration.json (`rules` for MissingDocument and UntitledTopic, `gate` for the
-gate), fitted by `citeline calibrate`: a rule's line is the one refusing no more than its budget of any
-labelled set's answerable questions (fitted part), and the README reports what each rule refuses per set.
-The constants below are the lines used only where no calibration exists.
+Every line is read from calibration.json (`rules` for MissingDocument, `gate` for the gate), fitted by
+`citeline calibrate`: the gate's line refuses at most its budget of any labelled set's answerable
+questions (fitted part); a later rule keeps its designed line (the constants in its module) only where
+that refuses none of them, else the nearest stricter one. The README reports what each rule refuses per
+set and part; the constants are the lines used only where no calibration exists.
 """
 
 from __future__ import annotations
@@ -26,10 +30,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from math import inf
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from engine.answer import gate, missing, scope
+from engine.answer import gate, missing
 from engine.answer.calibration import calibration
 from engine.events import Hit
 
@@ -50,7 +53,6 @@ class Context:
     doc_freq: gate.DocFreq
     has_vectors: bool
     resolves: missing.Exists
-    titles: scope.Titles
     cache: dict[str, object] = field(default_factory=dict)  # a rule's work shared by features and decide
 
     def once(self, key: str, compute: Callable[[], object]) -> object:
@@ -67,23 +69,7 @@ def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit])
         engine.doc_freq,
         engine.has_vectors(),
         functools.cache(engine.resolves),
-        titles_reader(engine),
     )
-
-
-def titles_reader(engine: Engine) -> scope.Titles:
-    """A file's titles (heading paths and the lines that read as titles), read once per question."""
-
-    @functools.cache
-    def titles(path: str) -> str:
-        row = engine.catalog.file(path)
-        if row is None:
-            return ""
-        chunks = engine.catalog.chunks_of_file(row.id)
-        lines = [t for c in chunks[: scope.TITLE_CHUNKS] for t in scope.title_lines(c.text)]
-        return "\n".join([c.heading for c in chunks] + lines)
-
-    return titles
 
 
 class Rule(Protocol):
@@ -147,32 +133,7 @@ class MissingDocument:
         return found.reason if found else None
 
 
-class UntitledTopic:
-    name = "untitled_topic"
-    stage: Stage = "before"
-
-    def _found(self, ctx: Context) -> scope.Untitled | None:
-        found = ctx.once(
-            "untitled", lambda: scope.find(ctx.question, ctx.evidence, ctx.titles, ctx.doc_freq, inf, inf)
-        )
-        return found if isinstance(found, scope.Untitled) else None
-
-    def features(self, ctx: Context) -> Features:
-        found = self._found(ctx)
-        if found is None:  # the question asks for no policy, process, ...: nothing for this rule to judge
-            return {}
-        return {"share": found.share, "sentences": float(found.sentences)}
-
-    def decide(self, ctx: Context) -> str | None:
-        lines = fitted(self.name, {"share": scope.TITLE_SHARE, "sentences": scope.MENTION_SENTENCES})
-        share, sentences = lines["share"], lines["sentences"]
-        if share is None or sentences is None:
-            return None
-        found = scope.find(ctx.question, ctx.evidence, ctx.titles, ctx.doc_freq, share, sentences)
-        return found.reason if found else None
-
-
-RULES: Sequence[Rule] = (Gate(), MissingDocument(), UntitledTopic())
+RULES: Sequence[Rule] = (Gate(), MissingDocument())
 
 
 def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | None:

@@ -18,13 +18,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import inf
 from pathlib import Path
 from typing import Any
 
-from engine.answer import gate, missing, scope
+from engine.answer import gate, missing
 from engine.answer.pipeline import gather
-from engine.answer.rules import titles_reader
 from engine.api import Engine
 from engine.errors import CiteError
 from engine.eval import metrics
@@ -167,8 +165,6 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
     feats = []
     rerank: list[float | None] = []
     shares: list[float] = []  # of the question's weight named by a file the evidence mentions but lacks
-    # the asked-for policy's topic: the share of it evidence titles name, the sentences one file spends on it
-    untitled: list[scope.Untitled | None] = []
     for q in dataset.queries:
         hits, evidence = gather(engine, q.text)
         d = gate.decide(q.text, hits, engine.doc_freq)
@@ -176,10 +172,8 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
         rerank.append(best_rerank_score(engine, q.text, hits))
         gone = missing.find(q.text, evidence, engine.resolves, engine.doc_freq, min_share=0.0)
         shares.append(gone.share if gone else 0.0)
-        untitled.append(scope.find(q.text, evidence, titles_reader(engine), engine.doc_freq, inf, inf))
     pos = [f for f in feats if f[0]]
     neg = [f for f in feats if not f[0]]
-    asked = [(f[0], [t.share, t.sentences]) for f, t in zip(feats, untitled, strict=True) if t is not None]
     out: dict[str, Any] = {
         "auc_coverage": metrics.roc_auc([f[1] for f in pos], [f[1] for f in neg]) if neg else None,
         "auc_dense": metrics.roc_auc([f[2] for f in pos], [f[2] for f in neg]) if neg else None,
@@ -187,18 +181,12 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
             {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
             | ({"rerank": round(r, 3)} if r is not None else {})
             | ({"missing_share": m} if m else {})
-            | ({"topic_share": t.share, "topic_sentences": t.sentences} if t is not None else {})
-            for f, r, m, t in zip(feats, rerank, shares, untitled, strict=True)
+            for f, r, m in zip(feats, rerank, shares, strict=True)
         ],
         "missing_document": {
             "line": missing.NAME_SHARE,
             "answerable_max": max((m for f, m in zip(feats, shares, strict=True) if f[0]), default=0.0),
             "unanswerable": [m for f, m in zip(feats, shares, strict=True) if not f[0]],
-        },
-        "untitled_topic": {  # [share, sentences] of each question asking for a policy, process, ...
-            "line": [scope.TITLE_SHARE, scope.MENTION_SENTENCES],
-            "answerable": [t for answerable, t in asked if answerable],
-            "unanswerable": [t for answerable, t in asked if not answerable],
         },
     }
     if neg and all(r is not None for r in rerank):

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.answer import calibration, rules
+from engine.answer import calibration, missing, rules
 from engine.answer.answerability import FEATURES, VECTOR_FEATURES, Checker, Model
 from engine.answer.pipeline import gather
 from engine.api import Engine
@@ -66,7 +66,7 @@ class Asked:
 class Screened:
     """One question before any model: every screening rule's features (engine/answer/rules.py), the
     evidence gate's score with vectors and keyword-only, and whether another screening rule (missing
-    document, untitled topic) refuses it at its fitted line (set by fit_rules)."""
+    document) refuses it at its fitted line (set by fit_rules)."""
 
     id: str
     answerable: bool
@@ -93,16 +93,8 @@ def missing_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bo
     return line is not None and feats.get("share", 0.0) > line
 
 
-def untitled_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
-    share, sentences = lines.get("share"), lines.get("sentences")
-    if share is None or sentences is None or not feats:
-        return False
-    return feats["share"] < share and feats["sentences"] < sentences
-
-
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
     rules.MissingDocument.name: missing_fires,
-    rules.UntitledTopic.name: untitled_fires,
 }
 
 
@@ -114,24 +106,37 @@ def _midpoints(values: Sequence[float]) -> list[float]:
     return [v[0] - 0.5] + [round((a + b) / 2, 4) for a, b in itertools.pairwise(v)] + [v[-1] + 0.5]
 
 
+PRIORS: dict[str, dict[str, float]] = {  # each rule's line as designed, before any data (rules.py)
+    rules.MissingDocument.name: {"share": missing.NAME_SHARE},
+}
+
+
 def fit_rule(name: str, parts: Sequence[Sequence[Screened]]) -> dict[str, float | None]:
-    """The lines of one screening rule: the ones refusing the most unanswerable questions of the fitted
-    parts while refusing none of their answerable questions (these rules add to the gate's budget, so
-    they get none of their own); ties go to the lines refusing the least (the lowest share, the fewest
-    sentences). A rule that then refuses nothing gets no line: it never fires."""
+    """The lines of one screening rule after the gate: its designed line (PRIORS) where that refuses
+    none of the fitted parts' answerable questions, else the nearest stricter line that does (these rules
+    add to the gate's budget, so they get none of their own); among those, the one refusing the most
+    unanswerable questions of the fitted parts. Data only ever makes a rule stricter than designed."""
     rows = [(s.answerable, s.rules.get(name, {})) for part in parts for s in part]
     fires = FIRES[name]
-    keys = ("share",) if name == rules.MissingDocument.name else ("share", "sentences")
-    grids = [_midpoints([f[k] for _, f in rows if k in f]) for k in keys]
-    best: tuple[int, dict[str, float | None]] = (0, dict.fromkeys(keys))
+    prior = PRIORS[name]
+    keys = tuple(prior)
+    # missing_document fires above its line (stricter = higher); a rule firing below its lines would
+    # grow stricter downwards
+    above = name == rules.MissingDocument.name
+    grids = []
+    for k in keys:
+        values = [*_midpoints([f[k] for _, f in rows if k in f]), prior[k]]
+        grids.append(sorted({v for v in values if (v >= prior[k] if above else v <= prior[k])}))
+    best: tuple[int, float, dict[str, float | None]] | None = None
     for combo in itertools.product(*grids):
         lines: dict[str, float | None] = dict(zip(keys, combo, strict=True))
         if any(answerable and fires(f, lines) for answerable, f in rows):
             continue
         caught = sum(not answerable and fires(f, lines) for answerable, f in rows)
-        if caught > best[0]:
-            best = (caught, lines)
-    return best[1]
+        reach = -sum(combo) if above else sum(combo)  # ties: the line closest to the design
+        if best is None or (caught, reach) > (best[0], best[1]):
+            best = (caught, reach, lines)
+    return best[2] if best is not None else dict.fromkeys(keys)
 
 
 def rule_figures(
@@ -156,7 +161,7 @@ def rule_figures(
 
 
 def fit_rules(screens: dict[str, tuple[list[Screened], list[Screened]]]) -> dict[str, Any]:
-    """Fit the screening rules after the gate (MissingDocument, UntitledTopic) on every set's fitted part,
+    """Fit the screening rules after the gate (MissingDocument) on every set's fitted part,
     mark each question they refuse (Screened.other), and report their figures."""
     fitted_parts = [parts[0] for parts in screens.values()]
     lines = {name: fit_rule(name, fitted_parts) for name in FIRES}
@@ -326,7 +331,6 @@ def data_hash(path: Path) -> str:
 SCREENING = (
     "engine.answer.gate",
     "engine.answer.missing",
-    "engine.answer.scope",
     "engine.answer.rules",
     "engine.answer.pipeline",
 )
