@@ -345,7 +345,10 @@ class Indexing(QObject):
         """A job works through its folders one at a time: one still in this phase has finished it."""
         after = "ready" if state == "vectors" else "keyword-ready"
         phase = ("vectors",) if state == "vectors" else ("scanning", "indexing")
-        self._set_states([v for v in self.views.values() if v is not owner and v.state in phase], after)
+        finished = [v for v in self.views.values() if v is not owner and v.state in phase]
+        self._set_states(finished, after)
+        if finished and after == "keyword-ready":
+            self.refresh()  # its counts, now, not when the whole job is done
 
     # -- helpers --------------------------------------------------------------------------------------
     def _set_current(self, job: Job | None) -> None:

@@ -23,13 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.indexing import FolderView, Indexing
+from desktop.indexing import BUSY_STATES, FolderView, Indexing
 from desktop.tasks import Job
 from desktop.widgets.dialogs import PatternsDialog
 from desktop.widgets.flow import FlowLayout
 from engine.api import time_left
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
+UNITS = {"indexing": "files", "vectors": "passages"}  # what a busy folder's done/total count
 COUNTS_MIN = 40  # pixels the Indexed column keeps in a narrow pane (the start of "64 (+2 skipped)")
 PHASES = {"scan": "Scanning", "lexical": "Keyword index", "vectors": "Vectors", "done": "Finishing"}
 
@@ -239,9 +240,14 @@ def _fill(item: QTreeWidgetItem, view: FolderView) -> None:
     item.setToolTip(0, view.path)
     item.setData(0, PATH_ROLE, view.path)
     item.setText(1, view.label + (" *" if view.detail else ""))
-    item.setToolTip(1, view.detail or view.label)
+    unit = UNITS.get(view.state)
+    item.setToolTip(
+        1, view.detail or (f"{view.label}: {view.done} of {view.total} {unit}" if unit else view.label)
+    )
     others = ", ".join(f"{n} {what}" for n, what in ((view.skipped, "skipped"), (view.failed, "failed")) if n)
-    item.setText(2, f"{view.indexed}" + (f" (+{others})" if others else ""))
+    counts = f"{view.indexed}" + (f" (+{others})" if others else "")
+    new = not view.files and view.state in BUSY_STATES  # no counts until its first keyword pass ends
+    item.setText(2, "…" if new else counts)
     item.setToolTip(
         2, f"{view.indexed} indexed, {view.skipped} skipped, {view.failed} failed, {view.chunks} chunks"
     )

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from desktop.indexing import FolderView, Indexing
 from desktop.mainwindow import MainWindow
 from desktop.tasks import Job, TaskManager
 from desktop.widgets.explorer import IndexExplorer
-from desktop.widgets.folders import share_widths
+from desktop.widgets.folders import _fill, share_widths
 from engine.api import Engine
 from engine.events import Document, IndexProgress, Line
 from engine.ingest import extract as extract_module
@@ -257,3 +257,13 @@ def test_the_folder_pane_shrinks_in_an_800_by_600_window(
     tree = panel.tree
     assert sum(tree.columnWidth(c) for c in range(3)) <= tree.viewport().width()  # no sideways scrolling
     assert tree.topLevelItem(0).toolTip(2).startswith("4 indexed, 2 skipped, 0 failed")
+
+
+def test_a_busy_folders_row_says_how_far_it_is(qtbot: QtBot) -> None:
+    item = QTreeWidgetItem()
+    _fill(item, FolderView("/b", state="indexing", percent=48, done=48, total=100, eta_s=3.2))
+    assert (item.text(1), item.text(2)) == ("indexing 48% · 3 s left", "…")  # new: no counts yet, not "0"
+    assert item.toolTip(1) == "indexing 48% · 3 s left: 48 of 100 files"
+    view = FolderView("/a", state="vectors", percent=10, done=64, total=600, files=6, indexed=4, skipped=2)
+    _fill(item, view)
+    assert (item.text(2), item.toolTip(1)) == ("4 (+2 skipped)", "vectors 10%: 64 of 600 passages")
