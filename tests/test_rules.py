@@ -68,3 +68,10 @@ def test_fit_rules_marks_what_they_refuse_and_reports_both_parts() -> None:
     figures = out["figures"]["missing_document"]
     assert figures["set fitted"] == {"answerable_refused": "0/1", "unanswerable_refused": "1/1"}
     assert figures["set held out"] == {"answerable_refused": "1/1", "unanswerable_refused": "1/1"}
+
+
+def test_a_gate_refusal_names_the_missing_words_as_the_question_wrote_them() -> None:
+    hit = Hit(1, "/kb/deploy.md", 1, 2, None, "", "Deploys run on Tuesdays.", 0.3, vector_score=0.1)
+    refused = rules.screen(context("What is the airspeed of an unladen swallow?", [hit]))
+    assert refused is not None and refused[0] == "gate"
+    assert "airspeed, unladen, swallow" in refused[1]  # not the stems ("airspe")

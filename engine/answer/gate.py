@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from engine.answer.calibration import calibration, mode
 from engine.events import Hit
-from engine.text import content_terms
+from engine.text import content_terms, stem, words
 
 COVERAGE_WEIGHT = 0.5
 THRESHOLD = 0.38
@@ -71,6 +71,11 @@ def coverage(question: str, hits: Sequence[Hit], doc_freq: DocFreq | None) -> tu
     return best, best_missing
 
 
+def as_asked(question: str) -> dict[str, str]:
+    """Each content term of the question -> the word as the question wrote it ("airspe" -> "airspeed")."""
+    return {stem(w): w for w in reversed(words(question))}
+
+
 def decide(
     question: str,
     hits: Sequence[Hit],
@@ -84,7 +89,10 @@ def decide(
     dense = max((h.vector_score or 0.0) for h in hits[:TOP])
     score = weight * cov + (1 - weight) * dense
     if score < threshold:
-        why = f"evidence too weak (score {score:.2f} < {threshold:.2f}"
-        why += f"; not found: {', '.join(missing[:5])})" if missing else ")"
+        said = as_asked(question)
+        why = "the sources found say too little about the question"
+        if missing:
+            why += f"; not in them: {', '.join(said.get(t, t) for t in missing[:5])}"
+        why += f" (evidence score {score:.2f}, below {threshold:.2f})"
         return GateDecision(False, score, cov, dense, missing, why)
     return GateDecision(True, score, cov, dense, missing, "")
