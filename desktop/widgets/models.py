@@ -257,6 +257,7 @@ class LocalModelPicker(QWidget):
         self.fetch_buttons: dict[str, QPushButton] = {}
         self.bars: dict[str, QProgressBar] = {}
         self._since: dict[str, float] = {}  # role -> when this picker started fetching it
+        self._bytes: dict[str, tuple[int, int]] = {}  # role -> (bytes downloaded, bytes in all)
         self._outcome = ""  # the last fetch's success, shown in place of the note until the next one
         self.rows = QWidget()
         self.note = QLabel("Checking the local models…")
@@ -332,7 +333,7 @@ class LocalModelPicker(QWidget):
         button.setToolTip(f"Download and verify {status.name} (citeline models fetch {status.role})")
         button.clicked.connect(lambda _=False, role=status.role: self.fetch(role))
         bar = QProgressBar()
-        bar.setRange(0, 0)  # indeterminate: the engine's fetch reports no fraction done
+        bar.setRange(0, 0)  # indeterminate until the download reports its first bytes
         bar.setTextVisible(False)
         bar.setFixedWidth(button.sizeHint().width())
         bar.hide()
@@ -357,7 +358,12 @@ class LocalModelPicker(QWidget):
         self.banner.hide()
         self._outcome = ""
         self._since[role] = time.monotonic()
-        job = self.tasks.read(FETCH_JOB.format(role=role), lambda job: self.engine.fetch_model(role))
+        self._bytes.pop(role, None)
+
+        def seen(done: int, total: int) -> None:  # on the worker: one tuple assignment, read by the clock
+            self._bytes[role] = (done, total)
+
+        job = self.tasks.read(FETCH_JOB.format(role=role), lambda job: self.engine.fetch_model(role, seen))
         self._show_fetching()
         return job
 
@@ -381,6 +387,11 @@ class LocalModelPicker(QWidget):
             self.note.setText(self._outcome or PICKER_NOTE)
             return
         self._clock.start()
+        done, total = self._bytes.get(role, (0, 0))
+        bar = self.bars.get(role)
+        if bar is not None and total > 0:  # the download's bytes so far: a real fraction
+            bar.setRange(0, 1000)
+            bar.setValue(min(1000, done * 1000 // total))
         self.note.setText(self._fetch_note(role))
 
     def _fetch_note(self, role: str) -> str:
@@ -388,6 +399,9 @@ class LocalModelPicker(QWidget):
         size = size_text(model.size_mb if model else None) or "a large file"
         started = self._since.get(role)
         since = "" if started is None else f" {_clock_text(time.monotonic() - started)} so far."
+        done, total = self._bytes.get(role, (0, 0))
+        if total > 0:
+            since = f" {done // (1024 * 1024)} of {total // (1024 * 1024)} MB downloaded," + since
         return FETCH_NOTE.format(name=self.name_of(role), size=size, since=since) + FETCH_AWAY
 
     def _finished(self, job: Job) -> None:
