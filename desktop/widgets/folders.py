@@ -199,21 +199,23 @@ class FolderTree(QTreeWidget):
     def fit_columns(self) -> None:
         wants = [max(self.sizeHintForColumn(c), self.header().sectionSizeHint(c)) for c in range(3)]
         for column, width in enumerate(share_widths(self.viewport().width(), wants)):
-            self.setColumnWidth(column, width)
+            self.setColumnHidden(column, width == 0)
+            if width:
+                self.setColumnWidth(column, width)
 
 
 def share_widths(available: int, wants: list[int]) -> list[int]:
-    """Widths of [name, state, counts] in `available` pixels. When all fit, the name takes what is left;
-    else the state comes first (it says what is happening and how long it takes), leaving the name at
-    least a quarter and the counts at least COUNTS_MIN; the name gets what it wants of the rest and the
-    counts what remains (elided; the tooltip has them)."""
+    """Widths of [name, state, counts] in `available` pixels. When all fit, the name takes what is left.
+    Else the state comes first (it says what is happening and how long it takes): the name keeps what it
+    wants up to a third, and the counts get what remains (elided), or 0 (hidden) when that is under
+    COUNTS_MIN; the tooltips and the index explorer have them."""
     name, state, counts = wants
     if name + state + counts <= available:
         return [available - state - counts, state, counts]
-    name_floor = min(name, available // 4)
-    state = max(0, min(state, available - name_floor - COUNTS_MIN))
-    name = min(name, max(name_floor, available - state - COUNTS_MIN))
-    return [name, state, max(0, available - state - name)]
+    name = min(name, max(available // 3, available - state - COUNTS_MIN))
+    state = min(state, available - name)
+    counts = available - name - state
+    return [name, state, counts] if counts >= COUNTS_MIN else [name, available - name, 0]
 
 
 def _removal_question(path: str) -> str:
