@@ -5,7 +5,8 @@ reference to None that it never took (measured: 1,000 calls of QObject.setObject
 from 5,083 to 4,083). Once the count reaches zero the interpreter aborts ("none_dealloc"), so a window
 that repaints, relabels and moves text cursors for a few minutes dies. From 3.12 None is immortal and the
 bug is harmless; before that, None gets a count no session can use up. It runs when `desktop` is imported,
-before any Qt call.
+before any Qt call. True and False get the same: a session that indexed two folders and quit aborted at
+exit with "bool_dealloc", so some call drops those too (which one was not found).
 """
 
 from __future__ import annotations
@@ -19,4 +20,5 @@ def pin_none() -> None:
     if sys.version_info < (3, 12) and sys.implementation.name == "cpython":
         import ctypes
 
-        ctypes.c_ssize_t.from_address(id(None)).value += NONE_RESERVE
+        for singleton in (None, True, False):
+            ctypes.c_ssize_t.from_address(id(singleton)).value += NONE_RESERVE
