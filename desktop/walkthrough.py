@@ -23,12 +23,13 @@ Prints each file it saves, and what did not happen in time; exits 1 if any stop 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 WIDTH, HEIGHT = 1440, 900
@@ -55,11 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     return under_xvfb(sys.argv[1:] if argv is None else argv)
 
 
-def under_xvfb(argv: list[str]) -> int:
-    """Run this script again on a fresh Xvfb display (its number comes back through -displayfd)."""
+@contextlib.contextmanager
+def xvfb(width: int = WIDTH, height: int = HEIGHT) -> Iterator[str]:
+    """A fresh Xvfb server for the block: yields its display (":N", the number coming back through
+    -displayfd, so no free number is guessed), or "" when Xvfb did not start."""
     read, write = os.pipe()
     server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{WIDTH}x{HEIGHT}x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
         pass_fds=(write,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -68,17 +71,23 @@ def under_xvfb(argv: list[str]) -> int:
     with os.fdopen(read) as pipe:
         number = pipe.readline().strip()
     try:
-        if not number:
-            print("Xvfb did not start (apt-get install xvfb), or pass --display-ready", file=sys.stderr)
-            return 1
-        env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-        env.update({"DISPLAY": f":{number}", "QT_QPA_PLATFORM": "xcb", CHILD: "1"})
-        return subprocess.run(
-            [sys.executable, "-m", "desktop.walkthrough", *argv], env=env, check=False
-        ).returncode
+        yield f":{number}" if number else ""
     finally:
         server.terminate()
         server.wait(10)
+
+
+def under_xvfb(argv: list[str]) -> int:
+    """Run this script again on a fresh Xvfb display."""
+    with xvfb() as display:
+        if not display:
+            print("Xvfb did not start (apt-get install xvfb), or pass --display-ready", file=sys.stderr)
+            return 1
+        env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+        env.update({"DISPLAY": display, "QT_QPA_PLATFORM": "xcb", CHILD: "1"})
+        return subprocess.run(
+            [sys.executable, "-m", "desktop.walkthrough", *argv], env=env, check=False
+        ).returncode
 
 
 def make_large_folder(root: Path, files: int) -> Path:

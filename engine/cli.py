@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from engine import __version__
 from engine.errors import CiteError
 from engine.events import FileSkipped, GenerationProgress, IndexProgress
+from engine.progress import time_left
 from engine.settings import Rerank
 
 log = logging.getLogger("citeline")
@@ -166,7 +167,7 @@ def _fmt(value: float | None) -> str:
 
 def progress_line(event: GenerationProgress) -> str:
     """One stderr line for a model's progress: tokens read or written, and the ETA where known."""
-    eta = f" · about {event.eta_s:.0f} s left" if event.eta_s is not None else ""
+    eta = f" · about {time_left(event.eta_s)}" if event.eta_s is not None else ""
     if event.phase == "loading":
         return "loading the model…"
     if event.phase == "reading":

@@ -9,6 +9,8 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from engine.events import Document, Line
+
 # Qt tests run offscreen unless a test starts its own display (tests/desktop/test_xvfb.py).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -75,3 +77,16 @@ def small_folder(tmp_path: Path) -> Path:
     write(root, ".env", "SECRET_TOKEN=hunter2\n")
     (root / "logo.bin").write_bytes(b"\x00\x01\x02" * 100)
     return root
+
+
+class FailsOnce:
+    """A reader that chokes on its first file and reads the next ones (a reader fixed in between)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        self.calls += 1
+        if self.calls == 1:
+            raise ValueError("not today")
+        return Document((Line(data.decode(), 1),), kind="text")

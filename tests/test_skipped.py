@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from engine.api import Engine
-from engine.events import Document, FileIndexed, FileSkipped, Line
+from engine.events import FileIndexed, FileSkipped
 from engine.ingest import extract as extract_module
 from engine.ingest.extract import UnsupportedType, extract, looks_like_text
-from tests.conftest import write
+from tests.conftest import FailsOnce, write
 
 
 def test_dotfiles_and_unknown_types_that_are_text_are_read_as_text() -> None:
@@ -86,19 +86,6 @@ def test_files_failed_as_unsupported_before_are_read_again(engine: Engine, tmp_p
     assert states(engine)[".flaskenv"] == ("failed", "parse error: .flaskenv: unsupported file type")
     engine.run(engine.sync(embed=False))
     assert states(engine)[".flaskenv"] == ("indexed", None)
-
-
-class FailsOnce:
-    """A reader that chokes on its first file and reads the next ones (a reader fixed in between)."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def extract(self, path: Path, data: bytes) -> Document:
-        self.calls += 1
-        if self.calls == 1:
-            raise ValueError("not today")
-        return Document((Line(data.decode(), 1),), kind="text")
 
 
 def test_retry_reads_an_unchanged_failed_file_again(

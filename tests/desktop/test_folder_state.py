@@ -20,10 +20,10 @@ from desktop.tasks import Job, TaskManager
 from desktop.widgets.explorer import IndexExplorer
 from desktop.widgets.folders import _fill, share_widths
 from engine.api import Engine
-from engine.events import Document, IndexProgress, Line
+from engine.events import IndexProgress
 from engine.ingest import extract as extract_module
 from engine.progress import PhaseRates, time_left
-from tests.conftest import write
+from tests.conftest import FailsOnce, write
 from tests.desktop.conftest import index_folder, make_corpus, wait_idle
 
 
@@ -175,19 +175,6 @@ def test_removing_a_folder_asks_first_and_cancel_keeps_it(
 
 
 # -- what is in my index ---------------------------------------------------------------------------------
-class FailsOnce:
-    """A reader that chokes on its first file and reads the next ones (a reader fixed in between)."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def extract(self, path: Path, data: bytes) -> Document:
-        self.calls += 1
-        if self.calls == 1:
-            raise ValueError("not today")
-        return Document((Line(data.decode(), 1),), kind="text")
-
-
 def rows(explorer: IndexExplorer) -> dict[str, tuple[str, str]]:
     tree = explorer.tree
     items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]

@@ -22,6 +22,8 @@ from typing import IO
 
 import pytest
 
+from desktop.walkthrough import xvfb
+
 REPO = Path(__file__).resolve().parents[2]
 SOURCE_AT = (1000, 100)  # the drag source's window, 160x160 (xdnd_source.SIZE)
 TARGET_AT = (400, 300)  # inside the window (0, 0, 800x600)
@@ -70,23 +72,10 @@ class Lines:
 
 @pytest.fixture
 def display() -> Iterator[str]:
-    """A fresh Xvfb server; its display number comes back through -displayfd (no guessing free ones)."""
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    try:
-        assert number, "Xvfb did not start"
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(10)
+    """A fresh Xvfb server (desktop.walkthrough.xvfb)."""
+    with xvfb(1280, 800) as found:
+        assert found, "Xvfb did not start"
+        yield found
 
 
 def _start(module: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], Lines]:
