@@ -113,10 +113,12 @@ def _run(home: Path, qt_args: list[str]) -> int:
 def _show(app: QApplication, engine: Engine, guard: SingleInstance) -> int:
     from PySide6.QtCore import QTimer
 
+    from desktop.compat import GuiThreadCollector
     from desktop.mainwindow import MainWindow
     from desktop.theme import apply_theme
 
     apply_theme(app, engine.settings.theme)
+    collector = GuiThreadCollector()  # Qt objects are only ever collected on this thread
     window = MainWindow(engine)
     guard.activated.connect(window.bring_forward)
     window.first_shown.connect(lambda: QTimer.singleShot(0, _log_shown))  # after the first paint is queued
@@ -124,6 +126,7 @@ def _show(app: QApplication, engine: Engine, guard: SingleInstance) -> int:
     code = app.exec()
     idle = window.shutdown()
     guard.close()
+    collector.stop()
     if not idle:
         _exit_now(code)
     return code

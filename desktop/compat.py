@@ -22,3 +22,41 @@ def pin_none() -> None:
 
         for singleton in (None, True, False):
             ctypes.c_ssize_t.from_address(id(singleton)).value += NONE_RESERVE
+
+
+class GuiThreadCollector:
+    """Python's cyclic garbage collector runs in whichever thread happens to allocate when a threshold is
+    crossed. When that is a worker thread (indexing, a PDF import, the model) and the garbage holds a Qt
+    object, Qt destroys a widget off the GUI thread and the process segfaults (seen: "Garbage-collecting"
+    in a worker importing pypdf while a preview from an earlier window waited for collection). So
+    automatic collection is switched off and the same generational policy runs from a timer on the GUI
+    thread: every `interval_ms` it collects the oldest generation whose count is over its threshold. The
+    pattern pyqtgraph ships as its GarbageCollector."""
+
+    def __init__(self, interval_ms: int = 1000) -> None:
+        import gc
+
+        from PySide6.QtCore import QTimer
+
+        self._gc = gc
+        self.thresholds = gc.get_threshold()
+        gc.disable()
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.check)
+        self.timer.start()
+
+    def check(self) -> int:
+        """Collect as automatic collection would have; returns the generation collected, or -1."""
+        counts = self._gc.get_count()
+        for generation in (2, 1, 0):
+            if counts[generation] > self.thresholds[generation]:
+                self._gc.collect(generation)
+                return generation
+        return -1
+
+    def stop(self) -> None:
+        """Back to automatic collection, after a last full collection on this (the GUI) thread."""
+        self.timer.stop()
+        self._gc.collect()
+        self._gc.enable()

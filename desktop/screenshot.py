@@ -17,6 +17,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from desktop.answer_format import AnswerState
+from desktop.compat import GuiThreadCollector
 from desktop.logs import setup_logging
 from desktop.mainwindow import MainWindow
 from desktop.theme import apply_theme
@@ -95,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     home = args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-shot-"))
     setup_logging(home)
     app = QApplication(sys.argv[:1])
+    collector = GuiThreadCollector()  # noqa: F841 (kept for the timer's life)
     apply_theme(app, args.theme)
     engine = Engine(home)
     engine.settings = engine.settings.model_copy(update={"generator": args.generator})

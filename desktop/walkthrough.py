@@ -110,6 +110,7 @@ class Walkthrough:
     def run(self) -> int:
         from PySide6.QtWidgets import QApplication
 
+        from desktop.compat import GuiThreadCollector
         from desktop.logs import setup_logging
         from desktop.mainwindow import MainWindow
         from desktop.theme import apply_theme
@@ -118,6 +119,7 @@ class Walkthrough:
         home = self.args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-walkthrough-"))
         setup_logging(home)
         self.app = QApplication(sys.argv[:1])
+        self.collector = GuiThreadCollector()
         apply_theme(self.app, "light")
         engine = Engine(home)
         engine.settings = engine.settings.model_copy(update={"generator": self.args.generator})

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 from pytestqt.qtbot import QtBot
 
+from desktop.compat import GuiThreadCollector
 from desktop.mainwindow import MainWindow
 from desktop.tasks import Job
 from engine.api import Engine
@@ -42,9 +43,18 @@ def qt_messages() -> Iterator[list[str]]:
     assert not bad, "Qt warnings:\n" + "\n".join(bad)
 
 
+@pytest.fixture(autouse=True)
+def gui_thread_gc(qapp: object) -> Iterator[GuiThreadCollector]:
+    """As in the app: no automatic collection while a test's Qt objects live (a worker thread could
+    collect one and crash); collected on this thread at the end, after every window is shut down."""
+    collector = GuiThreadCollector()
+    yield collector
+    collector.stop()
+
+
 @pytest.fixture
 def make_window(
-    qtbot: QtBot, citeline_home: Path, qt_messages: list[str]
+    qtbot: QtBot, citeline_home: Path, qt_messages: list[str], gui_thread_gc: GuiThreadCollector
 ) -> Iterator[Callable[[], MainWindow]]:
     """Open real windows over the test's data dir; each is shut down (workers joined) at teardown."""
     windows: list[MainWindow] = []
