@@ -64,6 +64,43 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE chunks ADD COLUMN tokens INTEGER;
     """,
+    # 3: conversations (engine/conversation_store.py): threads, their turns (question, the standalone
+    # question searched, the answer as JSON, timings) and each turn's citations with the cited file's
+    # hash and mtime when it was answered, so an old answer can say its source changed since
+    """
+    CREATE SEQUENCE thread_ids START 1;
+    CREATE TABLE threads(
+        id BIGINT PRIMARY KEY DEFAULT nextval('thread_ids'),
+        title VARCHAR NOT NULL,
+        created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+        updated_at TIMESTAMP NOT NULL DEFAULT current_timestamp);
+    CREATE SEQUENCE turn_ids START 1;
+    CREATE TABLE turns(
+        id BIGINT PRIMARY KEY DEFAULT nextval('turn_ids'),
+        thread_id BIGINT NOT NULL,
+        ord INTEGER NOT NULL,
+        question VARCHAR NOT NULL,
+        searched VARCHAR NOT NULL,
+        follow_up BOOLEAN NOT NULL,
+        refused BOOLEAN NOT NULL,
+        answer_text VARCHAR NOT NULL,
+        answer VARCHAR NOT NULL,
+        timings VARCHAR NOT NULL,
+        asked_at TIMESTAMP NOT NULL DEFAULT current_timestamp);
+    CREATE INDEX turns_thread ON turns(thread_id);
+    CREATE TABLE turn_citations(
+        turn_id BIGINT NOT NULL,
+        sentence INTEGER NOT NULL,
+        source INTEGER NOT NULL,
+        path VARCHAR NOT NULL,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        page INTEGER,
+        quote VARCHAR NOT NULL,
+        file_hash VARCHAR,
+        file_mtime DOUBLE);
+    CREATE INDEX turn_citations_turn ON turn_citations(turn_id);
+    """,
 )
 
 
