@@ -22,10 +22,13 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from engine import conversation_store as _threads
 from engine import staleness as _staleness
 from engine.answer.conflicts import DocFacts, Relation
 from engine.backends.base import Embedder, Generator, Reranker
 from engine.backends.registry import embedders, generators, rerankers
+from engine.conversation import Searched, Thread, Turn, TurnSaved
+from engine.conversation_export import Format as ExportFormat
 from engine.documents import DocFormat, DocumentLines, document_lines, read_document
 from engine.errors import CiteError, MissingModel
 from engine.events import Answer, Hit, IndexProgress
@@ -48,6 +51,7 @@ __all__ = [
     "DocumentLines",
     "Embedder",
     "Engine",
+    "ExportFormat",
     "FileRow",
     "FolderRow",
     "FolderStatus",
@@ -65,8 +69,12 @@ __all__ = [
     "SearchMode",
     "SearchPlan",
     "SearchResult",
+    "Searched",
     "StalenessReport",
     "Status",
+    "Thread",
+    "Turn",
+    "TurnSaved",
     "document_lines",
     "embedders",
     "generators",
@@ -513,6 +521,75 @@ class Engine:
                 final = event
         assert final is not None
         return final
+
+    # -- threads (engine/conversation.py, conversation_store.py) ---------------------------------------
+    def ask_thread_stream(
+        self,
+        question: str,
+        thread: int | None = None,
+        generator: str | None = None,
+        cancelled: Callable[[], bool] = _never,
+    ) -> Iterator[Any]:
+        """A question in a thread (None: a new one, titled by the question): Searched (the standalone
+        question searched), then ask_stream's events, then TurnSaved once the turn is stored."""
+        from engine.conversation import thread_stream
+
+        if not question.strip():
+            raise CiteError("The question is empty.", "type a question")
+        if thread is not None:
+            _threads.require(self.catalog, thread)
+        return thread_stream(self, thread, question, generator, cancelled)
+
+    def ask_in_thread(
+        self, question: str, thread: int | None = None, generator: str | None = None
+    ) -> tuple[Searched, Answer, Turn]:
+        searched: Searched | None = None
+        saved: TurnSaved | None = None
+        for event in self.ask_thread_stream(question, thread, generator):
+            if isinstance(event, Searched):
+                searched = event
+            elif isinstance(event, TurnSaved):
+                saved = event
+        assert searched is not None and saved is not None
+        return searched, saved.turn.answer, saved.turn
+
+    def threads(self, search: str = "") -> list[Thread]:
+        """Threads, the latest continued first; `search` keeps those whose questions hold all its words."""
+        return _threads.threads(self.catalog, search)
+
+    def thread(self, thread: int) -> Thread | None:
+        return _threads.thread(self.catalog, thread)
+
+    def find_thread(self, name: str) -> Thread | None:
+        """A thread by id ("12", "#12") or title (any case, the latest of that title)."""
+        return _threads.find_thread(self.catalog, name)
+
+    def new_thread(self, title: str) -> Thread:
+        return _threads.require(self.catalog, _threads.create_thread(self.catalog, title))
+
+    def thread_turns(self, thread: int) -> list[Turn]:
+        """The thread's turns in order, each with the cited files that changed since it was answered."""
+        catalog = self.catalog
+        _threads.require(catalog, thread)
+        return _threads.with_changes(catalog, _threads.turns(catalog, thread))
+
+    def rename_thread(self, thread: int, title: str) -> Thread:
+        return _threads.rename_thread(self.catalog, thread, title)
+
+    def delete_thread(self, thread: int) -> None:
+        _threads.require(self.catalog, thread)
+        _threads.delete_thread(self.catalog, thread)
+
+    def export_thread(self, thread: int, fmt: ExportFormat = "markdown", turn: int | None = None) -> str:
+        """The thread, or only its turn `turn` (the id of a Turn), as Markdown or JSON."""
+        from engine.conversation_export import export
+
+        found = self.thread_turns(thread)
+        if turn is not None:
+            found = [t for t in found if t.id == turn]
+            if not found:
+                raise CiteError(f"Thread {thread} has no turn {turn}.", "see: citeline threads show")
+        return export(_threads.require(self.catalog, thread), found, fmt)
 
     # -- documents ------------------------------------------------------------------------------------
     def document(self, path: str | os.PathLike[str], max_bytes: int | None = None) -> DocumentLines:

@@ -276,19 +276,24 @@ def usage(generator: object) -> dict[str, float]:
     return dict(getattr(generator, "last_run", None) or {})
 
 
-def gather(engine: Engine, question: str) -> tuple[list[Hit], list[Hit]]:
-    """(the ranked hits and the siblings, which the gate reads; the evidence supplied and shown)."""
-    hits = engine.evidence(question)
+def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tuple[list[Hit], list[Hit]]:
+    """(the ranked hits and the siblings, which the gate reads; the evidence supplied and shown).
+    `ranked`: hits searched already (a thread's follow-up, engine/conversation.py), else the question's."""
+    hits = engine.evidence(question) if ranked is None else list(ranked)
     hits = hits + siblings(engine, question, hits)
     return hits, hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
 
 
 def ask_stream(
-    engine: Engine, question: str, generator: str | None = None, cancelled: Callable[[], bool] = _never
+    engine: Engine,
+    question: str,
+    generator: str | None = None,
+    cancelled: Callable[[], bool] = _never,
+    ranked: list[Hit] | None = None,
 ) -> Iterator[Event]:
     clock = Clock()
     name = generator or engine.settings.generator
-    hits, evidence = gather(engine, question)
+    hits, evidence = gather(engine, question, ranked)
     clock.mark("evidence")
     yield EvidenceReady(tuple(evidence))
     refused = rules.screen(rules.context(engine, question, hits, evidence))

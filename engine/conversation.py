@@ -1,0 +1,343 @@
+"""Conversations: a question asked in a thread is searched as a standalone question.
+
+A follow-up ("and how many can they carry over?") is searched on its own words plus the key words of the
+turn before (its standalone question, which carries the earlier turns' words, and the headings its answer
+cited), and the chunks of the files the thread already cited are considered first when the follow-up is
+about them. A question that starts a new topic is searched on its own words only, so the old topic does
+not pull its files back in.
+
+Follow-up or new topic is decided from two signals, neither tied to any collection:
+
+- an unresolved referent: a third-person pronoun or a demonstrative (closed grammatical classes, listed
+  below), or an elliptical opening ("and …", "what about …");
+- whether the thread's cited files speak to the question's own words about as well as the best chunk of
+  the whole index does (IDF-weighted coverage of its content words, the measure the evidence gate uses):
+  a question those files answer as well as anything else is about them.
+
+Neither signal: a new topic. The rewrite is deterministic and offline (no model call): a 1.5B local model
+writes ~10 tokens a second here, so a condensed question from it would cost seconds before any search.
+The cite-or-refuse contract is unchanged: the standalone question goes through the same pipeline, and a
+follow-up is refused like any other question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from engine.answer.gate import DocFreq, idf
+from engine.events import Answer, Hit
+from engine.retrieve.fusion import rrf
+from engine.text import STOP, content_terms, stem, words
+
+if TYPE_CHECKING:
+    from engine.api import Engine
+
+# Closed classes of English: pronouns and demonstratives that point back to something said before. "that"
+# is left out (as often a relative pronoun, "the rule that applies", as a pointer), as is "there".
+REFERENTS = frozenset(
+    "it its itself they them their theirs themselves he him his she her hers this these those such".split()
+)
+# Openings that continue the previous question: a conjunction, or "what/how about".
+ELLIPTICAL = re.compile(r"^\s*(?:and|also|but|so|or|plus|then|what about|how about)\b", re.IGNORECASE)
+CONTEXT_WORDS = 4  # key words carried over from the turn before: enough for its subject, not its wording
+COVERAGE_SLACK = 0.1  # the thread's files are "about" the question within this much of the best coverage
+PROBE = 5  # chunks of the question alone whose coverage stands for "the best the index has"
+DEPTH = 50  # hits searched for a follow-up, among which the thread's files are looked for
+PREFERRED_PER_FILE = 2  # chunks per cited file moved forward
+EVIDENCE_K = 12  # as Engine.evidence
+
+
+@dataclass(frozen=True)
+class Searched:
+    """First event of an answer in a thread: what was searched and why.
+
+    standalone is the question as searched (the question itself for a new topic); about lists the files
+    the thread cited whose chunks were considered first."""
+
+    thread_id: int
+    question: str
+    standalone: str
+    follow_up: bool
+    about: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question of a thread and its answer, as stored. changed: cited files that changed (or went)
+    since the answer was given, filled when the thread is opened."""
+
+    id: int
+    thread_id: int
+    ord: int
+    question: str
+    searched: str
+    follow_up: bool
+    answer: Answer
+    asked_at: datetime
+    changed: tuple[str, ...] = ()
+
+    @property
+    def cited_paths(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.path for s in self.answer.sentences for c in s.citations))
+
+    @property
+    def cited_headings(self) -> tuple[str, ...]:
+        evidence = self.answer.evidence
+        sources = dict.fromkeys(c.source for s in self.answer.sentences for c in s.citations)
+        return tuple(evidence[n - 1].heading for n in sources if 0 < n <= len(evidence))
+
+
+@dataclass(frozen=True)
+class Thread:
+    """A conversation: its title (the first question, until renamed), when it began and last moved on."""
+
+    id: int
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    turns: int = 0
+
+
+@dataclass(frozen=True)
+class TurnSaved:
+    """Last event of an answer in a thread: the turn as stored."""
+
+    turn: Turn
+
+
+# ------------------------------------------------------------------------------------------ the rewrite
+
+
+def has_referent(question: str) -> bool:
+    """The question points back: a pronoun or demonstrative, or an elliptical opening."""
+    return bool(ELLIPTICAL.match(question)) or any(w in REFERENTS for w in words(question))
+
+
+def key_words(text: str, skip: set[str] | None = None) -> list[str]:
+    """The content words of `text` as written (not stemmed), each stem once, in order; stems in `skip`
+    and the pointing words (REFERENTS) left out. Mutates nothing."""
+    seen = set(skip or ())
+    out: list[str] = []
+    for word in words(text):
+        term = stem(word)
+        if word in STOP or word in REFERENTS or len(word) < 2 or term in seen:
+            continue
+        seen.add(term)
+        out.append(word)
+    return out
+
+
+def standalone(question: str, previous: Turn, doc_freq: DocFreq | None = None) -> str:
+    """The question with the previous turn's key words after it, in parentheses: the words of its
+    standalone question (which already carries the turns before it) and of the headings its answer cited,
+    the CONTEXT_WORDS rarest in the index (IDF), in their order. Rare words name the subject ("PTO",
+    "senior engineers"); common ones ("get", "days") would pull the search towards the old answer."""
+    own = set(content_terms(question))
+    carried = key_words(previous.searched, own)
+    heads = " ".join(h.rsplit(">", 1)[-1] for h in previous.cited_headings)
+    carried += key_words(heads, own | {stem(w) for w in carried})
+    rarest = set(sorted(carried, key=lambda w: -idf(stem(w), doc_freq))[:CONTEXT_WORDS])
+    kept = [w for w in carried if w in rarest]
+    return f"{question.strip()} ({' '.join(kept)})" if kept else question.strip()
+
+
+def coverage(terms: Sequence[str], texts: Sequence[str], doc_freq: DocFreq | None) -> float:
+    """IDF-weighted share of `terms` the best single text holds (0 without terms or texts)."""
+    weights = {t: idf(t, doc_freq) for t in dict.fromkeys(terms)}
+    total = sum(weights.values())
+    if not total or not texts:
+        return 0.0
+    best = 0.0
+    for text in texts:
+        have = set(content_terms(text))
+        best = max(best, sum(w for t, w in weights.items() if t in have) / total)
+    return best
+
+
+def chunk_text(hit: Hit) -> str:
+    return f"{hit.text} {hit.heading} {hit.path.rsplit('/', 1)[-1]}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    follow_up: bool
+    about_thread: bool
+    reason: str
+
+
+def decide(
+    question: str, alone: Sequence[Hit], thread_chunks: Sequence[str], doc_freq: DocFreq | None
+) -> Decision:
+    """Follow-up or new topic (see the module's docstring), and whether it is about the thread's files.
+
+    alone: the question's own top hits; thread_chunks: the texts of the chunks of the files the thread
+    cited."""
+    terms = content_terms(question)
+    best = coverage(terms, [chunk_text(h) for h in alone[:PROBE]], doc_freq)
+    mine = coverage(terms, thread_chunks, doc_freq)
+    about = bool(thread_chunks) and mine >= best - COVERAGE_SLACK
+    figures = f"the thread's files cover {mine:.2f} of its words, the best of the index {best:.2f}"
+    if has_referent(question):
+        return Decision(True, about, f"it points back to the thread; {figures}")
+    if about:
+        return Decision(True, True, f"it is about the files the thread cited: {figures}")
+    return Decision(False, False, f"a new topic: {figures}")
+
+
+def prefer(hits: Sequence[Hit], paths: Sequence[str], k: int) -> list[Hit]:
+    """The hits with the best PREFERRED_PER_FILE chunks of each of `paths` moved forward: reciprocal rank
+    fusion of the ranked list with the list of those chunks (a chunk of both gains a second vote)."""
+    wanted = set(paths)
+    taken: dict[str, int] = {}
+    favoured: list[int] = []
+    for hit in hits:
+        if hit.path in wanted and taken.get(hit.path, 0) < PREFERRED_PER_FILE:
+            taken[hit.path] = taken.get(hit.path, 0) + 1
+            favoured.append(hit.chunk_id)
+    if not favoured:
+        return list(hits[:k])
+    by_id = {h.chunk_id: h for h in hits}
+    order = rrf([[h.chunk_id for h in hits], favoured])
+    return [by_id[cid] for cid, _ in order[:k]]
+
+
+# ------------------------------------------------------------------------------------------- searching
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a question of a thread is searched: the Searched event and the evidence hits it gives."""
+
+    searched: Searched
+    hits: list[Hit]
+
+
+Search = Callable[[str, int], list[Hit]]
+
+
+def plan(
+    thread_id: int,
+    question: str,
+    previous: Sequence[Turn],
+    search: Search,
+    thread_chunks: Callable[[Sequence[str]], list[str]],
+    doc_freq: DocFreq | None,
+    k: int = EVIDENCE_K,
+) -> Plan:
+    """The standalone question and its evidence. `search(text, k)` ranks hits as answers' evidence does;
+    `thread_chunks(paths)` gives the chunk texts of cited files."""
+    question = question.strip()
+    last = previous[-1] if previous else None
+    if last is None:
+        return Plan(
+            Searched(thread_id, question, question, False, (), "the thread's first question"),
+            search(question, k),
+        )
+    cited = thread_files(previous)
+    alone = search(question, max(k, PROBE))
+    decision = decide(question, alone, thread_chunks(cited) if cited else [], doc_freq)
+    if not decision.follow_up:
+        return Plan(Searched(thread_id, question, question, False, (), decision.reason), alone[:k])
+    text = standalone(question, last, doc_freq)
+    about = tuple(cited) if decision.about_thread else ()
+    hits = search(text, DEPTH)
+    hits = prefer(hits, about, k) if about else hits[:k]
+    return Plan(Searched(thread_id, question, text, True, about, decision.reason), hits)
+
+
+def thread_files(previous: Sequence[Turn]) -> list[str]:
+    """The files the thread's latest answer cited, looking back past refusals to where its topic began."""
+    for turn in reversed(previous):
+        if turn.cited_paths:
+            return list(turn.cited_paths)
+        if not turn.follow_up:
+            break
+    return []
+
+
+def engine_search(engine: Engine) -> Search:
+    """Search as answers' evidence is searched (Engine.plan_search(answers=True))."""
+
+    def run(text: str, k: int) -> list[Hit]:
+        chosen = engine.plan_search(answers=True)
+        return engine.search(text, k=k, mode=chosen.mode, reranker=chosen.reranker).hits
+
+    return run
+
+
+def engine_chunks(engine: Engine) -> Callable[[Sequence[str]], list[str]]:
+    def read(paths: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        for path in paths:
+            row = engine.catalog.file(path)
+            if row is not None:
+                out += [
+                    f"{c.text} {c.heading} {c.path.rsplit('/', 1)[-1]}"
+                    for c in engine.catalog.chunks_of_file(row.id)
+                ]
+        return out
+
+    return read
+
+
+def thread_stream(
+    engine: Engine,
+    thread_id: int | None,
+    question: str,
+    generator: str | None,
+    cancelled: Callable[[], bool],
+) -> Iterator[object]:
+    """Searched, then the answer's events (engine.answer.pipeline), then TurnSaved once it is stored.
+
+    A new thread (thread_id None) is created first, titled by the question; if the answer does not end
+    (stopped, failed), a thread left without turns is deleted again."""
+    from engine import conversation_store as store
+    from engine.answer.pipeline import ask_stream
+
+    catalog = engine.catalog
+    created = thread_id is None
+    tid = store.create_thread(catalog, title_of(question)) if thread_id is None else thread_id
+    previous = store.turns(catalog, tid)
+    saved = False
+    try:
+        planned = plan(tid, question, previous, engine_search(engine), engine_chunks(engine), engine.doc_freq)
+        yield planned.searched
+        final: Answer | None = None
+        asked = answered_as(planned.searched)
+        for event in ask_stream(engine, asked, generator, cancelled, planned.hits):
+            if isinstance(event, Answer):
+                final = replace(event, question=question.strip())
+                event = final
+            yield event
+        if final is not None:
+            turn = store.add_turn(catalog, tid, planned.searched, final)
+            saved = True
+            yield TurnSaved(turn)
+    finally:
+        if created and not saved and not store.turns(catalog, tid):
+            store.delete_thread(catalog, tid)
+
+
+TITLE_CHARS = 80
+
+
+def answered_as(searched: Searched) -> str:
+    """The question the answer is judged against: as the user asked it, since its evidence is already
+    the standalone question's and the carried words would favour sentences restating the old answer
+    (and let a follow-up about something the folders lack pass the evidence gate on the old topic's
+    words); a question with no words of its own ("why?") is judged as searched."""
+    return searched.question if content_terms(searched.question) else searched.standalone
+
+
+def title_of(question: str) -> str:
+    """A thread's title: its first question on one line, cut at a word near TITLE_CHARS."""
+    text = " ".join(question.split())
+    if len(text) <= TITLE_CHARS:
+        return text
+    cut = text[:TITLE_CHARS].rsplit(" ", 1)[0]
+    return cut + "…"
