@@ -328,7 +328,7 @@ class Indexing(QObject):
         event: IndexProgress = job.progress
         self.rates.update(event)
         state = PHASE_STATES.get(event.phase)
-        owner = self._view_of(event.path) if event.path else None
+        owner = self.view_of(event.path) if event.path else None
         if state is None or owner is None:  # "done", or the whole index's vectors (none were missing)
             return
         self._finish_others(owner, state)
@@ -360,7 +360,7 @@ class Indexing(QObject):
             self.error.emit(job.error, job.hint)
         return job.state is State.DONE
 
-    def _view_of(self, path: str) -> FolderView | None:
+    def view_of(self, path: str) -> FolderView | None:
         inside = [v for root, v in self.views.items() if _under(path, root)]
         return max(inside, key=lambda v: len(v.path), default=None)
 
@@ -369,7 +369,7 @@ class Indexing(QObject):
             return list(self.views.values())
         found: dict[str, FolderView] = {}
         for path in paths:
-            view = self._view_of(path)
+            view = self.view_of(path)
             if view is not None:
                 found[view.path] = view
         return list(found.values())

@@ -39,6 +39,7 @@ from desktop.widgets.folders import FoldersPanel
 from desktop.widgets.preview import SourcePreview
 from desktop.widgets.search import SearchPanel
 from desktop.widgets.settings import SettingsDialog
+from desktop.widgets.statusline import StatusLine
 from desktop.widgets.welcome import ExampleQuestions, WelcomePage
 from engine.api import Engine
 from engine.settings import Settings
@@ -131,7 +132,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.examples)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
-        self.statusBar().showMessage("Ready")
+        self.status_line = StatusLine(self.indexing, self.tasks)
+        self.statusBar().addWidget(self.status_line, 1)  # what runs now; failures flash over it
 
     def _action(self, menu_name: str, text: str, slot: object, *keys: str) -> QAction:
         menu = self._menu_map[menu_name]
@@ -186,7 +188,7 @@ class MainWindow(QMainWindow):
         self.answer.answered.connect(log_answer)
 
     def _job_finished(self, job: Job) -> None:
-        if job.lane == "write" or job.state is not State.DONE:  # reads are too many and too quick to list
+        if job.state is not State.DONE:  # what is done is not news: the status line says what runs next
             self.statusBar().showMessage(f"{job.name.capitalize()}: {job.state.value}", 4000)
         self._log_job(job)
 

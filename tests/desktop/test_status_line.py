@@ -1,0 +1,42 @@
+"""The status bar says what is happening until everything is idle (a first-time user read "Adding folders:
+done" while the folder was still being indexed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from desktop.mainwindow import MainWindow
+from desktop.tasks import Job
+from tests.desktop.conftest import make_corpus, wait_idle
+
+
+def shown(window: MainWindow) -> str:
+    """What the status bar shows: a flashed message covers the standing line."""
+    line = getattr(window, "status_line", None)
+    return window.statusBar().currentMessage() or (line.text() if line is not None else "")
+
+
+def test_the_status_bar_follows_the_whole_chain_and_says_ready_only_when_idle(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    folder = make_corpus(tmp_path / "heron notes", 200)
+    seen: list[tuple[str, str]] = []  # (the running index job, what the bar showed)
+
+    def look(_job: Job | None = None) -> None:
+        current = window.indexing.current
+        if current is not None and not current.finished:
+            seen.append((current.name, shown(window)))
+
+    window.tasks.progress.connect(look)
+    window.indexing.busy.connect(look)
+    with qtbot.waitSignal(window.indexing.idle, timeout=120_000):
+        window.add_paths([folder])
+    wait_idle(qtbot, window)
+    assert seen, "no progress was seen"
+    assert not [text for _job, text in seen if "done" in text.lower() or text.startswith("Ready")], seen
+    texts = [text for _job, text in seen]
+    assert any(t.startswith("Indexing “heron notes”: ") and " of 200 files" in t for t in texts), texts
+    assert any(t.startswith("Computing vectors for “heron notes”: ") for t in texts), texts
+    qtbot.waitUntil(lambda: shown(window).startswith("Ready"))
