@@ -3,12 +3,21 @@ and the query's words in it marked on top."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QPainter, QPaintEvent, QResizeEvent, QTextCursor, QTextFormat
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QTextBlock,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from desktop.theme import code_colors
-from desktop.widgets.highlight import TERM_COLOR, utf16_offsets
+from desktop.widgets.highlight import TERM_COLOR, Highlighter, utf16_offsets
 from engine.api import QueryTerms
 
 
@@ -36,6 +45,7 @@ class CodeView(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.first_number = 1  # the number shown beside block 0
+        self._span: tuple[int, int, str, QueryTerms | None] | None = None  # show_span's, to recolour
         self._gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_margin)
         self.updateRequest.connect(self._scroll_gutter)
@@ -83,12 +93,42 @@ class CodeView(QPlainTextEdit):
     ) -> None:
         """Highlight blocks [first, last] (0-based), the quote and the query's words inside them (the span's
         tint would hide the highlighter's), and scroll them into view."""
+        self._span = (first_block, last_block, quote, terms)
+        marked = self._mark()
+        if marked is None:
+            return
+        start, anchor = marked
+        cursor = QTextCursor(start)
+        if anchor is not None:
+            cursor.setPosition(anchor.selectionStart())
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
+    def clear_span(self) -> None:
+        self._span = None
+        self.setExtraSelections([])
+
+    def setPlainText(self, text: str) -> None:
+        """New text: the old span no longer applies (a theme switch must not mark it again)."""
+        self.clear_span()
+        super().setPlainText(text)
+
+    def clear(self) -> None:
+        self.clear_span()
+        super().clear()
+
+    def _mark(self) -> tuple[QTextBlock, QTextCursor | None] | None:
+        """The span's selections in the theme's colours; (its first block, what to scroll to: the quote, else
+        the first marked word, else None), or None when there is no span."""
+        if self._span is None:
+            return None
+        first_block, last_block, quote, terms = self._span
         doc = self.document()
         last_block = max(first_block, min(last_block, doc.blockCount() - 1))
         start = doc.findBlockByNumber(first_block)
         end = doc.findBlockByNumber(last_block)
         if not start.isValid():
-            return
+            return None
         span = QTextCursor(start)
         span.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
         colors = code_colors()  # the theme's: the code's colours stay readable on them
@@ -98,13 +138,17 @@ class CodeView(QPlainTextEdit):
             selections.append(_selection(found, QColor(colors.quote)))
         marked = self._term_selections(first_block, last_block, terms) if terms else []
         self.setExtraSelections(selections + marked)
-        # the quote, else the first marked word, else the span's start: scrolled into view, across too
-        anchor = found if found is not None else (marked[0].cursor if marked else None)
-        cursor = QTextCursor(start)
-        if anchor is not None:
-            cursor.setPosition(anchor.selectionStart())
-        self.setTextCursor(cursor)
-        self.centerCursor()
+        anchor = found if found is not None else (QTextCursor(marked[0].cursor) if marked else None)
+        return start, anchor
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A theme switch recolours what is shown at once, where the user has scrolled to: the syntax
+        colours (the document's highlighter) and the span, which were painted in the old theme's colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            for highlighter in self.document().findChildren(Highlighter):
+                highlighter.recolour()
+            self._mark()
 
     def _term_selections(self, first: int, last: int, terms: QueryTerms) -> list[QTextEdit.ExtraSelection]:
         selections = []

@@ -121,16 +121,21 @@ class Highlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
         self.kind = "text"
+        self.suffix = ""
         self.terms: QueryTerms | None = None
         self._rules: list[Rule] = []
         self._fence = _fmt("#0a7d38")
 
     def set_kind(self, kind: str, suffix: str = "", terms: QueryTerms | None = None) -> None:
         """The file kind's rules and the query words to mark (None: none); highlights the document again."""
-        self.kind = kind
-        self._rules = rules_for(kind, suffix)
-        self._fence = _fmt(code_colors().string)
+        self.kind, self.suffix = kind, suffix
         self.terms = terms if terms else None
+        self.recolour()
+
+    def recolour(self) -> None:
+        """The rules again in the theme's colours now (after a theme switch), and the document redrawn."""
+        self._rules = rules_for(self.kind, self.suffix)
+        self._fence = _fmt(code_colors().string)
         self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:

@@ -127,3 +127,43 @@ def _over(top: QColor, bottom: QColor) -> QColor:
     alpha = top.alphaF()
     mix = [alpha * t + (1 - alpha) * b for t, b in zip(top.getRgbF()[:3], bottom.getRgbF()[:3], strict=True)]
     return QColor.fromRgbF(*mix)
+
+
+def _span_color(view: CodeView) -> str:
+    full = [
+        s
+        for s in view.extraSelections()
+        if s.format.boolProperty(QTextCharFormat.Property.FullWidthSelection)
+    ]
+    assert len(full) == 1
+    return full[0].format.background().color().name()
+
+
+def test_the_open_source_follows_a_theme_switch_at_once(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Switching light -> dark -> light recolours the cited span, the quote and the syntax colours of the
+    file already open, without reopening it and without moving the user's scroll."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    lines = [f"value_{n} = {n}  # filler line {n}" for n in range(200)]
+    path = write(
+        tmp_path / "src", "retry.py", "\n".join(lines[:120]) + "\n" + SOURCE + "\n".join(lines[120:])
+    )
+    with qtbot.waitSignal(window.preview.shown, timeout=10_000):
+        window.preview.open_target(SourceTarget(str(path), 125, 125, quote=QUOTE, terms="retry count"))
+    view = window.preview.view
+    assert _span_color(view) == LIGHT_CODE.span
+    view.verticalScrollBar().setValue(view.verticalScrollBar().value() + 7)  # the user scrolled a little
+    scrolled = view.verticalScrollBar().value()
+    try:
+        apply_theme(app, "dark")
+        qtbot.waitUntil(lambda: _span_color(view) == DARK_CODE.span, timeout=2_000)
+        worst = min(_contrasts(view, 124), key=lambda pair: pair[0])
+        assert worst[0] >= AA_CONTRAST, f"{worst[1]!r} on the cited line after the switch: {worst[0]:.1f}:1"
+        assert view.verticalScrollBar().value() == scrolled
+    finally:
+        apply_theme(app, "light")
+    qtbot.waitUntil(lambda: _span_color(view) == LIGHT_CODE.span, timeout=2_000)
+    worst = min(_contrasts(view, 124), key=lambda pair: pair[0])
+    assert worst[0] >= AA_CONTRAST, f"{worst[1]!r} on the cited line back in light: {worst[0]:.1f}:1"
