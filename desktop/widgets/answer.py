@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -28,6 +29,7 @@ from desktop.answering import STREAM_TYPES, answer_events
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.editor import open_in_editor
 from desktop.widgets.preview import SourceTarget
+from desktop.wrap import breakable
 from engine.api import Engine
 from engine.events import Hit
 
@@ -54,6 +56,10 @@ class AnswerView(QWidget):
         self.question.setWordWrap(True)
         self.status = QLabel("")
         self.status.setObjectName("muted")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)  # an error with a path wraps; it never widens the window
+        self.status.setMinimumWidth(1)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_anchor)
@@ -143,7 +149,7 @@ class AnswerView(QWidget):
         if state is None:
             return
         hint = state.error[1] if state.error else ""
-        self.status.setText(status_text(state) + (f" ({hint})" if hint else ""))
+        self.status.setText(breakable(status_text(state) + (f" ({hint})" if hint else "")))
         self._set_html(render_html(state))
         if self.evidence.count() != len(state.evidence):
             self._fill_evidence(state.evidence)

@@ -1,8 +1,13 @@
-"""An inline, dismissable error banner: the message and its hint, never a traceback, never modal."""
+"""An inline, dismissable error banner: the message and its hint, never a traceback, never modal.
+
+It wraps, long paths and model names included (desktop.wrap), and never sets the window's minimum width.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+
+from desktop.wrap import breakable, unbroken
 
 
 class ErrorBanner(QFrame):
@@ -11,6 +16,8 @@ class ErrorBanner(QFrame):
         self.setObjectName("errorBanner")
         self.label = QLabel("")
         self.label.setWordWrap(True)
+        self.label.setMinimumWidth(1)  # the layout may make it as narrow as the window: it wraps
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         close = QPushButton("Dismiss")
         close.clicked.connect(self.hide)
         layout = QHBoxLayout(self)
@@ -28,8 +35,8 @@ class ErrorBanner(QFrame):
 
     @property
     def text(self) -> str:
-        return self.label.text()
+        return unbroken(self.label.text())
 
 
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return breakable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.answer_format import location
+from desktop.snippet_text import readable
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.preview import SourceTarget
 from desktop.widgets.results import SNIPPET_ROLE, TITLE_ROLE, ResultDelegate, plain
@@ -257,7 +258,7 @@ class SearchPanel(QWidget):
         self.results.clear()
         for hit in hits:
             title = location(relative_path(hit.path, self._folders), hit.start_line, hit.end_line, hit.page)
-            marked = hit.snippet or hit.heading
+            marked = readable(hit.snippet or hit.heading, hit.path)
             item = QListWidgetItem(f"{title}\n{plain(marked)}")
             item.setToolTip(hit.path)
             item.setData(HIT_ROLE, hit)
@@ -278,5 +279,8 @@ class SearchPanel(QWidget):
         self.open_hit.emit(SourceTarget.of_hit(hit, self._query))
 
     def set_query(self, text: str) -> None:
+        """Put `text` in the box with its start in view: a long question set for the user (an example, a
+        recent one) reads from its first word, not from its last."""
         self.box.setText(text)
+        self.box.setCursorPosition(0)
         self._timer.start()

@@ -1,0 +1,71 @@
+"""The window stays usable at 800x600: long messages wrap instead of widening it, and a long question put in
+the search box for the user shows its start."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
+
+from desktop.mainwindow import MainWindow
+from desktop.widgets.welcome import DEMO_QUESTIONS
+from tests.desktop.conftest import index_folder, wait_idle
+
+
+def _fits(label: QLabel) -> bool:
+    """Every line of the label's text, laid out as the label lays it out, fits in its width."""
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)
+    if label.textFormat().name == "PlainText":
+        doc.setPlainText(label.text())
+    else:
+        doc.setHtml(label.text())
+    doc.setTextWidth(label.contentsRect().width())
+    return doc.idealWidth() <= label.contentsRect().width() + 1
+
+
+def test_a_missing_model_message_wraps_and_never_widens_the_window(
+    qtbot: QtBot,
+    make_window: Callable[[], MainWindow],
+    small_folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CITELINE_MODEL_CACHE", str(tmp_path / "no-models"))  # as on a machine without them
+    window = make_window()
+    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    index_folder(qtbot, window, small_folder)
+    qtbot.waitUntil(lambda: window.banner.isVisible() and "embedder model" in window.banner.text)
+    with qtbot.waitSignal(window.answer.answered, timeout=60_000):
+        window.ask("When do we deploy the zebracorn pipeline?")
+    wait_idle(qtbot, window)
+    assert "embedder model" in window.answer.status.text()  # the same message, in the answer's status
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() == 800)
+    assert window.minimumSizeHint().width() <= 800, window.minimumSizeHint()
+    assert window.answer.minimumSizeHint().width() < 400
+    assert window.banner.minimumSizeHint().width() < 400
+    qtbot.wait(50)
+    assert _fits(window.banner.label), window.banner.label.text()
+    assert _fits(window.answer.status), window.answer.status.text()
+    assert window.answer.status.height() >= window.answer.status.heightForWidth(window.answer.status.width())
+
+
+def test_a_long_question_set_in_the_box_shows_its_start(qtbot: QtBot, window: MainWindow) -> None:
+    """An example question (or a recent one) is put in the box for the user: at 800x600 the box is narrower
+    than the question, and its first words are what must show."""
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() == 800)
+    question = max(DEMO_QUESTIONS, key=len)
+    window.examples.ask.emit(question)  # what clicking the example does
+    box = window.search.box
+    assert box.text() == question
+    assert box.fontMetrics().horizontalAdvance(question) > box.width()  # it cannot all show
+    assert box.cursorPosition() == 0
+    assert box.cursorRect().left() < box.fontMetrics().horizontalAdvance("M") * 2
+    wait_idle(qtbot, window)
