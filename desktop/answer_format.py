@@ -9,6 +9,7 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from desktop.snippet_text import readable
 from engine.events import (
     Answer,
     AnswerSentence,
@@ -197,7 +198,7 @@ def _conflict_html(conflict: Conflict, noted: bool = False) -> str:
 
 def evidence_label(number: int, hit: Hit) -> str:
     where = location(Path(hit.path).name, hit.start_line, hit.end_line, hit.page)
-    text = " ".join((hit.snippet or hit.text).replace("**", "").split())
+    text = " ".join(readable(hit.snippet or hit.text, hit.path).replace("**", "").split())
     heading = f"{hit.heading} — " if hit.heading else ""
     return f"[{number}] {where}  {heading}{text[:160]}"
 

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from desktop.mainwindow import MainWindow
 from desktop.widgets.highlight import TERM_COLOR
-from desktop.widgets.results import SNIPPET_ROLE, elide_title, snippet_document
+from desktop.widgets.results import SNIPPET_ROLE, elide_title, plain, snippet_document
 from tests.conftest import write
 from tests.desktop.conftest import index_folder
 
@@ -138,3 +138,34 @@ def test_the_type_filter_reads_all_types_at_800_by_600(qtbot: QtBot, window: Mai
     combo.setCurrentIndex(combo.findText("All types"))
     combo.textActivated.emit("All types")
     assert window.search.filters() == (None, [])
+
+
+def test_a_markdown_snippet_reads_as_text_with_the_match_in_bold(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """No `## `, `**`, `[text](url)`, table rules or list markers in a Markdown file's snippet; a code
+    file's snippet keeps its syntax (its `#` is a comment)."""
+    root = tmp_path / "wiki"
+    write(
+        root,
+        "guide.md",
+        "## Restoring a laptop\n\n"
+        "- Open the [restore guide](https://example.com/restore) first\n"
+        "* Choose **Restore everything** and keep `__init__.py` files\n\n"
+        "| Step | Time |\n|------|------|\n| Kestrel restore | 40 min |\n\n"
+        "### Kestrel box\n\n> The _kestrel_ box keeps snake_case_names.\n",
+    )
+    write(root, "tool.py", "# kestrel helper: restore from the box\nx = 1\n")
+    index_folder(qtbot, window, root)
+    items = _search(qtbot, window, "kestrel")
+    guide = next(i for i in items if i.toolTip().endswith("guide.md"))
+    text = plain(guide.data(SNIPPET_ROLE))  # all of it (a row shows the lines around the match)
+    for syntax in ("##", "**", "](", "[restore", "|---", "- Open", "* Choose", "> The", "`", "_kestrel_"):
+        assert syntax not in text, f"{syntax!r} in {text!r}"
+    for words in ("restore guide first", "Choose Restore everything", "__init__.py", "Kestrel box The"):
+        assert words in text, f"{words!r} not in {text!r}"
+    assert "snake_case_names" in text
+    assert "kestrel" in [w.lower() for w in _bold_words(_shown_document(window, guide))]
+    assert "Kestrel restore · 40 min" in text
+    tool = next(i for i in items if i.toolTip().endswith("tool.py"))
+    assert _shown_document(window, tool).toPlainText().startswith("# kestrel helper")
