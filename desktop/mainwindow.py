@@ -175,6 +175,7 @@ class MainWindow(QMainWindow):
         self.search.ask.connect(self.ask)
         self.search.open_hit.connect(self.preview.open_target)
         self.answer.open_source.connect(self.preview.open_target)
+        self.answer.answered.connect(self.preview.answer_done)  # a refusal's evidence is not cited
         self.preview.failed.connect(self.banner.show_error)
         self.tasks.finished.connect(self._job_finished)
         self._drop_handlers: dict[QEvent.Type, Callable[[Any], None]] = {

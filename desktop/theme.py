@@ -54,9 +54,13 @@ class CodeColors:
     emphasis: str
     span: str  # background of the cited lines
     quote: str  # background of the quoted words inside them
+    passage: str  # background of lines shown but not cited (evidence, a search result, a refusal's)
 
     def foregrounds(self) -> dict[str, str]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("span", "quote")}
+        return {k: v for k, v in self.__dict__.items() if k not in BACKGROUNDS}
+
+
+BACKGROUNDS = ("span", "quote", "passage")
 
 
 LIGHT_CODE = CodeColors(
@@ -69,6 +73,7 @@ LIGHT_CODE = CodeColors(
     emphasis="#a2420a",
     span="#fff1c9",
     quote="#ffd97a",
+    passage="#e9eef5",
 )
 DARK_CODE = CodeColors(
     text="#e6e6e6",
@@ -80,6 +85,7 @@ DARK_CODE = CodeColors(
     emphasis="#ffad7a",
     span="#3b3220",
     quote="#5c490f",
+    passage="#2a3140",
 )
 
 

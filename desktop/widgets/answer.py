@@ -31,9 +31,11 @@ from desktop.widgets.editor import open_in_editor
 from desktop.widgets.preview import SourceTarget
 from desktop.wrap import breakable
 from engine.api import Engine
-from engine.events import Hit
+from engine.events import Citation, Hit
 
 HIT_ROLE = Qt.ItemDataRole.UserRole
+EVIDENCE_TITLE = "Evidence"
+REFUSED_EVIDENCE_TITLE = "Closest passages (not cited: the answer was refused)"
 
 
 class AnswerView(QWidget):
@@ -63,6 +65,7 @@ class AnswerView(QWidget):
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_anchor)
+        self.evidence_title = QLabel(EVIDENCE_TITLE)
         self.evidence = QListWidget()
         self.evidence.setObjectName("evidence")
         self.evidence.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -88,7 +91,7 @@ class AnswerView(QWidget):
         layout.addWidget(self.question)
         layout.addLayout(buttons)
         layout.addWidget(self.browser, 3)
-        layout.addWidget(QLabel("Evidence"))
+        layout.addWidget(self.evidence_title)
         layout.addWidget(self.evidence, 2)
 
     # -- asking ---------------------------------------------------------------------------------------
@@ -150,6 +153,7 @@ class AnswerView(QWidget):
             return
         hint = state.error[1] if state.error else ""
         self.status.setText(breakable(status_text(state) + (f" ({hint})" if hint else "")))
+        self.evidence_title.setText(REFUSED_EVIDENCE_TITLE if state.refused else EVIDENCE_TITLE)
         self._set_html(render_html(state))
         if self.evidence.count() != len(state.evidence):
             self._fill_evidence(state.evidence)
@@ -185,12 +189,21 @@ class AnswerView(QWidget):
             return
         cite = self.state.citation(sentence, index)
         if cite is not None:
-            target = SourceTarget(cite.path, cite.start_line, cite.end_line, cite.page, cite.quote)
-            self.open_source.emit(target)
+            self.open_source.emit(_cited_target(cite))
 
     def _on_evidence(self, item: QListWidgetItem) -> None:
+        """Evidence is what was read, not what was cited: a passage the answer cites opens as its citation
+        (its lines and quote); any other opens with the passage tint, and says it is not cited."""
         hit: Hit = item.data(HIT_ROLE)
-        self.open_source.emit(SourceTarget(hit.path, hit.start_line, hit.end_line, hit.page))
+        number = self.evidence.row(item) + 1
+        state = self.state
+        cites = [c for s in state.shown for c in s.citations if c.source == number] if state else []
+        if cites:
+            self.open_source.emit(_cited_target(cites[0]))
+            return
+        refused = state is not None and state.refused
+        note = f"closest passage [{number}], not cited" if refused else f"evidence [{number}], not cited"
+        self.open_source.emit(SourceTarget.of_hit(hit, note=note))
 
     def copy_markdown(self) -> None:
         if self.state is not None:
@@ -217,3 +230,8 @@ class AnswerView(QWidget):
 
     def evidence_files(self) -> list[str]:
         return [Path(self.evidence.item(i).data(HIT_ROLE).path).name for i in range(self.evidence.count())]
+
+
+def _cited_target(cite: Citation) -> SourceTarget:
+    note = f"cited as [{cite.source}]"
+    return SourceTarget(cite.path, cite.start_line, cite.end_line, cite.page, cite.quote, note=note)

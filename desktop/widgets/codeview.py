@@ -45,7 +45,7 @@ class CodeView(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.first_number = 1  # the number shown beside block 0
-        self._span: tuple[int, int, str, QueryTerms | None] | None = None  # show_span's, to recolour
+        self._span: tuple[int, int, str, QueryTerms | None, bool] | None = None  # show_span's, to recolour
         self._gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_margin)
         self.updateRequest.connect(self._scroll_gutter)
@@ -89,11 +89,17 @@ class CodeView(QPlainTextEdit):
 
     # -- the cited span -------------------------------------------------------------------------------
     def show_span(
-        self, first_block: int, last_block: int, quote: str = "", terms: QueryTerms | None = None
+        self,
+        first_block: int,
+        last_block: int,
+        quote: str = "",
+        terms: QueryTerms | None = None,
+        cited: bool = True,
     ) -> None:
         """Highlight blocks [first, last] (0-based), the quote and the query's words inside them (the span's
-        tint would hide the highlighter's), and scroll them into view."""
-        self._span = (first_block, last_block, quote, terms)
+        tint would hide the highlighter's), and scroll them into view. A span that is not `cited` (evidence,
+        a search result) gets the theme's passage tint, never the citation's."""
+        self._span = (first_block, last_block, quote, terms, cited)
         marked = self._mark()
         if marked is None:
             return
@@ -122,7 +128,7 @@ class CodeView(QPlainTextEdit):
         the first marked word, else None), or None when there is no span."""
         if self._span is None:
             return None
-        first_block, last_block, quote, terms = self._span
+        first_block, last_block, quote, terms, cited = self._span
         doc = self.document()
         last_block = max(first_block, min(last_block, doc.blockCount() - 1))
         start = doc.findBlockByNumber(first_block)
@@ -132,7 +138,7 @@ class CodeView(QPlainTextEdit):
         span = QTextCursor(start)
         span.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
         colors = code_colors()  # the theme's: the code's colours stay readable on them
-        selections = [_selection(span, QColor(colors.span), full_width=True)]
+        selections = [_selection(span, QColor(colors.span if cited else colors.passage), full_width=True)]
         found = self._find_quote(quote, start.position(), span.selectionEnd())
         if found is not None:
             selections.append(_selection(found, QColor(colors.quote)))

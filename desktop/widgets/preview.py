@@ -7,12 +7,13 @@ numbers are the file's); PDF and Word files are shown as the engine's extracted 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
+from desktop.answer_format import AnswerState
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.editor import open_in_editor
@@ -22,12 +23,15 @@ from engine.events import Hit
 
 MAX_BYTES = 4 * 1024 * 1024
 HIGHLIGHT_LIMIT = 400_000  # characters; beyond this, highlighting the whole file would stall the UI
+FIRST_EVIDENCE = "evidence [1], not cited yet"
+REFUSED_EVIDENCE = "closest passage, not cited: the answer was refused"
 
 
 @dataclass(frozen=True)
 class SourceTarget:
     """A place to show: a file and a 1-based line span (within `page` for a PDF), a quote in it, and the
-    search or question whose words to mark."""
+    search or question whose words to mark. Only a `cited` span gets the citation's tint; `note` says
+    what the lines are ("cited as [2]", "closest passage, not cited")."""
 
     path: str
     start_line: int = 1
@@ -35,10 +39,16 @@ class SourceTarget:
     page: int | None = None
     quote: str = ""
     terms: str = ""
+    cited: bool = True
+    note: str = ""
 
     @classmethod
-    def of_hit(cls, hit: Hit, terms: str = "") -> SourceTarget:
-        return cls(hit.path, hit.start_line, hit.end_line, hit.page, terms=terms)
+    def of_hit(cls, hit: Hit, terms: str = "", note: str = "") -> SourceTarget:
+        return cls(hit.path, hit.start_line, hit.end_line, hit.page, terms=terms, cited=False, note=note)
+
+    @property
+    def caption(self) -> str:
+        return f"{self.where} · {self.note}" if self.note else self.where
 
     @property
     def where(self) -> str:
@@ -105,6 +115,7 @@ class SourcePreview(QWidget):
         self._wanted = 0
         self._awaited: tuple[QListWidget, str] | None = None  # (evidence list, question) to follow
         self._watched: QListWidget | None = None  # the evidence list whose new rows are watched
+        self._followed: SourceTarget | None = None  # the evidence opened for the user by `follow`
         self.title = QLabel("No source open")
         self.title.setObjectName("previewTitle")
         self.where = QLabel("")
@@ -173,7 +184,26 @@ class SourcePreview(QWidget):
         question = self._awaited[1]
         self._awaited = None
         if isinstance(hit, Hit):
-            self._open(SourceTarget.of_hit(hit, question))
+            self._followed = SourceTarget.of_hit(hit, question, FIRST_EVIDENCE)
+            self._open(self._followed)
+
+    def answer_done(self, state: AnswerState) -> None:
+        """While the evidence opened for the user still shows: a refusal says it is the closest passage,
+        cited by nothing; an answer shows its first citation instead, with the cited tint and the quote."""
+        if self._followed is None or self.target is not self._followed:
+            return
+        if state.refused:
+            self.target = self._followed = replace(self._followed, note=REFUSED_EVIDENCE)
+            if not self.where.text().endswith("loading…"):
+                self.where.setText(self.target.caption)
+            return
+        cited = [c for sentence in state.shown for c in sentence.citations]
+        if cited:
+            c = cited[0]
+            self._followed = None
+            self._open(
+                SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote, note=f"cited as [{c.source}]")
+            )
 
     def _loaded(self, job: Job, target: SourceTarget, wanted: int) -> None:
         if wanted != self._wanted:
@@ -191,8 +221,9 @@ class SourcePreview(QWidget):
         if terms is not None:
             self.highlighter.set_kind(source.kind, source.suffix, terms)
         first, last = block_span(source, target)
-        self.view.show_span(first, last, target.quote, terms)
-        self.where.setText(target.where + (" · truncated" if source.truncated else ""))
+        shown = self.target or target  # the same place, its note perhaps changed by answer_done meanwhile
+        self.view.show_span(first, last, target.quote, terms, cited=target.cited)
+        self.where.setText(shown.caption + (" · truncated" if source.truncated else ""))
         self.open_button.setEnabled(True)
         self.shown.emit(target)
 

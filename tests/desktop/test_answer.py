@@ -105,7 +105,7 @@ def test_citation_click_opens_the_preview_at_the_cited_lines(
         "After that, changes wait until Monday."
     )
     assert quote.cursor.selectedText() == QUOTE
-    assert window.preview.where.text() == "lines 42–43"
+    assert window.preview.where.text() == f"lines 42–43 · cited as [{cite.source}]"
 
 
 def test_copy_as_markdown_keeps_the_citations(qtbot: QtBot, window: MainWindow, runbook: Path) -> None:

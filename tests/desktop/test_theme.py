@@ -38,7 +38,13 @@ def dark() -> Iterator[None]:
 def test_every_code_colour_is_readable_on_the_base_the_span_and_the_quote(colors: CodeColors) -> None:
     base = "#ffffff" if colors is LIGHT_CODE else "#1b1d21"  # the palettes' Base
     for name, foreground in colors.foregrounds().items():
-        for where, background in (("base", base), ("span", colors.span), ("quote", colors.quote)):
+        backgrounds = (
+            ("base", base),
+            ("span", colors.span),
+            ("quote", colors.quote),
+            ("passage", colors.passage),
+        )
+        for where, background in backgrounds:
             ratio = contrast(foreground, background)
             assert ratio >= AA_CONTRAST, f"{name} on the {where}: {ratio:.1f}:1"
 

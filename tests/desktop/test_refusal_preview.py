@@ -1,0 +1,64 @@
+"""A refusal cites nothing: the evidence the preview opens for it is shown as the closest passage, not
+cited, in the passage tint; only a citation gets the citation's tint (first-time-user review, issue 18)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QTextCharFormat
+from pytestqt.qtbot import QtBot
+
+from desktop.mainwindow import MainWindow
+from desktop.theme import LIGHT_CODE
+from desktop.widgets.codeview import CodeView
+from tests.desktop.conftest import index_folder, wait_idle
+
+
+def _span_color(view: CodeView) -> str:
+    full = [
+        s
+        for s in view.extraSelections()
+        if s.format.boolProperty(QTextCharFormat.Property.FullWidthSelection)
+    ]
+    return full[0].format.background().color().name() if full else ""
+
+
+def _answer(qtbot: QtBot, window: MainWindow, question: str) -> object:
+    with qtbot.waitSignal(window.answer.answered, timeout=60_000) as blocker:
+        window.ask(question)
+    wait_idle(qtbot, window)
+    return blocker.args[0]
+
+
+def test_a_refusal_shows_its_closest_passage_as_not_cited(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    index_folder(qtbot, window, small_folder)
+    state = _answer(qtbot, window, "What is the airspeed of an unladen swallow?")
+    assert getattr(state, "refused", False) and window.answer.evidence.count() > 0
+    preview = window.preview
+    qtbot.waitUntil(lambda: preview.target is not None and _span_color(preview.view) != "")
+    assert _span_color(preview.view) == LIGHT_CODE.passage  # not the amber of a citation
+    assert "not cited" in preview.where.text() and "refused" in preview.where.text()
+    assert "not cited" in window.answer.evidence_title.text()
+    with qtbot.waitSignal(preview.shown, timeout=10_000):  # another of its passages, chosen by the user
+        window.answer.evidence.itemClicked.emit(
+            window.answer.evidence.item(window.answer.evidence.count() - 1)
+        )
+    assert _span_color(preview.view) == LIGHT_CODE.passage
+    assert "closest passage" in preview.where.text() and "not cited" in preview.where.text()
+
+
+def test_an_answer_shows_its_first_citation_in_the_cited_tint(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    index_folder(qtbot, window, small_folder)
+    state = _answer(qtbot, window, "When do we deploy the zebracorn pipeline?")
+    cited = [c for s in getattr(state, "shown", []) for c in s.citations]
+    assert cited, "the question is answered with a citation"
+    preview = window.preview
+    qtbot.waitUntil(lambda: preview.target is not None and preview.target.cited, timeout=10_000)
+    qtbot.waitUntil(lambda: _span_color(preview.view) == LIGHT_CODE.span)
+    assert preview.target.path == cited[0].path and f"cited as [{cited[0].source}]" in preview.where.text()
