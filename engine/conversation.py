@@ -6,7 +6,7 @@ cited), and the chunks of the files the thread already cited are considered firs
 about them. A question that starts a new topic is searched on its own words only, so the old topic does
 not pull its files back in.
 
-Follow-up or new topic is decided from two signals, neither tied to any collection:
+Follow-up or new topic is decided from three signals, none tied to any collection:
 
 - an unresolved referent: a third-person pronoun or a demonstrative (closed grammatical classes, listed
   below), or an elliptical opening ("and …", "what about …");
@@ -14,7 +14,11 @@ Follow-up or new topic is decided from two signals, neither tied to any collecti
   the whole index does (IDF-weighted coverage of its content words, the measure the evidence gate uses):
   a question those files answer as well as anything else is about them.
 
-Neither signal: a new topic. The rewrite is deterministic and offline (no model call): a 1.5B local model
+- whether the question's own words find an answer at all: its best chunks score below the evidence
+  gate's line (the same score and the same fitted line the gate refuses by) only when something it needs
+  is missing from it, which in a thread is the subject of the turns before.
+
+None of the three: a new topic. The rewrite is deterministic and offline (no model call): a 1.5B local model
 writes ~10 tokens a second here, so a condensed question from it would cost seconds before any search.
 The cite-or-refuse contract is unchanged: the standalone question goes through the same pipeline, and a
 follow-up is refused like any other question.
@@ -28,7 +32,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from engine.answer.gate import DocFreq, idf
+import numpy as np
+import numpy.typing as npt
+
+from engine.answer import gate
+from engine.answer.gate import COVERAGE_WEIGHT, DocFreq, idf
 from engine.events import Answer, Hit
 from engine.retrieve.fusion import rrf
 from engine.text import STOP, content_terms, stem, words
@@ -132,15 +140,28 @@ def key_words(text: str, skip: set[str] | None = None) -> list[str]:
     return out
 
 
+def cited_text(turn: Turn) -> str:
+    """What the turn's answer cited: the cited evidence chunks with their headings and file names."""
+    evidence = turn.answer.evidence
+    sources = dict.fromkeys(c.source for s in turn.answer.sentences for c in s.citations)
+    return " ".join(chunk_text(evidence[n - 1]) for n in sources if 0 < n <= len(evidence))
+
+
 def standalone(question: str, previous: Turn, doc_freq: DocFreq | None = None) -> str:
-    """The question with the previous turn's key words after it, in parentheses: the words of its
-    standalone question (which already carries the turns before it) and of the headings its answer cited,
-    the CONTEXT_WORDS rarest in the index (IDF), in their order. Rare words name the subject ("PTO",
-    "senior engineers"); common ones ("get", "days") would pull the search towards the old answer."""
+    """The question with the previous turn's key words after it, in parentheses.
+
+    Candidates: the words of the previous standalone question (which carries the turns before it), then
+    of the headings its answer cited. Those its cited sources contain name what it was about ("graph
+    recursion limit", "PTO"); its other words are phrasing ("legitimately", "indicates") and are carried
+    only when nothing was cited (a refusal). Of these, the CONTEXT_WORDS rarest in the index (IDF) are
+    kept, in their order: common ones ("get", "days") would pull the search towards the old answer."""
     own = set(content_terms(question))
     carried = key_words(previous.searched, own)
     heads = " ".join(h.rsplit(">", 1)[-1] for h in previous.cited_headings)
     carried += key_words(heads, own | {stem(w) for w in carried})
+    cited = set(content_terms(cited_text(previous)))
+    if cited:
+        carried = [w for w in carried if stem(w) in cited]
     rarest = set(sorted(carried, key=lambda w: -idf(stem(w), doc_freq))[:CONTEXT_WORDS])
     kept = [w for w in carried if w in rarest]
     return f"{question.strip()} ({' '.join(kept)})" if kept else question.strip()
@@ -164,28 +185,65 @@ def chunk_text(hit: Hit) -> str:
 
 
 @dataclass(frozen=True)
+class Passages:
+    """Chunks a question is compared with: their texts, and their unit vectors where the index has them
+    (None in a keyword-only index), in the same order."""
+
+    texts: list[str]
+    vectors: npt.NDArray[np.float32] | None = None
+
+
+@dataclass(frozen=True)
 class Decision:
     follow_up: bool
     about_thread: bool
     reason: str
 
 
+def match(
+    terms: Sequence[str], qvec: npt.NDArray[np.float32] | None, passages: Passages, doc_freq: DocFreq | None
+) -> float:
+    """How well the best of `passages` speaks to the question, scored as the evidence gate scores it:
+    COVERAGE_WEIGHT x its IDF-weighted word coverage + the rest x its best cosine (when vectors exist)."""
+    lexical = coverage(terms, passages.texts, doc_freq)
+    if qvec is None or passages.vectors is None or not len(passages.vectors):
+        return lexical
+    dense = float(np.max(passages.vectors @ qvec))
+    return COVERAGE_WEIGHT * lexical + (1 - COVERAGE_WEIGHT) * dense
+
+
 def decide(
-    question: str, alone: Sequence[Hit], thread_chunks: Sequence[str], doc_freq: DocFreq | None
+    question: str,
+    alone: Sequence[Hit],
+    thread: Passages,
+    doc_freq: DocFreq | None,
+    qvec: npt.NDArray[np.float32] | None = None,
+    line: float = gate.THRESHOLD,
 ) -> Decision:
     """Follow-up or new topic (see the module's docstring), and whether it is about the thread's files.
 
-    alone: the question's own top hits; thread_chunks: the texts of the chunks of the files the thread
-    cited."""
+    alone: the question's own top hits; thread: the chunks of the files the thread cited; qvec: the
+    question's embedding (None without vectors); line: the evidence gate's threshold, below which the
+    question's own words would not find an answer (gate.threshold)."""
     terms = content_terms(question)
-    best = coverage(terms, [chunk_text(h) for h in alone[:PROBE]], doc_freq)
-    mine = coverage(terms, thread_chunks, doc_freq)
-    about = bool(thread_chunks) and mine >= best - COVERAGE_SLACK
-    figures = f"the thread's files cover {mine:.2f} of its words, the best of the index {best:.2f}"
+    top = list(alone[:PROBE])
+    vectors = [h.vector_score for h in top]
+    best_dense = max((v for v in vectors if v is not None), default=None)
+    index = Passages([chunk_text(h) for h in top])
+    best = coverage(terms, index.texts, doc_freq)
+    if qvec is not None and best_dense is not None and thread.vectors is not None:
+        best = COVERAGE_WEIGHT * best + (1 - COVERAGE_WEIGHT) * best_dense
+    mine = match(terms, qvec if best_dense is not None else None, thread, doc_freq) if thread.texts else 0.0
+    about = bool(thread.texts) and mine >= best - COVERAGE_SLACK
+    figures = f"the thread's files match it {mine:.2f}, the best of the index {best:.2f}"
     if has_referent(question):
         return Decision(True, about, f"it points back to the thread; {figures}")
     if about:
         return Decision(True, True, f"it is about the files the thread cited: {figures}")
+    if best < line:
+        return Decision(
+            True, False, f"its own words find too little (below the evidence gate's {line:.2f}); {figures}"
+        )
     return Decision(False, False, f"a new topic: {figures}")
 
 
@@ -225,27 +283,28 @@ def plan(
     question: str,
     previous: Sequence[Turn],
     search: Search,
-    thread_chunks: Callable[[Sequence[str]], list[str]],
+    thread_chunks: Callable[[Sequence[str]], Passages],
     doc_freq: DocFreq | None,
     k: int = EVIDENCE_K,
+    embed: Callable[[str], npt.NDArray[np.float32]] | None = None,
 ) -> Plan:
     """The standalone question and its evidence. `search(text, k)` ranks hits as answers' evidence does;
-    `thread_chunks(paths)` gives the chunk texts of cited files."""
+    `thread_chunks(paths)` gives the chunks of cited files; `embed` the question's vector (None: none)."""
     question = question.strip()
     last = previous[-1] if previous else None
     if last is None:
-        return Plan(
-            Searched(thread_id, question, question, False, (), "the thread's first question"),
-            search(question, k),
-        )
+        first = Searched(thread_id, question, question, False, (), "the thread's first question")
+        return Plan(first, search(question, k))
     cited = thread_files(previous)
     alone = search(question, max(k, PROBE))
-    decision = decide(question, alone, thread_chunks(cited) if cited else [], doc_freq)
+    thread = thread_chunks(cited) if cited else Passages([])
+    qvec = embed(question) if embed is not None and thread.vectors is not None else None
+    decision = decide(question, alone, thread, doc_freq, qvec, gate.threshold(qvec is not None))
     if not decision.follow_up:
         return Plan(Searched(thread_id, question, question, False, (), decision.reason), alone[:k])
     text = standalone(question, last, doc_freq)
     about = tuple(cited) if decision.about_thread else ()
-    hits = search(text, DEPTH)
+    hits = search(text, max(k, DEPTH))
     hits = prefer(hits, about, k) if about else hits[:k]
     return Plan(Searched(thread_id, question, text, True, about, decision.reason), hits)
 
@@ -270,19 +329,29 @@ def engine_search(engine: Engine) -> Search:
     return run
 
 
-def engine_chunks(engine: Engine) -> Callable[[Sequence[str]], list[str]]:
-    def read(paths: Sequence[str]) -> list[str]:
-        out: list[str] = []
+def engine_chunks(engine: Engine) -> Callable[[Sequence[str]], Passages]:
+    """The chunks of the given files, with their vectors when every one has one."""
+
+    def read(paths: Sequence[str]) -> Passages:
+        texts: list[str] = []
+        ids: list[int] = []
         for path in paths:
             row = engine.catalog.file(path)
-            if row is not None:
-                out += [
-                    f"{c.text} {c.heading} {c.path.rsplit('/', 1)[-1]}"
-                    for c in engine.catalog.chunks_of_file(row.id)
-                ]
-        return out
+            for c in engine.catalog.chunks_of_file(row.id) if row is not None else []:
+                texts.append(f"{c.text} {c.heading} {path.rsplit('/', 1)[-1]}")
+                ids.append(c.id)
+        if not ids or not engine.has_vectors():
+            return Passages(texts)
+        found, vectors = engine.catalog.vectors_for_chunks(ids)
+        return Passages(texts, vectors if len(found) == len(ids) else None)
 
     return read
+
+
+def engine_embed(engine: Engine) -> Callable[[str], npt.NDArray[np.float32]] | None:
+    if not engine.has_vectors():
+        return None
+    return lambda text: engine.embedder().embed([text])[0]
 
 
 def thread_stream(
@@ -305,7 +374,15 @@ def thread_stream(
     previous = store.turns(catalog, tid)
     saved = False
     try:
-        planned = plan(tid, question, previous, engine_search(engine), engine_chunks(engine), engine.doc_freq)
+        planned = plan(
+            tid,
+            question,
+            previous,
+            engine_search(engine),
+            engine_chunks(engine),
+            engine.doc_freq,
+            embed=engine_embed(engine),
+        )
         yield planned.searched
         final: Answer | None = None
         asked = answered_as(planned.searched)
