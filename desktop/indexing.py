@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from desktop.tasks import Job, State, TaskManager
 from engine.api import Engine, FolderWatcher, PhaseRates, Status, time_left
@@ -24,6 +24,9 @@ from engine.events import IndexProgress
 
 log = logging.getLogger(__name__)
 BUSY_STATES = ("queued", "scanning", "indexing")
+REMOVING = "removing "  # the name of a removal job, before the folder's
+UNDO_MS = 10_000  # how long a removal can be undone
+PENDING_KEY = "folders/pending_removal"  # desktop.ini: removals asked for and not yet done (a crash, a quit)
 
 
 PHASE_STATES = {"scan": "scanning", "lexical": "indexing", "vectors": "vectors"}
@@ -110,6 +113,7 @@ class Indexing(QObject):
     error = Signal(str, str)  # message, hint
     busy = Signal(object)  # the running index/vector job, or None when idle
     idle = Signal()  # a whole add/sync/vectors/watch chain finished
+    pending = Signal(list)  # the folders whose removal can still be undone (empty: none)
     _batch = Signal(object)  # watcher thread -> UI thread
 
     def __init__(self, engine: Engine, tasks: TaskManager, parent: QObject | None = None) -> None:
@@ -121,6 +125,13 @@ class Indexing(QObject):
         self.rates = PhaseRates()  # this run's keyword and vector rates, for each folder's time left
         self._added = False  # an add was asked for: never show the welcome page after that
         self._watcher: FolderWatcher | None = None  # touched on the writer thread only
+        self.undoable: dict[str, FolderView] = {}  # removed from view, kept in the index until the undo ends
+        self.removing: set[str] = set()  # removal queued on the writer lane, not yet done
+        self._after_removals: list[Callable[[], None]] = []  # waiting for `removing` to empty
+        self._undo_timer = QTimer(self)
+        self._undo_timer.setSingleShot(True)
+        self._undo_timer.setInterval(UNDO_MS)
+        self._undo_timer.timeout.connect(self.commit_removals)
         self._batch.connect(self._on_batch, Qt.ConnectionType.QueuedConnection)
         tasks.progress.connect(self._on_progress)
 
@@ -131,6 +142,8 @@ class Indexing(QObject):
         The load runs on the writer lane, so it sees the catalog before any add the user makes meanwhile
         (a drop during start-up): the catch-up then covers exactly the folders that were there before.
         """
+        for path in self._persisted():  # asked for before a crash, or a quit that could not wait for it
+            self._queue_removal(path, missing_ok=True)
         self.tasks.write("loading folders", lambda job: self.engine.status(), then=self._after_load)
 
     def add(self, paths: Iterable[Path]) -> None:
@@ -148,22 +161,103 @@ class Indexing(QObject):
             self.add([job.result])
 
     def remove(self, path: str) -> None:
-        """Forget a folder. The running job is stopped only when it is working on that folder."""
+        """Forget a folder now. The running job is stopped only when it is working on that folder."""
+        self._stop_work_on(path)
+        self.views.pop(path, None)
+        self.changed.emit()
+        self._queue_removal(path)
+
+    def remove_later(self, path: str) -> None:
+        """Take a folder out of the list and the search results at once, and out of the index when the undo
+        window passes (or the app quits): until then `undo_removals` brings it back as it was, without
+        indexing anything again. Saved in desktop.ini, so a crash meanwhile still removes it next time."""
+        self._stop_work_on(path)
+        self.undoable[path] = self.views.pop(path, FolderView(path))
+        self._persist()
+        self._undo_timer.start()
+        self.changed.emit()
+        self.pending.emit(list(self.undoable))
+
+    def undo_removals(self) -> None:
+        """Every folder whose removal is still pending comes back; one whose indexing was stopped for the
+        removal is brought up to date (incrementally: what was indexed stays)."""
+        self._undo_timer.stop()
+        restored, self.undoable = self.undoable, {}
+        self._persist()
+        self.views.update(restored)
+        self.pending.emit([])
+        self.changed.emit()
+        unfinished = [p for p, v in restored.items() if v.state not in ("keyword-ready", "ready", "watching")]
+        if unfinished:
+            self.index(unfinished)
+        log.info("removal undone: %s", ", ".join(restored))
+
+    def commit_removals(self) -> None:
+        """The undo window is over: the pending folders leave the index."""
+        self._undo_timer.stop()
+        paths, self.undoable = list(self.undoable), {}
+        self.pending.emit([])
+        for path in paths:
+            self._queue_removal(path)
+
+    def after_removals(self, then: Callable[[], None]) -> None:
+        """Call `then` once no removed folder is left in the index: a question asked meanwhile must not be
+        answered from a folder the user removed. Removals still in their undo window are done now (asking
+        is moving on). Waits only for the removals themselves: when the writer is busy with other work
+        they queue behind, `then` runs at once (they would keep the question waiting too long)."""
+        self.commit_removals()
+        writes = self.tasks.active("write")
+        others = [j for j in writes if j.state is State.RUNNING and not j.name.startswith(REMOVING)]
+        if not self.removing or others:
+            then()
+        else:
+            self._after_removals.append(then)
+
+    def hidden(self) -> set[str]:
+        """Folders the user removed whose files may still be in the index: keep them out of results."""
+        return set(self.undoable) | self.removing
+
+    def _stop_work_on(self, path: str) -> None:
         progress = self.current.progress if self.current is not None else None
         if self.current is not None and (progress is None or _under(progress.path, path)):
             self.current.cancel()
-        self.views.pop(path, None)
-        self.changed.emit()
-        self.tasks.write(
-            f"removing {Path(path).name}",
-            lambda job: self.engine.remove_folder(path),
-            then=self._after_remove,
-        )
 
-    def _after_remove(self, job: Job) -> None:
-        self._ok(job)
+    def _queue_removal(self, path: str, missing_ok: bool = False) -> None:
+        self.removing.add(path)
+
+        def body(job: Job) -> None:
+            if not (missing_ok and self.engine.folder(path) is None):
+                self.engine.remove_folder(path)
+
+        name = f"{REMOVING}“{Path(path).name}”"
+        self.tasks.write(name, body, then=lambda job: self._after_remove(job, path))
+
+    def _after_remove(self, job: Job, path: str) -> None:
+        self.removing.discard(path)
+        if self._ok(job):
+            self._persist()
+        if not self.removing:
+            waiting, self._after_removals = self._after_removals, []
+            for then in waiting:
+                then()
         self.refresh()
         self.watch()
+
+    def _persisted(self) -> list[str]:
+        from desktop.paths import ui_settings
+
+        value = ui_settings(self.engine.home).value(PENDING_KEY, [])
+        if isinstance(value, str):  # QSettings (INI) gives a lone item back as a plain string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def _persist(self) -> None:
+        """What is still to be removed: the folders in the undo window and those queued for removal."""
+        from desktop.paths import ui_settings
+
+        settings = ui_settings(self.engine.home)
+        settings.setValue(PENDING_KEY, sorted(self.hidden()))
+        settings.sync()
 
     def patterns(self, path: str, then: Callable[[tuple[str, ...], tuple[str, ...]], None]) -> None:
         """Read a folder's include/exclude globs (read lane); `then(include, exclude)` on the UI thread."""
@@ -223,8 +317,22 @@ class Indexing(QObject):
         self.tasks.write("watching folders", self._restart_watcher, then=self._after_watch)
 
     def close(self) -> None:
-        """At quit, after the task lanes have stopped: no watcher thread may outlive the window."""
+        """At quit, after the task lanes have stopped: no watcher thread may outlive the window. A removal
+        still in its undo window is done now, on this thread, when no worker is left to write; else it
+        stays saved and is done at the next start."""
         self._stop_watcher()
+        self._undo_timer.stop()
+        if not self.undoable or not self.tasks.wait_idle(0):
+            return
+        for path in list(self.undoable):
+            try:
+                self.engine.remove_folder(path)
+            except Exception:  # the next start tries again; the user's files are never touched
+                log.exception("could not remove %s at quit", path)
+                continue
+            del self.undoable[path]
+            log.info("folder removed at quit: %s", path)
+        self._persist()
 
     # -- chain ----------------------------------------------------------------------------------------
     def _after_load(self, job: Job) -> None:
@@ -232,8 +340,9 @@ class Indexing(QObject):
             return
         self._after_status(job)
         status: Status = job.result
-        if status.folders:
-            self.index([f.path for f in status.folders])
+        folders = [f.path for f in status.folders if f.path not in self.hidden()]
+        if folders:
+            self.index(folders)
         elif not self._added:  # a drop may have come in while the folder list was loading
             self.empty.emit(True)
 
@@ -295,7 +404,10 @@ class Indexing(QObject):
         for path, view in list(self.views.items()):
             if path not in known and view.state not in BUSY_STATES:  # busy: added after this status was read
                 del self.views[path]
+        hidden = self.hidden()
         for folder in status.folders:
+            if folder.path in hidden:
+                continue
             view = self.views.setdefault(folder.path, FolderView(folder.path))
             view.files, view.indexed, view.skipped = folder.files, folder.indexed, folder.skipped
             view.failed, view.chunks = folder.failed, folder.chunks
@@ -318,8 +430,11 @@ class Indexing(QObject):
             watcher.stop()
 
     def _on_batch(self, paths: set[Path]) -> None:
-        log.info("watcher: %d changed paths", len(paths))
-        self.index([str(p) for p in sorted(paths)], quiet=True)
+        hidden = self.hidden()
+        changed = [str(p) for p in sorted(paths) if not any(_under(str(p), root) for root in hidden)]
+        log.info("watcher: %d changed paths", len(changed))
+        if changed:
+            self.index(changed, quiet=True)
 
     # -- progress (UI thread, ~10/s) ------------------------------------------------------------------
     def _on_progress(self, job: Job) -> None:

@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
             lambda: self.search.set_folders(sorted(self.indexing.views, key=str.lower))
         )
         self.indexing.idle.connect(self.search.refresh_types)
+        self.indexing.changed.connect(lambda: self.search.set_hidden(self.indexing.hidden()))
         self.search.ask.connect(self.ask)
         self.search.open_hit.connect(self.preview.open_target)
         self.answer.open_source.connect(self.preview.open_target)
@@ -229,7 +230,7 @@ class MainWindow(QMainWindow):
 
     def ask(self, question: str) -> None:
         self._remember(question)
-        self.answer.ask(question)
+        self.indexing.after_removals(lambda: self.answer.ask(question))  # never from a removed folder
         self.preview.follow(self.answer.evidence, question)  # cleared, then the new evidence's first hit
 
     def try_demo(self) -> None:

@@ -1,6 +1,7 @@
 """Folders panel: the watched folders with their state and counts, add/remove, progress and Cancel.
 
-Removing a folder asks first, saying how many files leave the index and that the files on disk stay.
+Removing a folder asks first, saying how many files leave the index and that the files on disk stay; then
+for ten seconds an Undo brings it back as it was (Indexing.remove_later), nothing indexed again.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -23,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.indexing import BUSY_STATES, FolderView, Indexing
+from desktop.indexing import BUSY_STATES, UNDO_MS, FolderView, Indexing
 from desktop.tasks import Job
 from desktop.widgets.dialogs import PatternsDialog
 from desktop.widgets.flow import FlowLayout
@@ -59,6 +61,7 @@ class FoldersPanel(QWidget):
         self.progress_label.setWordWrap(True)  # a long file name wraps instead of widening the pane
         self.cancel_button = QPushButton("Cancel")
         self.confirm: QMessageBox | None = None  # the open "Remove folder?" question
+        self.undo_bar = UndoBar()
         self._layout()
         self._wire()
         self._on_busy(None)
@@ -79,6 +82,7 @@ class FoldersPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.tree, 1)
+        layout.addWidget(self.undo_bar)
         layout.addLayout(actions)
         layout.addLayout(busy)
         layout.addWidget(self.progress_label)
@@ -91,6 +95,8 @@ class FoldersPanel(QWidget):
         self.patterns_button.clicked.connect(self.edit_patterns)
         self.patterns_action.triggered.connect(self.edit_patterns)
         self.cancel_button.clicked.connect(self.indexing.cancel)
+        self.undo_bar.undo_button.clicked.connect(self.indexing.undo_removals)
+        self.indexing.pending.connect(self.undo_bar.show_pending)
         self.tree.itemSelectionChanged.connect(self._update_buttons)
         self.indexing.changed.connect(self.redraw)
         self.indexing.busy.connect(self._on_busy)
@@ -122,7 +128,7 @@ class FoldersPanel(QWidget):
 
     def _confirmed(self, path: str, role: QMessageBox.ButtonRole) -> None:
         if role == QMessageBox.ButtonRole.DestructiveRole:
-            self.indexing.remove(path)
+            self.indexing.remove_later(path)
 
     def edit_patterns(self) -> None:
         """Open the selected folder's include/exclude dialog, prefilled from the catalog (read lane)."""
@@ -179,6 +185,31 @@ class FoldersPanel(QWidget):
         self.progress_label.setToolTip(event.path)
 
 
+class UndoBar(QFrame):
+    """ "Removed “notes” from the index. [Undo]" while a removal can be undone (Ctrl+Z too, unless a text
+    box has the focus and undoes its own typing)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("undoBar")
+        self.label = QLabel("")
+        self.label.setWordWrap(True)
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Undo))
+        self.undo_button.setToolTip(f"Bring the folder back as it was (for {UNDO_MS // 1000} s)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.undo_button)
+        self.hide()
+
+    def show_pending(self, paths: list[str]) -> None:
+        names = ", ".join(f"“{Path(p).name or p}”" for p in paths)
+        self.label.setText(f"Removed {names} from the index.")
+        self.label.setToolTip("\n".join(paths))
+        self.setVisible(bool(paths))
+
+
 class FolderTree(QTreeWidget):
     """The folder list. Its columns share the width it has and it never scrolls sideways (share_widths);
     text that does not fit is elided, and each cell's tooltip has all of it."""
@@ -233,7 +264,8 @@ def _removal_detail(view: FolderView | None) -> str:
         what += " leave" if view.indexed != 1 or others else " leaves"
     return (
         f"{what} the index: searches and answers will no longer find them.\n\n"
-        "The files on disk are not touched, and you can add the folder again at any time."
+        f"The files on disk are not touched. You can undo this for {UNDO_MS // 1000} seconds, and add the "
+        "folder again at any time."
     )
 
 

@@ -89,6 +89,7 @@ class SearchPanel(QWidget):
         self.tasks = tasks
         self._seq = 0
         self._folders: list[str] = []
+        self._hidden: set[str] = set()  # folders removed (undo pending, or removal queued): no results
         self._query = ""  # the search the listed results answer
         self.box = QLineEdit()
         self.box.setObjectName("searchBox")
@@ -194,6 +195,13 @@ class SearchPanel(QWidget):
         if chosen is not None and chosen not in paths:
             self._timer.start()  # the chosen folder went away: search everything again
 
+    def set_hidden(self, folders: set[str]) -> None:
+        """Folders the user removed whose files may still be in the index: their results are left out (at
+        once: the listed results are searched again)."""
+        if folders != self._hidden:
+            self._hidden = set(folders)
+            self._timer.start()
+
     def set_types(self, extensions: list[str]) -> None:
         """The file types present in the index, offered under "All types"; typed text is kept."""
         text = self.type_filter.currentText()
@@ -250,9 +258,8 @@ class SearchPanel(QWidget):
             return
         result: SearchResult = job.result
         ms = sum(result.timings_ms.values())
-        self._show(
-            result.hits, f"{len(result.hits)} keyword results · {ms:.0f} ms" if result.hits else "No matches"
-        )
+        hits = [h for h in result.hits if not any(Path(h.path).is_relative_to(f) for f in self._hidden)]
+        self._show(hits, f"{len(hits)} keyword results · {ms:.0f} ms" if hits else "No matches")
 
     def _show(self, hits: list[Hit], info: str) -> None:
         self.results.clear()

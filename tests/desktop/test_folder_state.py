@@ -6,19 +6,19 @@ comes from rates measured in this run and is not shown before one is known.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QTreeWidgetItem
+from PySide6.QtWidgets import QMessageBox, QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from desktop.indexing import FolderView, Indexing
 from desktop.mainwindow import MainWindow
 from desktop.tasks import Job, TaskManager
 from desktop.widgets.explorer import IndexExplorer
-from desktop.widgets.folders import _fill, share_widths
+from desktop.widgets.folders import FoldersPanel, _fill, share_widths
 from engine.api import Engine
 from engine.events import IndexProgress
 from engine.ingest import extract as extract_module
@@ -170,6 +170,7 @@ def test_removing_a_folder_asks_first_and_cancel_keeps_it(
     panel.remove_button.click()
     remove = next(b for b in panel.confirm.buttons() if b.text() == "Remove from index")  # type: ignore[union-attr]
     remove.click()
+    window.indexing.commit_removals()  # rather than wait for the undo window to pass
     qtbot.waitUntil(lambda: not window.engine.folders() and panel.tree.topLevelItemCount() == 0)
     assert (small_folder / "docs" / "deploy.md").is_file()  # the files on disk stay
 
@@ -256,3 +257,94 @@ def test_a_busy_folders_row_says_how_far_it_is(qtbot: QtBot) -> None:
     view = FolderView("/a", state="vectors", percent=10, done=64, total=600, files=6, indexed=4, skipped=2)
     _fill(item, view)
     assert (item.text(2), item.toolTip(1)) == ("4 (+2 skipped)", "vectors 10%: 64 of 600 passages")
+
+
+# -- and can be undone -----------------------------------------------------------------------------------
+def _remove_confirmed(qtbot: QtBot, panel: FoldersPanel) -> None:
+    panel.tree.setCurrentItem(panel.tree.topLevelItem(0))
+    panel.remove_button.click()
+    assert panel.confirm is not None
+    next(b for b in panel.confirm.buttons() if b.text() == "Remove from index").click()
+
+
+def _file_rows(window: MainWindow) -> dict[str, tuple[int, object]]:
+    catalog = window.engine.catalog
+    return {f.path: (f.id, catalog.indexed_at(f.path)) for f in window.engine.files()}
+
+
+def _names(tree: QTreeWidget) -> list[str]:
+    return [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+
+
+def test_a_removal_can_be_undone_at_once_without_indexing_again(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    index_folder(qtbot, window, small_folder)
+    panel = window.folders
+    before = _file_rows(window)
+    counts = _names(panel.tree), panel.tree.topLevelItem(0).text(2)
+    _remove_confirmed(qtbot, panel)
+    assert panel.tree.topLevelItemCount() == 0  # gone from the list at once
+    assert panel.undo_bar.isVisible() and "Removed “kb” from the index." in panel.undo_bar.label.text()
+    window.focus_search()
+    window.search.set_query("zebracorn")
+    qtbot.waitUntil(lambda: window.search.info.text() == "No matches")  # and from the results
+    jobs: list[str] = []
+    window.tasks.finished.connect(lambda job: jobs.append(job.name))
+    qtbot.mouseClick(panel.undo_bar.undo_button, Qt.MouseButton.LeftButton)
+    assert not panel.undo_bar.isVisible()
+    assert (_names(panel.tree), panel.tree.topLevelItem(0).text(2)) == counts
+    assert window.indexing.views[str(small_folder)].state == "watching"
+    qtbot.waitUntil(lambda: window.search.results.count() > 0)
+    wait_idle(qtbot, window)
+    qtbot.wait(300)
+    assert not [name for name in jobs if name.startswith(("indexing", "computing", "removing"))], jobs
+    assert _file_rows(window) == before  # the same rows, written when they were: nothing read again
+    assert not window.qsettings.value("folders/pending_removal")
+
+
+def test_a_removal_is_done_when_the_undo_window_passes(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    index_folder(qtbot, window, small_folder)
+    window.indexing._undo_timer.setInterval(300)
+    _remove_confirmed(qtbot, window.folders)
+    assert len(window.engine.folders()) == 1  # still undoable: nothing removed yet
+    qtbot.waitUntil(lambda: not window.engine.folders(), timeout=10_000)
+    assert not window.folders.undo_bar.isVisible()
+    assert (small_folder / "docs" / "deploy.md").is_file()
+
+
+def test_a_question_asked_during_the_undo_window_never_uses_the_removed_folder(
+    qtbot: QtBot, window: MainWindow, small_folder: Path
+) -> None:
+    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    index_folder(qtbot, window, small_folder)
+    _remove_confirmed(qtbot, window.folders)
+    with qtbot.waitSignal(window.answer.answered, timeout=60_000) as blocker:
+        window.ask("When do we deploy the zebracorn pipeline?")
+    assert not [h for h in blocker.args[0].evidence if h.path.startswith(str(small_folder))]
+    assert not window.engine.folders()
+
+
+def test_a_removal_pending_at_quit_or_crash_is_done(
+    qtbot: QtBot, make_window: Callable[[], MainWindow], small_folder: Path, tmp_path: Path
+) -> None:
+    first = make_window()
+    other = make_corpus(tmp_path / "other", 3)
+    index_folder(qtbot, first, small_folder)
+    index_folder(qtbot, first, other)
+    first.indexing.remove_later(str(small_folder))
+    assert first.shutdown()  # quit inside the undo window: the removal is done, not lost
+    second = make_window()
+    qtbot.waitUntil(lambda: list(second.indexing.views) == [str(other)], timeout=10_000)
+    assert [f.path for f in second.engine.folders()] == [str(other)]
+    wait_idle(qtbot, second)
+    second.indexing.remove_later(str(other))
+    second.indexing.undoable.clear()  # as if the process died before the undo window ended
+    second.indexing._undo_timer.stop()
+    assert second.shutdown()
+    third = make_window()  # the removal saved in desktop.ini is done at start
+    qtbot.waitUntil(lambda: not third.engine.folders(), timeout=10_000)
+    wait_idle(qtbot, third)
+    assert not third.indexing.views
