@@ -12,7 +12,7 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
@@ -206,7 +206,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     streamed = False
     line = ProgressLine()
     try:
-        for event in engine.ask_stream(args.question, args.generator):
+        for event in _ask_events(engine, args):
             if isinstance(event, GenerationProgress):
                 if not args.json:
                     line.show(event)
@@ -248,6 +248,61 @@ def cmd_ask(args: argparse.Namespace) -> int:
             print(f"[{n}] {hit.path}:{spans}{page}")
     for conflict in final.conflicts:
         print(f"Conflict: {conflict.summary}")
+    return 0
+
+
+def _ask_events(engine: Engine, args: argparse.Namespace) -> Iterator[Any]:
+    """The answer's events; with --thread NAME, asked in that thread (created under that name when there
+    is none): the standalone question it searched is said on stderr first, the thread last."""
+    from engine.api import Searched, TurnSaved
+
+    if args.thread is None:
+        yield from engine.ask_stream(args.question, args.generator)
+        return
+    found = engine.find_thread(args.thread) or engine.new_thread(args.thread)
+    for event in engine.ask_thread_stream(args.question, found.id, args.generator):
+        if isinstance(event, Searched) and not args.json and event.follow_up:
+            print(f"searched: {event.standalone}", file=sys.stderr)
+        elif isinstance(event, TurnSaved) and not args.json:
+            print(f"(thread #{found.id} {found.title!r}, turn {event.turn.ord})", file=sys.stderr)
+        yield event
+
+
+def cmd_threads(args: argparse.Namespace) -> int:
+    """List threads (or those whose questions hold --search), show one, rename, delete or export it."""
+    engine = _engine(args)
+    if args.action == "list":
+        return _list_threads(engine, args.search or "")
+    if not args.name:
+        raise CiteError(f"Give the thread: citeline threads {args.action} NAME", "see: citeline threads")
+    found = engine.find_thread(args.name)
+    if found is None:
+        raise CiteError(f"There is no thread {args.name!r}.", "list them with: citeline threads")
+    if args.action == "show":
+        print(engine.export_thread(found.id, "markdown"), end="")
+    elif args.action == "export":
+        text = engine.export_thread(found.id, "json" if args.format == "json" else "markdown")
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+            print(f"wrote {args.output}")
+        else:
+            print(text, end="")
+    elif args.action == "rename":
+        if not args.title:
+            raise CiteError("Give the new title.", "citeline threads rename NAME 'New title'")
+        print(f"renamed #{found.id} to {engine.rename_thread(found.id, args.title).title!r}")
+    else:
+        engine.delete_thread(found.id)
+        print(f"deleted thread #{found.id} {found.title!r}")
+    return 0
+
+
+def _list_threads(engine: Engine, search: str) -> int:
+    rows = engine.threads(search)
+    if not rows:
+        print("no threads" + (f" with {search!r}" if search else ""))
+    for t in rows:
+        print(f"#{t.id:<4} {t.updated_at:%Y-%m-%d %H:%M}  {t.turns:2} turns  {t.title}")
     return 0
 
 
@@ -323,8 +378,11 @@ def _setting(item: str) -> tuple[str, str]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from engine.eval.followups import is_followup_set
     from engine.eval.runner import run_eval
 
+    if is_followup_set(Path(args.dataset)):
+        return _eval_followups(args)
     report = run_eval(
         Path(args.dataset),
         modes=args.modes,
@@ -337,6 +395,26 @@ def cmd_eval(args: argparse.Namespace) -> int:
         split=args.split,
         overrides=dict(_setting(item) for item in args.set or ()),
     )
+    print(report.markdown())
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
+    return 0
+
+
+def _eval_followups(args: argparse.Namespace) -> int:
+    """A follow-up set (evalsets/followups): scored in threads; skipped where the shared sets are absent."""
+    from engine.eval.followups import run_followups, shared_eval_dir
+
+    report = run_followups(
+        Path(args.dataset),
+        split=args.split,
+        work_dir=Path(args.work_dir) if args.work_dir else None,
+        progress=lambda conv: print(conv, end=" ", file=sys.stderr, flush=True),
+    )
+    print(file=sys.stderr)
+    if report is None:
+        print(f"skipped: the labelled sets it asks about are not in {shared_eval_dir()}")
+        return 0
     print(report.markdown())
     if args.json:
         Path(args.json).write_text(json.dumps(report.as_dict(), indent=2), encoding="utf-8")
@@ -433,7 +511,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--generator", choices=generators.names(), help="default: the setting")
     p.add_argument("--evidence", action="store_true", help="print the ranked evidence first (stderr)")
     p.add_argument("--json", action="store_true", help="the full structure")
+    p.add_argument(
+        "--thread", metavar="NAME", help="ask in this thread (its id or title; a new one by that name)"
+    )
     p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("threads", help="list, search, show, rename, delete or export conversation threads")
+    p.add_argument(
+        "action", nargs="?", choices=["list", "show", "rename", "delete", "export"], default="list"
+    )
+    p.add_argument("name", nargs="?", help="the thread: its id (#12) or title")
+    p.add_argument("title", nargs="?", help="rename: the new title")
+    p.add_argument("--search", help="list: only threads whose questions hold all these words")
+    p.add_argument("--format", choices=["markdown", "json"], default="markdown", help="export format")
+    p.add_argument("-o", "--output", help="export: write to this file")
+    p.set_defaults(func=cmd_threads)
 
     p = sub.add_parser("models", help="list models and their state; fetch or import models")
     p.add_argument("action", nargs="?", choices=["list", "fetch", "import", "download"], default="list")
@@ -445,7 +537,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("eval", help="retrieval (and answer) metrics on an evaluation set")
-    p.add_argument("dataset", help="a folder in BEIR layout, the Meridian set or the LangChain set")
+    p.add_argument(
+        "dataset",
+        help="a folder in BEIR layout, the Meridian set, the LangChain set, or a follow-up set "
+        "(evalsets/followups)",
+    )
     p.add_argument("--modes", nargs="+", default=["keyword", "vector", "hybrid"])
     p.add_argument("-k", type=int, default=10)
     p.add_argument("--limit", type=int, help="only the first N queries")
