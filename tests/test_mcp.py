@@ -223,7 +223,9 @@ def test_every_tool_over_stdio(citeline_home: Path, kb_folder: Path, tmp_path: P
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == {"search_kb", "fetch_doc", "list_kb_topics", "check_staleness", "ask"}
         for tool in tools.values():
-            assert tool.description and tool.annotations.read_only_hint and tool.output_schema
+            # ask keeps a thread's turns when given one: the other four are read-only
+            assert tool.description and tool.output_schema
+            assert tool.annotations.read_only_hint == (tool.name != "ask")
             for prop in tool.input_schema.get("properties", {}).values():
                 assert prop.get("description")
         assert tools["search_kb"].input_schema["required"] == ["query"]
@@ -287,7 +289,16 @@ def test_every_tool_over_stdio(citeline_home: Path, kb_folder: Path, tmp_path: P
                 assert cite["quote"] in lines_of(Path(cite["path"]), cite["start_line"], cite["end_line"])
         assert any("25 days" in s["text"] for s in answer["sentences"])
         no = await call(session, "ask", question="What is the airspeed velocity of an unladen swallow?")
-        assert no["refused"] and no["sentences"] == []
+        assert no["refused"] and no["sentences"] == [] and no["thread_id"] is None
+        first = await call(
+            session, "ask", question="How many days of paid leave do employees accrue?", thread="leave"
+        )
+        assert first["thread_id"] and first["searched"] == first["question"]
+        again = await call(
+            session, "ask", question="Since when does it apply?", thread=str(first["thread_id"])
+        )
+        assert again["thread_id"] == first["thread_id"] and again["searched"].startswith("Since when")
+        assert again["searched"] != again["question"]  # made standalone with the first turn's words
 
     run(citeline_home, tmp_path / "server.log", scenario)
 

@@ -160,6 +160,14 @@ class AnswerOut(_Out):
     sources: list[SourceOut] = Field(description="The evidence, numbered as the citations' source field.")
     conflicts: list[ConflictOut]
     generator: str
+    thread_id: int | None = Field(
+        default=None, description="The thread this answer was added to; pass it as thread to follow up."
+    )
+    searched: str = Field(
+        default="",
+        description="What was searched: a follow-up in a thread is made standalone with the words of the "
+        "turns before it; otherwise the question itself.",
+    )
 
 
 # ---------------------------------------------------------------------------------------- arguments
@@ -189,3 +197,12 @@ LineArg = Annotated[int | None, Field(ge=1, description="1-based line number (in
 PageArg = Annotated[int | None, Field(ge=1, description="PDF page; line numbers then count within it.")]
 AgeArg = Annotated[int, Field(ge=0, le=36500, description="Older than this many days counts as stale.")]
 QuestionArg = Annotated[str, Field(description="A question the folders should answer.", max_length=2000)]
+ThreadArg = Annotated[
+    str | None,
+    Field(
+        description="Ask in a conversation thread: the thread_id an earlier ask returned, or a name (a new "
+        "thread by that name when none has it). A follow-up ('and for managers?') is then searched with the "
+        "thread's earlier questions. Left out, the question stands alone and is not kept.",
+        max_length=200,
+    ),
+]

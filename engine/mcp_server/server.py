@@ -1,4 +1,5 @@
-"""The MCP server's wiring: five read-only tools over a KnowledgeBase, on stdio or streamable HTTP.
+"""The MCP server's wiring: five tools over a KnowledgeBase, on stdio or streamable HTTP. All are read-only
+but ask, which keeps a thread's turns when given a thread (the folders are never written).
 
 Every failure a user can cause (unknown path, path outside the folders, empty index, missing model, index
 in use) reaches the client as a tool error carrying the CiteError message and hint; the server keeps going.
@@ -26,6 +27,7 @@ from engine.mcp_server.schemas import (
     QuestionArg,
     SearchOut,
     Staleness,
+    ThreadArg,
     Topics,
     TopK,
 )
@@ -44,7 +46,7 @@ not support an answer. list_kb_topics shows what the folders hold."""
 
 
 def build_server(kb: KnowledgeBase) -> MCPServer[Any]:
-    """The MCP server with its five read-only tools over `kb`."""
+    """The MCP server with its five tools over `kb` (ask with a thread keeps its turns)."""
     try:
         from mcp.server.mcpserver import MCPServer
         from mcp.server.mcpserver.exceptions import ToolError
@@ -100,12 +102,18 @@ def build_server(kb: KnowledgeBase) -> MCPServer[Any]:
         folder whose names share a stem (leave.md vs leave_2023.md)."""
         return guarded(lambda: kb.staleness(path, max_age_days))
 
-    @server.tool(annotations=read_only)
-    def ask(question: QuestionArg) -> AnswerOut:
+    # Not read-only: in a thread it keeps the question and its answer (the folders are never touched).
+    keeps_turns = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+    )
+
+    @server.tool(annotations=keeps_turns)
+    def ask(question: QuestionArg, thread: ThreadArg = None) -> AnswerOut:
         """Answer from the folders with citations (path, lines, quote) for every sentence, or refuse when the
         evidence does not support an answer (refused=true). Conflicting sources are listed with which is
-        current. Slower than search_kb: it runs the answer model."""
-        return guarded(lambda: kb.ask(question))
+        current. Slower than search_kb: it runs the answer model. Give thread to ask follow-ups in a kept
+        conversation: the answer returns its thread_id and the standalone question it searched."""
+        return guarded(lambda: kb.ask(question, thread))
 
     return server
 

@@ -124,13 +124,17 @@ class KnowledgeBase:
         return staleness_out(report)
 
     # -- ask ------------------------------------------------------------------------------------------
-    def ask(self, question: str) -> AnswerOut:
+    def ask(self, question: str, thread: str | None = None) -> AnswerOut:
+        """A cited answer; in a thread (its id or a name, created when new) the turn is kept."""
         if not question.strip():
             raise CiteError("The question is empty.", "ask something the folders can answer")
         with self._session() as engine:
             _require_chunks(engine)
-            answer = engine.ask(question)
-        return answer_out(answer)
+            if thread is None or not thread.strip():
+                return answer_out(engine.ask(question))
+            found = engine.find_thread(thread) or engine.new_thread(thread)
+            searched, answer, _ = engine.ask_in_thread(question, found.id)
+        return answer_out(answer).model_copy(update={"thread_id": found.id, "searched": searched.standalone})
 
 
 def _require_chunks(engine: Engine) -> None:
