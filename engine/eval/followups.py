@@ -108,11 +108,12 @@ class FollowupReport:
         ]
         for name, rows in groups:
             s = self.summary(rows)
+            follow = f"{s['thread']:.3f} | {s['alone']:.3f} | {s['standalone']:.3f} | "
+            follow += f"{s['thread / standalone']:.1%} | {s['judged follow-up']:.0%}"
+            new = f"{s['new: thread']:.3f} | {s['new: alone']:.3f} | {s['judged new']:.0%}"
             lines.append(
-                f"| {name} | {s['follow-ups']:.0f} | {s['thread']:.3f} | {s['alone']:.3f} | "
-                f"{s['standalone']:.3f} | {s['thread / standalone']:.1%} | {s['judged follow-up']:.0%} | "
-                f"{s['new topics']:.0f} | {s['new: thread']:.3f} | {s['new: alone']:.3f} | "
-                f"{s['judged new']:.0%} |"
+                f"| {name} | {s['follow-ups']:.0f} | {follow if s['follow-ups'] else '– | – | – | – | –'} | "
+                f"{s['new topics']:.0f} | {new if s['new topics'] else '– | – | –'} |"
             )
         s = self.summary()
         verdict = "met" if s["thread / standalone"] >= TARGET else "not met"
