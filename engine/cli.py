@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from engine import __version__
 from engine.errors import CiteError
 from engine.events import FileSkipped, GenerationProgress, IndexProgress
+from engine.names import shown
 from engine.progress import time_left
 from engine.settings import Rerank
 
@@ -59,7 +60,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     engine = _engine(args)
     for path in args.paths:
         folder = engine.add_folder(path, args.include, args.exclude)
-        print(f"watching {folder.path}")
+        print(f"watching {shown(folder.path)}")
     if not args.no_sync:
         _report_sync(_drain(engine.sync(embed=not args.no_vectors)))
     return 0
@@ -75,7 +76,7 @@ def _report_sync(counts: dict[str, int]) -> None:
 def cmd_remove(args: argparse.Namespace) -> int:
     engine = _engine(args)
     engine.remove_folder(args.path)
-    print(f"removed {args.path} from both indexes")
+    print(f"removed {shown(args.path)} from both indexes")
     return 0
 
 
@@ -94,7 +95,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"data dir: {status.home}")
     for f in status.folders:
         print(
-            f"{f.path}\n  files {f.files}: indexed {f.indexed}, skipped {f.skipped}, failed {f.failed}; "
+            f"{shown(f.path)}\n  files {f.files}: indexed {f.indexed}, skipped {f.skipped}, "
+            f"failed {f.failed}; "
             f"chunks {f.chunks}; synced {f.synced_at or 'never'}"
         )
     print(
@@ -109,7 +111,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if status.skipped:
         print("skipped or failed:")
         for row in status.skipped[: args.limit]:
-            print(f"  {row.path}: {row.error or row.status}")
+            print(f"  {shown(row.path)}: {row.error or row.status}")
         if len(status.skipped) > args.limit:
             print(f"  … {len(status.skipped) - args.limit} more (--limit N)")
     return 0
@@ -147,7 +149,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     if not result.hits:
         print("no results")
     for rank, hit in enumerate(result.hits, start=1):
-        where = f"{hit.path}:{hit.start_line}-{hit.end_line}" + (f" (page {hit.page})" if hit.page else "")
+        page = f" (page {hit.page})" if hit.page else ""
+        where = f"{shown(hit.path)}:{hit.start_line}-{hit.end_line}{page}"
         print(f"{rank:2}. {where}" + (f"  [{hit.heading}]" if hit.heading else ""))
         print(f"    {_bold(hit.snippet)}")
         if args.explain:
@@ -214,7 +217,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             line.clear()
             if isinstance(event, EvidenceReady) and not args.json and args.evidence:
                 for n, hit in enumerate(event.hits, start=1):
-                    print(f"[{n}] {hit.path}:{hit.start_line}-{hit.end_line}", file=sys.stderr)
+                    print(f"[{n}] {shown(hit.path)}:{hit.start_line}-{hit.end_line}", file=sys.stderr)
             elif isinstance(event, Draft) and not args.json and sys.stderr.isatty():
                 print("Draft, quoted from the sources while the model writes:", file=sys.stderr)
                 for sentence in event.sentences:
@@ -245,7 +248,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if cited:
             spans = ", ".join(f"{c.start_line}-{c.end_line}" for c in cited)
             page = f" (page {hit.page})" if hit.page else ""
-            print(f"[{n}] {hit.path}:{spans}{page}")
+            print(f"[{n}] {shown(hit.path)}:{spans}{page}")
     for conflict in final.conflicts:
         print(f"Conflict: {conflict.summary}")
     return 0

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.events import REFUSAL
+from engine.names import shown
 
 __all__ = ["REFUSAL", "SCHEMA", "SYSTEM", "SourceWindow", "user_message"]
 
@@ -58,7 +59,7 @@ class SourceWindow:
 def render_sources(windows: Sequence[SourceWindow]) -> str:
     parts = []
     for w in windows:
-        name = w.path.replace("\\", "/").rsplit("/", 1)[-1]
+        name = shown(w.path).replace("\\", "/").rsplit("/", 1)[-1]
         parts.append(f"[{w.number}] {name} (lines {w.start_line}-{w.end_line})\n{w.text.strip()}")
     return "\n\n".join(parts)
 

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from engine.errors import CiteError
 from engine.events import Chunk
+from engine.names import stored, unstored
 
 FILE_COLS = "id, folder_id, path, size, mtime, hash, status, error, chunks"
 CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
@@ -178,6 +179,62 @@ def _folder_arg(folder_id: int | None) -> list[int]:
     return [] if folder_id is None else [folder_id]
 
 
+def _to_db(value: Any) -> Any:
+    if isinstance(value, str):
+        return stored(value)
+    if isinstance(value, (list, tuple)):
+        return [_to_db(v) for v in value]
+    return value
+
+
+def _from_db(row: Any) -> Any:
+    if row is None:
+        return None
+    return tuple(unstored(v) if isinstance(v, str) else v for v in row)
+
+
+class _Result:
+    """A query's result, its text values turned back from the catalog's form of file names."""
+
+    def __init__(self, rel: duckdb.DuckDBPyConnection) -> None:
+        self._rel = rel
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return _from_db(self._rel.fetchone())  # type: ignore[no-any-return]
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return [_from_db(r) for r in self._rel.fetchall()]
+
+    def fetchmany(self, size: int) -> list[tuple[Any, ...]]:
+        return [_from_db(r) for r in self._rel.fetchmany(size)]
+
+    def fetchnumpy(self) -> dict[str, Any]:
+        columns = self._rel.fetchnumpy()
+        for name, values in columns.items():
+            if getattr(values, "dtype", None) is np.dtype(object):
+                columns[name] = np.array(
+                    [unstored(v) if isinstance(v, str) else v for v in values], dtype=object
+                )
+        return columns
+
+
+class CatalogConnection:
+    """A DuckDB connection or cursor whose parameters and results pass through `engine.names`, so a file
+    name that is not valid UTF-8 (a lone surrogate in Python) is stored losslessly rather than failing
+    the whole batch."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con
+
+    def execute(self, sql: str, parameters: Any = None) -> _Result:
+        if parameters is None:
+            return _Result(self._con.execute(sql))
+        return _Result(self._con.execute(sql, _to_db(parameters)))
+
+    def executemany(self, sql: str, parameters: Iterable[Any]) -> _Result:
+        return _Result(self._con.executemany(sql, [_to_db(p) for p in parameters]))
+
+
 class Catalog:
     """One DuckDB file. Writes are serialised by a lock; reads use per-call cursors (thread-safe)."""
 
@@ -198,8 +255,8 @@ class Catalog:
             self._con.close()
 
     # -- plumbing -------------------------------------------------------------------------------------
-    def _cur(self) -> duckdb.DuckDBPyConnection:
-        return self._con.cursor()
+    def _cur(self) -> CatalogConnection:
+        return CatalogConnection(self._con.cursor())
 
     def _migrate(self) -> None:
         with self._lock:
@@ -217,14 +274,14 @@ class Catalog:
                 self._con.execute("COMMIT")
 
     @contextmanager
-    def write(self, chunks_changed: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+    def write(self, chunks_changed: bool = True) -> Iterator[CatalogConnection]:
         """One write transaction. One that changes chunks bumps the generation, so the lexical index
         can tell it is stale."""
         with self._lock:
             con = self._con
             con.execute("BEGIN")
             try:
-                yield con
+                yield CatalogConnection(con)
                 if chunks_changed:
                     con.execute(
                         "UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) "
@@ -337,7 +394,7 @@ class Catalog:
         return row is not None
 
     def replace_files(
-        self, con: duckdb.DuckDBPyConnection, folder_id: int, files: Sequence[FileWrite]
+        self, con: CatalogConnection, folder_id: int, files: Sequence[FileWrite]
     ) -> tuple[dict[str, int], dict[str, list[int]], list[int]]:
         """Inside a write(): store files with their new chunks in a few bulk statements.
 
@@ -378,7 +435,7 @@ class Catalog:
         return ids, self._insert_chunks(con, files, ids), [int(r[0]) for r in removed]
 
     def _insert_chunks(
-        self, con: duckdb.DuckDBPyConnection, files: Sequence[FileWrite], ids: dict[str, int]
+        self, con: CatalogConnection, files: Sequence[FileWrite], ids: dict[str, int]
     ) -> dict[str, list[int]]:
         owners = [
             (f.path, i, c, h) for f in files for i, (c, h) in enumerate(zip(f.chunks, f.hashes, strict=True))
@@ -409,10 +466,10 @@ class Catalog:
             out[by_id[file_id]].append(int(chunk_id))
         return out
 
-    def touch_file(self, con: duckdb.DuckDBPyConnection, file_id: int, size: int, mtime: float) -> None:
+    def touch_file(self, con: CatalogConnection, file_id: int, size: int, mtime: float) -> None:
         con.execute("UPDATE files SET size = ?, mtime = ? WHERE id = ?", [size, mtime, file_id])
 
-    def delete_files(self, con: duckdb.DuckDBPyConnection, file_ids: Sequence[int]) -> list[int]:
+    def delete_files(self, con: CatalogConnection, file_ids: Sequence[int]) -> list[int]:
         """Inside a write(): remove files and their chunks; returns the removed chunk ids."""
         if not file_ids:
             return []
@@ -454,12 +511,11 @@ class Catalog:
 
     def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
         """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
-        cur = self._cur()
-        cur.execute(
+        result = self._cur().execute(
             "SELECT c.id, c.file_id, f.path, c.heading, c.text FROM chunks c "
             "JOIN files f ON f.id = c.file_id ORDER BY c.id"
         )
-        while rows := cur.fetchmany(batch):
+        while rows := result.fetchmany(batch):
             yield [(int(r[0]), int(r[1]), r[2], r[3], r[4]) for r in rows]
 
     def set_meta(self, key: str, value: str) -> None:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import tantivy
 
+from engine.names import shown
+
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 WORD = re.compile(r'"[^"]+"|[\w][\w.\-]*', re.UNICODE)
@@ -49,6 +51,7 @@ def code_terms(text: str) -> str:
 
 
 def path_terms(path: str) -> str:
+    path = shown(path)  # a name that is not valid UTF-8 is searchable by its escaped form
     return " ".join(split_identifier(re.sub(r"[\\/]", ".", path))) + " " + re.sub(r"[\\/._-]", " ", path)
 
 

@@ -1,0 +1,61 @@
+"""File names that are not text: how they are stored and how they are shown.
+
+On POSIX a file name is bytes. Python hands a name that is not valid UTF-8 to us with each bad byte as a
+lone surrogate (U+DC80..U+DCFF, PEP 383), and such a string cannot be written to DuckDB, Tantivy, a
+UTF-8 terminal or a JSON-RPC reply. A name may also hold a newline or other control characters that
+break one-line output.
+
+- `stored` / `unstored`: a lossless, concatenation-preserving escape for the catalog. Each surrogate
+  becomes ESCAPE followed by a private-use character that carries its byte, and ESCAPE itself is doubled,
+  so "folder/" + name escapes to escape("folder/") + escape(name) and prefix queries still hold. Names
+  without surrogates and without ESCAPE (every name a user will ever see) are stored unchanged.
+- `shown`: what a person reads: bad bytes as \\xNN, control characters as \\n, \\t or \\xNN. One line,
+  always printable, never used to open the file.
+"""
+
+from __future__ import annotations
+
+import re
+
+ESCAPE = "\U0010ff7f"  # a private-use code point; a name that holds it is stored with it doubled
+_BYTE_BASE = 0x10FF00  # ESCAPE + chr(_BYTE_BASE + byte) stands for the surrogate of that byte
+_TO_STORE = re.compile("[\udc80-\udcff\U0010ff7f]")
+_FROM_STORE = re.compile("\U0010ff7f(.)", re.DOTALL)
+_UNSHOWABLE = re.compile("[\udc80-\udcff\x00-\x1f\x7f]")
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _store_one(match: re.Match[str]) -> str:
+    char = match.group()
+    if char == ESCAPE:
+        return ESCAPE + ESCAPE
+    return ESCAPE + chr(_BYTE_BASE + ord(char) - 0xDC00)
+
+
+def _unstore_one(match: re.Match[str]) -> str:
+    char = match.group(1)
+    if char == ESCAPE:
+        return ESCAPE
+    return chr(0xDC00 + ord(char) - _BYTE_BASE)
+
+
+def stored(name: str) -> str:
+    """The catalog's form of a path: valid Unicode, and `unstored` gives the path back exactly."""
+    return _TO_STORE.sub(_store_one, name) if _TO_STORE.search(name) else name
+
+
+def unstored(value: str) -> str:
+    return _FROM_STORE.sub(_unstore_one, value) if ESCAPE in value else value
+
+
+def _show_one(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code - 0xDC00 if code >= 0xDC00 else code:02x}"
+
+
+def shown(name: str) -> str:
+    """A path as a person reads it on one line: printable, bad bytes and control characters escaped."""
+    return _UNSHOWABLE.sub(_show_one, name) if _UNSHOWABLE.search(name) else name
