@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from engine.api import Engine, QueryTerms
 from engine.retrieve.snippets import snippet
 from tests.conftest import write
@@ -66,3 +69,32 @@ def test_the_keyword_index_and_the_snippet_agree(engine: Engine, tmp_path: Path)
     engine.run(engine.sync(embed=False))
     hit = engine.search("study deploy", mode="keyword").hits[0]
     assert marked(hit.snippet) == ["studies", "deployments"]
+
+
+def _reference_best(matches: list[tuple[int, int, str]], width: int) -> tuple[int, int]:
+    """The quadratic definition: for each first match, the run that fits with it; the best by (distinct
+    terms, matches), the earliest on ties."""
+    best, key = (0, 0), (-1, -1)
+    for first, (start, _end, _term) in enumerate(matches):
+        run = [i for i in range(first, len(matches)) if matches[i][1] - start <= width] or [first]
+        run = run[: next((n for n, i in enumerate(run) if i != first + n), len(run))]
+        k = (len({matches[i][2] for i in run}), len(run))
+        if k > key:
+            best, key = (run[0], run[-1]), k
+    return best
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(1, 25), st.sampled_from("abc")), max_size=40),
+    st.integers(5, 80),
+)
+def test_best_cluster_matches_the_quadratic_definition(steps: list[tuple[int, int, str]], width: int) -> None:
+    from engine.retrieve.snippets import _best_cluster
+
+    matches, at = [], 0
+    for gap, length, term in steps:
+        at += gap
+        matches.append((at, at + length, term))
+        at += length
+    if matches:
+        assert _best_cluster(matches, width) == _reference_best(matches, width)

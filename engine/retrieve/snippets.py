@@ -95,18 +95,36 @@ def _window(flat: str, matches: list[tuple[int, int, str]], width: int) -> tuple
         return 0, len(flat)
     if not matches:
         return 0, _word_end(flat, width)
-    clusters = [_cluster(matches, i, width) for i in range(len(matches))]
-    best = max(clusters, key=lambda c: (len({m[2] for m in c}), len(c)))
-    centre = (best[0][0] + best[-1][1]) // 2
+    first, last = _best_cluster(matches, width)
+    centre = (matches[first][0] + matches[last][1]) // 2
     begin = min(max(0, centre - width // 2), len(flat) - width)
     begin = _word_start(flat, begin) if begin > 0 else 0
     return begin, _word_end(flat, begin + width)
 
 
-def _cluster(matches: list[tuple[int, int, str]], first: int, width: int) -> list[tuple[int, int, str]]:
-    """The matches from `first` on that fit in `width` characters with it."""
-    start = matches[first][0]
-    return [m for m in matches[first:] if m[1] - start <= width] or [matches[first]]
+def _best_cluster(matches: list[tuple[int, int, str]], width: int) -> tuple[int, int]:
+    """(first, last) indices of the run of matches that fits in `width` characters with the most distinct
+    terms, then the most matches; the earliest such run. One pass with two pointers and a term count, so a
+    one-line file with thousands of matches costs linear time, not quadratic."""
+    counts: dict[str, int] = {}
+    best, best_key, last = (0, 0), (-1, -1), -1
+    for first, (start, _end, _term) in enumerate(matches):
+        last = max(last, first - 1)  # counts hold the terms of matches[first..last]
+        while last + 1 < len(matches) and matches[last + 1][1] - start <= width:
+            last += 1
+            counts[matches[last][2]] = counts.get(matches[last][2], 0) + 1
+        if last < first:  # a single match wider than the window
+            key, run = (1, 1), (first, first)
+        else:
+            key, run = (len(counts), last - first + 1), (first, last)
+        if key > best_key:
+            best, best_key = run, key
+        if last >= first:
+            term = matches[first][2]
+            counts[term] -= 1
+            if not counts[term]:
+                del counts[term]
+    return best
 
 
 def _word_start(flat: str, at: int) -> int:
