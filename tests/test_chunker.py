@@ -31,8 +31,15 @@ def check_invariants(doc: Document, chunks: list[Chunk], limit: int, count: Call
             for line in doc.lines
             if line.page == piece.page and piece.start_line <= line.line <= piece.end_line
         ]
-        assert piece.text == "\n".join(lines)
-        assert count(piece.text) <= limit or piece.start_line == piece.end_line
+        if piece.start_line == piece.end_line and piece.text != lines[0]:  # a piece of an over-long line
+            assert piece.text in lines[0] and (count(piece.text) <= limit or len(piece.text) <= 16)
+        else:
+            assert piece.text == "\n".join(lines)
+            assert count(piece.text) <= limit or piece.start_line == piece.end_line
+    for line in doc.lines:  # the pieces of a line hold all of it but the spaces they were cut at
+        pieces = [p.text for p in chunks if p.page == line.page and p.start_line == p.end_line == line.line]
+        if len(pieces) > 1:
+            assert "".join(pieces).replace(" ", "") == line.text.replace(" ", "")
     keys = [(piece.page or 0, piece.start_line) for piece in chunks]
     assert keys == sorted(keys)
     for line in doc.lines:
@@ -354,10 +361,20 @@ def test_last_two_windows_are_balanced() -> None:
     assert min(sizes) >= 4
 
 
-def test_a_line_longer_than_the_budget_is_its_own_chunk() -> None:
+def test_a_line_longer_than_the_budget_is_cut_into_chunks_of_whole_words_cited_as_that_line() -> None:
     long_line = "token " * 100
     chunks = chunk(doc_of(f"short one\n{long_line}\nshort two"), max_tokens=20)
-    assert [piece.text for piece in chunks] == ["short one", long_line, "short two"]
+    assert chunks[0].text == "short one" and chunks[-1].text == "short two"
+    middle = chunks[1:-1]
+    assert len(middle) > 3 and all(c.start_line == c.end_line == 2 for c in middle)
+    assert all(approx_tokens(c.text) <= 20 and c.text.split(" ")[0] == "token" for c in middle)
+    assert " ".join(c.text for c in middle).strip() == long_line.strip()
+
+
+def test_a_megabyte_line_becomes_bounded_chunks() -> None:
+    line = "".join(f'{{"id":{n},"name":"okapi"}},' for n in range(40_000))  # minified: no spaces at all
+    chunks = chunk(doc_of(line), max_tokens=200)
+    assert max(len(c.text) for c in chunks) <= 200 * 4 and "".join(c.text for c in chunks) == line
 
 
 def test_pdf_chunks_never_span_pages() -> None:

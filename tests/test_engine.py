@@ -166,14 +166,16 @@ def test_user_input_never_raises(engine: Engine, small_folder: Path) -> None:
         engine.search(query, mode="keyword")
 
 
-def test_truncation_is_reported(engine: Engine, tmp_path: Path) -> None:
+def test_a_long_line_is_cut_so_no_chunk_is_truncated(engine: Engine, tmp_path: Path) -> None:
     root = tmp_path / "long"
     write(root, "one-line.txt", " ".join(f"word{i}" for i in range(600)) + "\n")
     write(root, "short.md", "# Short\n\nA short note.\n")
     engine.add_folder(root)
     engine.run(engine.sync(embed=False))
     status = engine.status()
-    assert status.truncated == 1 and status.chunks == 2
+    assert status.truncated == 0 and status.chunks > 3
+    hits = engine.search("word599", k=3, mode="keyword").hits
+    assert hits and hits[0].start_line == hits[0].end_line == 1 and "word599" in hits[0].text
 
 
 def test_schema_migrations_upgrade_an_old_catalog(tmp_path: Path) -> None:

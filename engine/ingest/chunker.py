@@ -14,7 +14,10 @@ Three steps, the same for every kind of document:
    of the previous one (not for tables, whose rows describe themselves).
 
 A chunk's text is always the exact text of its lines joined with "\\n"; the heading path goes to
-Chunk.heading, never into the text. A single line longer than the budget becomes a chunk of its own.
+Chunk.heading, never into the text. A single line longer than the budget (minified code, a log or dump
+without newlines) becomes chunks of its own, each a run of whole words of that line within the budget,
+all cited as that line: a chunk's size is bounded whatever the file, so search, snippets and embedding
+never handle a megabyte of text at once.
 """
 
 from __future__ import annotations
@@ -72,12 +75,14 @@ def chunk(
     separator = _SEPARATORS.get(doc.kind, " > ")
     chunks: list[Chunk] = []
     for _, group in groupby(doc.lines, key=lambda line: line.page):
-        page = _Page.of(list(group), budget.count)
+        page = _Page.of(list(group), budget)
         for section in _merge(_sections(doc.kind, page, budget), page, budget):
-            chunks.extend(
-                _to_chunk(page, lo, hi, separator.join(section.path))
-                for lo, hi in _pack(page, section, budget)
-            )
+            for lo, hi in _pack(page, section, budget):
+                made = _to_chunk(page, lo, hi, separator.join(section.path))
+                if lo == hi and (len(made.text) > _long(budget) or budget.count(made.text) > budget.limit):
+                    chunks.extend(_split_line(made, budget))
+                else:
+                    chunks.append(made)
     return chunks
 
 
@@ -100,9 +105,13 @@ class _Page:
     running: tuple[int, ...]
 
     @classmethod
-    def of(cls, lines: Sequence[Line], count: TokenCounter) -> _Page:
+    def of(cls, lines: Sequence[Line], budget: _Budget) -> _Page:
         blank = tuple(not line.text.strip() for line in lines)
-        weights = (0 if empty else count(line.text) for line, empty in zip(lines, blank, strict=True))
+        long = _long(budget)
+        weights = (
+            0 if empty else budget.limit + 1 if len(line.text) > long else budget.count(line.text)
+            for line, empty in zip(lines, blank, strict=True)
+        )  # a long line is not counted (a tokenizer over megabytes): it is over the budget, so alone
         return cls(lines, blank, (0, *accumulate(weights)))
 
     def estimate(self, lo: int, hi: int) -> int:
@@ -139,6 +148,33 @@ class _Section:
     hi: int
     path: tuple[str, ...] = ()
     bare: bool = False
+
+
+def _long(budget: _Budget) -> int:
+    """Characters beyond which a line is over any budget without counting (a token is at most ~8 here)."""
+    return budget.limit * 8
+
+
+def _split_line(whole: Chunk, budget: _Budget) -> Iterator[Chunk]:
+    """One over-long line as chunks of consecutive whole words, each within the budget (a word longer
+    than a piece is cut). Pieces start about 4 characters per token and shrink until the count fits."""
+    text, at = whole.text, 0
+    while at < len(text):
+        size = max(16, budget.limit * 4)
+        while True:
+            end = min(len(text), at + size)
+            if end < len(text):
+                space = text.rfind(" ", at + size // 2, end)
+                end = space if space > at else end
+            piece = text[at:end]
+            if size <= 16 or budget.count(piece) <= budget.limit:
+                break
+            size = size * 3 // 4
+        if piece.strip():
+            yield Chunk(piece, whole.start_line, whole.end_line, whole.page, whole.heading)
+        at = end
+        while at < len(text) and text[at] == " ":
+            at += 1
 
 
 def _to_chunk(page: _Page, lo: int, hi: int, heading: str) -> Chunk:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 CACHE_LIMIT = 200_000
+BATCH_LINES = 2_048  # lines per encode_batch: its Encodings (ids, offsets, masks) are freed per batch
+PRIME_MAX_CHARS = 4_096  # longer lines are not counted ahead: the chunker cuts them and counts the pieces
 
 
 class TokenCounter:
@@ -23,16 +25,23 @@ class TokenCounter:
         """Count every not-yet-seen line in one batch; returns the cache that holds them all."""
         cache = self._cache
         wanted = set(lines)
-        todo = [line for line in wanted if line not in cache]
+        todo = [line for line in wanted if line not in cache and len(line) <= PRIME_MAX_CHARS]
         if not todo:
             return cache
         if len(cache) + len(todo) > CACHE_LIMIT:  # start afresh, keeping this call's counted lines
             cache = self._cache = {line: cache[line] for line in wanted if line in cache}
-        for line, enc in zip(todo, self.tokenizer.encode_batch(todo, add_special_tokens=False), strict=True):
-            cache[line] = len(enc.ids)
+        for at in range(0, len(todo), BATCH_LINES):
+            batch = todo[at : at + BATCH_LINES]
+            encodings = self.tokenizer.encode_batch(batch, add_special_tokens=False)
+            for line, enc in zip(batch, encodings, strict=True):
+                cache[line] = len(enc.ids)
         return cache
 
     def __call__(self, text: str) -> int:
         lines = text.split("\n")
         cache = self.prime(lines)
-        return sum(cache[line] for line in lines)
+        return sum(cache[line] if line in cache else self._one(line) for line in lines)
+
+    def _one(self, line: str) -> int:
+        """A line too long to keep in the cache, counted alone (the chunker avoids asking for these)."""
+        return len(self.tokenizer.encode(line, add_special_tokens=False).ids)
