@@ -78,9 +78,22 @@ def test_render_caps_at_whole_lines_and_says_where_to_go_on(tmp_path: Path) -> N
     assert out.next_start_line == out.end_line + 1
     assert len(out.text.encode()) <= 10_000 and out.text.endswith("\n")
     assert out.text.splitlines()[-1].startswith(f"{out.end_line}\tline {out.end_line} ")
-    text, shown, cut = render_lines([Line("y" * 500, 1)], cap=100)
-    assert shown == 1 and cut and len(text.encode()) == 100
-    assert render_lines([Line("short", 7)]) == ("7\tshort\n", 1, False)
+    assert render_lines([Line("short", 7)]) == ("7\tshort\n", 1, False, None)
+
+
+def test_a_line_longer_than_the_cap_is_paged_in_pieces(tmp_path: Path) -> None:
+    line = "".join(f"{n:06d}é" for n in range(40_000))  # one 280,000-character line, some 2-byte UTF-8
+    data = ("head\n" + line + "\ntail\n").encode()
+    pieces, start_char = [], 0
+    while True:
+        out = doc_text(tmp_path / "one.txt", data, 2, 2, None, cap=50_000, start_char=start_char)
+        assert len(out.text.encode()) <= 50_000 and out.start_line == 2
+        pieces.append(out.text.removeprefix("2\t").removesuffix("\n"))
+        if out.next_start_char is None:
+            break
+        assert out.truncated and out.next_start_line == 2 and out.next_start_char > start_char
+        start_char = out.next_start_char
+    assert "".join(pieces) == line and len(pieces) > 5
 
 
 def test_pdf_ranges_need_a_page() -> None:

@@ -23,6 +23,7 @@ from engine.mcp_server.schemas import (
     Staleness,
     SubFolder,
 )
+from engine.names import shown
 
 MAX_HEADED_FILES = 100  # Markdown files per folder whose headings list_kb_topics reports
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
@@ -38,7 +39,7 @@ def when(value: Any) -> str | None:
 def hit_out(rank: int, hit: Hit) -> SearchHit:
     return SearchHit(
         rank=rank,
-        path=hit.path,
+        path=shown(hit.path),
         start_line=hit.start_line,
         end_line=hit.end_line,
         page=hit.page,
@@ -68,11 +69,11 @@ def folder_topics(engine: Engine, folder: FolderRow) -> FolderTopics:
         types[rel.suffix.lower() or rel.name] = types.get(rel.suffix.lower() or rel.name, 0) + 1
     md = [(f, rel) for f, rel in zip(indexed, rels, strict=True) if rel.suffix.lower() in MARKDOWN]
     headed = [
-        DocHeading(file=rel.as_posix(), headings=top_headings(engine.headings(f.path)))
+        DocHeading(file=shown(rel.as_posix()), headings=top_headings(engine.headings(f.path)))
         for f, rel in md[:MAX_HEADED_FILES]
     ]
     return FolderTopics(
-        path=folder.path,
+        path=shown(folder.path),
         files=len(files),
         indexed=len(indexed),
         skipped=sum(f.status == "skipped" for f in files),
@@ -80,8 +81,8 @@ def folder_topics(engine: Engine, folder: FolderRow) -> FolderTopics:
         chunks=sum(f.chunks for f in files),
         synced_at=when(folder.synced_at),
         root_files=sum(len(rel.parts) == 1 for rel in rels),
-        subfolders=[SubFolder(name=n, files=c) for n, c in sorted(subs.items())],
-        file_types=dict(sorted(types.items(), key=lambda kv: (-kv[1], kv[0]))),
+        subfolders=[SubFolder(name=shown(n), files=c) for n, c in sorted(subs.items())],
+        file_types=dict(sorted(((shown(t), c) for t, c in types.items()), key=lambda kv: (-kv[1], kv[0]))),
         markdown=[h for h in headed if h.headings],
         markdown_truncated=len(md) > MAX_HEADED_FILES,
     )
@@ -99,7 +100,7 @@ def top_headings(headings: list[str]) -> list[str]:
 
 def staleness_out(report: StalenessReport) -> Staleness:
     return Staleness(
-        path=report.path,
+        path=shown(report.path),
         modified=iso(report.mtime),
         age_days=report.age_days,
         max_age_days=report.max_age_days,
@@ -113,7 +114,7 @@ def staleness_out(report: StalenessReport) -> Staleness:
         superseded=report.superseded,
         superseded_by=list(report.superseded_by),
         related=[
-            Related(path=r.path, relation=r.relation, reasons=list(r.reasons), modified=iso(r.mtime))
+            Related(path=shown(r.path), relation=r.relation, reasons=list(r.reasons), modified=iso(r.mtime))
             for r in report.related
         ],
         verdict=report.verdict,
@@ -132,7 +133,7 @@ def answer_out(answer: Answer) -> AnswerOut:
                 citations=[
                     CitationOut(
                         source=c.source,
-                        path=c.path,
+                        path=shown(c.path),
                         start_line=c.start_line,
                         end_line=c.end_line,
                         page=c.page,
@@ -146,7 +147,7 @@ def answer_out(answer: Answer) -> AnswerOut:
         sources=[
             SourceOut(
                 source=n,
-                path=h.path,
+                path=shown(h.path),
                 start_line=h.start_line,
                 end_line=h.end_line,
                 page=h.page,

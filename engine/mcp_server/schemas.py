@@ -57,6 +57,11 @@ class DocText(_Out):
     truncated: bool
     next_start_line: int | None = Field(description="Where to continue when truncated.")
     next_page: int | None
+    next_start_char: int | None = Field(
+        default=None,
+        description="When one line is longer than the cap it comes in pieces: pass this as start_char, with "
+        "next_start_line as start_line, for the next piece.",
+    )
     text: str = Field(description='Numbered lines "N<TAB>text"; PDFs have "--- page N ---" markers.')
 
 
@@ -194,6 +199,9 @@ PathArg = Annotated[
     ),
 ]
 LineArg = Annotated[int | None, Field(ge=1, description="1-based line number (inclusive).")]
+CharArg = Annotated[
+    int, Field(ge=0, description="Start the first line at this character (a long line's next piece).")
+]
 PageArg = Annotated[int | None, Field(ge=1, description="PDF page; line numbers then count within it.")]
 AgeArg = Annotated[int, Field(ge=0, le=36500, description="Older than this many days counts as stale.")]
 QuestionArg = Annotated[str, Field(description="A question the folders should answer.", max_length=2000)]

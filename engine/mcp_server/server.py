@@ -17,6 +17,7 @@ from engine.errors import CiteError, MissingDependency
 from engine.mcp_server.schemas import (
     AgeArg,
     AnswerOut,
+    CharArg,
     DocText,
     FolderArg,
     GlobArg,
@@ -81,12 +82,17 @@ def build_server(kb: KnowledgeBase) -> MCPServer[Any]:
 
     @server.tool(annotations=read_only)
     def fetch_doc(
-        path: PathArg, start_line: LineArg = None, end_line: LineArg = None, page: PageArg = None
+        path: PathArg,
+        start_line: LineArg = None,
+        end_line: LineArg = None,
+        page: PageArg = None,
+        start_char: CharArg = 0,
     ) -> DocText:
         """Read an indexed file from a watched folder, whole or a line range, as numbered lines (the numbers
         citations use). PDF and DOCX are shown as extracted text, PDFs with page markers. Output is capped at
-        200 KB; when truncated, continue from next_start_line (and next_page)."""
-        return guarded(lambda: kb.fetch(path, start_line, end_line, page))
+        200 KB; when truncated, continue from next_start_line (and next_page; next_start_char within a line
+        longer than that)."""
+        return guarded(lambda: kb.fetch(path, start_line, end_line, page, start_char))
 
     @server.tool(annotations=read_only)
     def list_kb_topics() -> Topics:

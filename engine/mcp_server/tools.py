@@ -24,9 +24,11 @@ from engine.mcp_server.files import (
     require_indexed,
     resolve_inside,
     roots_of,
+    unshown,
 )
 from engine.mcp_server.results import answer_out, folder_topics, hit_out, staleness_out
 from engine.mcp_server.schemas import AnswerOut, DocText, SearchOut, Staleness, Topics
+from engine.names import shown
 
 
 class KnowledgeBase:
@@ -90,14 +92,22 @@ class KnowledgeBase:
 
     # -- fetch_doc ------------------------------------------------------------------------------------
     def fetch(
-        self, path: str, start_line: int | None = None, end_line: int | None = None, page: int | None = None
+        self,
+        path: str,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        page: int | None = None,
+        start_char: int = 0,
     ) -> DocText:
         with self._session() as engine:
+            path = unshown(path, (f.path for f in engine.files()))
             target = resolve_inside(path, roots_of(engine.folders()))
             if target.is_dir():
-                raise CiteError(f"{path} is a folder.", "list its files with list_kb_topics or search_kb")
+                raise CiteError(
+                    f"{shown(path)} is a folder.", "list its files with list_kb_topics or search_kb"
+                )
             require_indexed(engine.file(target), target)
-        return doc_text(target, read_bytes(target), start_line, end_line, page)
+        return doc_text(target, read_bytes(target), start_line, end_line, page, start_char=start_char)
 
     # -- list_kb_topics -------------------------------------------------------------------------------
     def topics(self) -> Topics:
