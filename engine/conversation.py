@@ -234,7 +234,7 @@ def decide(
     if qvec is not None and best_dense is not None and thread.vectors is not None:
         best = COVERAGE_WEIGHT * best + (1 - COVERAGE_WEIGHT) * best_dense
     mine = match(terms, qvec if best_dense is not None else None, thread, doc_freq) if thread.texts else 0.0
-    about = bool(thread.texts) and mine >= best - COVERAGE_SLACK
+    about = mine > 0 and mine >= best - COVERAGE_SLACK  # they hold some of it, about as well as any
     figures = f"the thread's files match it {mine:.2f}, the best of the index {best:.2f}"
     if has_referent(question):
         return Decision(True, about, f"it points back to the thread; {figures}")
@@ -404,11 +404,10 @@ TITLE_CHARS = 80
 
 
 def answered_as(searched: Searched) -> str:
-    """The question the answer is judged against: as the user asked it, since its evidence is already
-    the standalone question's and the carried words would favour sentences restating the old answer
-    (and let a follow-up about something the folders lack pass the evidence gate on the old topic's
-    words); a question with no words of its own ("why?") is judged as searched."""
-    return searched.question if content_terms(searched.question) else searched.standalone
+    """The question the answer is judged against: the standalone one, as the peers' condensed question is.
+    Judged on its own words, "and how many can they carry over?" is answered as well by any sentence about
+    carrying anything over that the evidence holds; the carried words say whose carry-over it asks about."""
+    return searched.standalone
 
 
 def title_of(question: str) -> str:
