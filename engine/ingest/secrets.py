@@ -12,7 +12,7 @@ at extraction (engine/indexer.py), and again when a document is served to an MCP
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from engine.events import Document, Line
@@ -42,13 +42,22 @@ _PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 
 
+def _keep_name(mark: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that keeps the key and its separator and replaces only the value."""
+
+    def keep(match: re.Match[str]) -> str:
+        return match.group(0)[: match.start(2) - match.start(0)] + mark
+
+    return keep
+
+
 def redact_text(text: str) -> tuple[str, int]:
     """`text` with every secret-shaped string replaced by its marker, and how many were replaced."""
     total = 0
     for kind, shape in _SHAPES:
         mark = MARK.format(kind=kind)
         if kind == "credential":
-            text, n = shape.subn(lambda m, mark=mark: m.group(0)[: m.start(2) - m.start(0)] + mark, text)
+            text, n = shape.subn(_keep_name(mark), text)
         else:
             text, n = shape.subn(mark, text)
         total += n
