@@ -59,6 +59,7 @@ class Hit:
     vector_score: float | None = None
     rerank_score: float | None = None
     mtime: float = 0.0
+    instructions: bool = False  # its prose is addressed to an AI model (engine/answer/injection.py)
 
 
 @dataclass(frozen=True)

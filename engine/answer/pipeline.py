@@ -7,10 +7,12 @@ import functools
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.answer import answerability, changes, conflicts, contract, rules
+from engine.answer.injection import instruction_like
 from engine.backends.prompts import REFUSAL
 from engine.errors import Cancelled
 from engine.events import (
@@ -281,7 +283,34 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     `ranked`: hits searched already (a thread's follow-up, engine/conversation.py), else the question's."""
     hits = engine.evidence(question) if ranked is None else list(ranked)
     hits = hits + siblings(engine, question, hits)
+    hits = [replace(h, instructions=True) if instruction_like(h.text) else h for h in hits]
     return hits, hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
+
+
+INJECTED = "its only support is text addressed to an AI model (a possible prompt injection)"
+
+
+def not_injected(
+    verify: Callable[[Any], contract.Verdict], evidence: list[Hit]
+) -> Callable[[Any], contract.Verdict]:
+    """`verify`, and a sentence whose every citation is a passage addressed to an AI model is dropped:
+    such a passage is shown in the evidence, marked, but never forms an answer on its own."""
+    marked = {n for n, hit in enumerate(evidence, 1) if hit.instructions}
+    if not marked:
+        return verify
+
+    def check(raw: Any) -> contract.Verdict:
+        verdict = verify(raw)
+        sentence = verdict.sentence
+        if (
+            sentence is not None
+            and sentence.citations
+            and all(c.source in marked for c in sentence.citations)
+        ):
+            return contract.Verdict(None, INJECTED)
+        return verdict
+
+    return check
 
 
 def ask_stream(
@@ -313,8 +342,11 @@ def ask_stream(
     found = conflicts.detect(evidence, head)
     embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
     checker = answerability.Checker(question, engine.doc_freq, embed)
-    verify = functools.partial(
-        contract.check, evidence=evidence, embed=embed, question=question, doc_freq=engine.doc_freq
+    verify = not_injected(
+        functools.partial(
+            contract.check, evidence=evidence, embed=embed, question=question, doc_freq=engine.doc_freq
+        ),
+        evidence,
     )
     draft: Shown | None = None
     if name != "extractive" and engine.settings.quote_fallback:
@@ -356,6 +388,8 @@ def ask_stream(
         reason = "no generated sentence was supported by the sources"
         if not dropped and not shown.unanswering:
             reason = f"the {name} generator found no answer in the sources"
+        elif dropped and all(d.endswith(f"({INJECTED})") for d in dropped) and not shown.unanswering:
+            reason = f"the only sentences found were dropped: {INJECTED}"
         if shown.unanswering:
             reason = f"no supported sentence answers the question (answer check {shown.best:.2f} < "
             reason += f"{checker.model.threshold:.2f})"
