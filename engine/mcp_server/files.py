@@ -7,12 +7,14 @@ import fnmatch
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 
 from engine.api import FileRow, FolderRow, document_lines
 from engine.errors import CiteError
 from engine.events import Line
+from engine.ingest.secrets import redact_text
 from engine.mcp_server.schemas import DocText
 from engine.names import shown
 
@@ -202,6 +204,7 @@ def doc_text(
     start_char: int = 0,
 ) -> DocText:
     fmt, lines = document_lines(path, data)
+    lines = [replace(line, text=redact_text(line.text)[0]) for line in lines]  # as the index holds them
     chosen = select_lines(lines, start, end, page)
     text, full, cut, next_char = render_lines(chosen, cap, start_char)
     rest = chosen[full] if full < len(chosen) else None
