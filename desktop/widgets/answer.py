@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSizePolicy,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -60,8 +59,6 @@ class AnswerView(QWidget):
         self.status.setObjectName("muted")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)  # an error with a path wraps; it never widens the window
-        self.status.setMinimumWidth(1)
-        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_anchor)

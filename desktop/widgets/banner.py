@@ -5,7 +5,7 @@ It wraps, long paths and model names included (desktop.wrap), and never sets the
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from desktop.wrap import breakable, unbroken
 
@@ -16,8 +16,6 @@ class ErrorBanner(QFrame):
         self.setObjectName("errorBanner")
         self.label = QLabel("")
         self.label.setWordWrap(True)
-        self.label.setMinimumWidth(1)  # the layout may make it as narrow as the window: it wraps
-        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         close = QPushButton("Dismiss")
         close.clicked.connect(self.hide)
         layout = QHBoxLayout(self)

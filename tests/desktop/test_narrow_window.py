@@ -48,6 +48,7 @@ def test_a_missing_model_message_wraps_and_never_widens_the_window(
     window.resize(800, 600)
     qtbot.waitUntil(lambda: window.width() == 800)
     assert window.minimumSizeHint().width() <= 800, window.minimumSizeHint()
+    assert window.minimumSizeHint().height() <= 600, window.minimumSizeHint()  # wrapped, not made tall
     assert window.answer.minimumSizeHint().width() < 400
     assert window.banner.minimumSizeHint().width() < 400
     qtbot.wait(50)
