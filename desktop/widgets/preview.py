@@ -25,6 +25,7 @@ MAX_BYTES = 4 * 1024 * 1024
 HIGHLIGHT_LIMIT = 400_000  # characters; beyond this, highlighting the whole file would stall the UI
 FIRST_EVIDENCE = "evidence [1], not cited yet"
 REFUSED_EVIDENCE = "closest passage, not cited: the answer was refused"
+UNCITED_EVIDENCE = "evidence [1], not cited"
 
 
 @dataclass(frozen=True)
@@ -188,22 +189,21 @@ class SourcePreview(QWidget):
             self._open(self._followed)
 
     def answer_done(self, state: AnswerState) -> None:
-        """While the evidence opened for the user still shows: a refusal says it is the closest passage,
-        cited by nothing; an answer shows its first citation instead, with the cited tint and the quote."""
+        """While the evidence opened for the user still shows: an answer shows its first citation instead,
+        with the cited tint and the quote; else the evidence says it is not cited (a refusal's: the closest
+        passage; a failed or stopped answer's: no "yet" left)."""
         if self._followed is None or self.target is not self._followed:
             return
-        if state.refused:
-            self.target = self._followed = replace(self._followed, note=REFUSED_EVIDENCE)
-            if not self.where.text().endswith("loading…"):
-                self.where.setText(self.target.caption)
-            return
-        cited = [c for sentence in state.shown for c in sentence.citations]
+        cited = [] if state.refused else [c for sentence in state.shown for c in sentence.citations]
         if cited:
-            c = cited[0]
-            self._followed = None
-            self._open(
-                SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote, note=f"cited as [{c.source}]")
-            )
+            c, self._followed = cited[0], None
+            note = f"cited as [{c.source}]"
+            self._open(SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote, note=note))
+            return
+        note = REFUSED_EVIDENCE if state.refused else UNCITED_EVIDENCE
+        self.target = self._followed = replace(self._followed, note=note)
+        if not self.where.text().endswith("loading…"):  # else _loaded shows it
+            self.where.setText(self.target.caption)
 
     def _loaded(self, job: Job, target: SourceTarget, wanted: int) -> None:
         if wanted != self._wanted:

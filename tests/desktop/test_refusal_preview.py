@@ -3,8 +3,10 @@ cited, in the passage tint; only a citation gets the citation's tint (first-time
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QTextCharFormat
 from pytestqt.qtbot import QtBot
 
@@ -62,3 +64,25 @@ def test_an_answer_shows_its_first_citation_in_the_cited_tint(
     qtbot.waitUntil(lambda: preview.target is not None and preview.target.cited, timeout=10_000)
     qtbot.waitUntil(lambda: _span_color(preview.view) == LIGHT_CODE.span)
     assert preview.target.path == cited[0].path and f"cited as [{cited[0].source}]" in preview.where.text()
+
+
+def test_evidence_of_an_answer_that_failed_is_not_cited_and_not_promised(
+    qtbot: QtBot,
+    make_window: Callable[[], MainWindow],
+    small_folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No embedder: the evidence is found by keywords, the answer fails; the evidence shown does not say
+    "not cited yet" as if a citation were still coming."""
+    monkeypatch.setenv("CITELINE_MODEL_CACHE", str(tmp_path / "no-models"))
+    window = make_window()
+    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    index_folder(qtbot, window, small_folder)
+    state = _answer(qtbot, window, "When do we deploy the zebracorn pipeline?")
+    assert getattr(state, "error", None) is not None
+    preview = window.preview
+    assert window.answer.evidence.count() > 0  # found by keywords
+    qtbot.waitUntil(lambda: preview.target is not None and "loading" not in preview.where.text())
+    assert preview.where.text().endswith("evidence [1], not cited")
+    assert _span_color(preview.view) == LIGHT_CODE.passage
