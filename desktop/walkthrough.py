@@ -4,18 +4,21 @@
 
 Starts its own Xvfb server (1440x900) unless --display-ready is given (then it uses the current display,
 e.g. under xvfb-run or on a desktop). Uses a throw-away data dir unless --data-dir is given; model files
-come from the usual cache (CITELINE_MODEL_CACHE). Stops, in order:
+come from CITELINE_MODEL_CACHE, else from the usual data dir's cache (--no-models: from an empty one, as on
+a machine that has none). Stops, in order:
 
     01-welcome           the first run, no folders
-    02-demo-answered     the demo folder indexed, an example question answered, its citation opened
-    03-search-results    keyword results for a query typed in the search box
-    04-refusal           a question the demo cannot answer
+    02-demo-answered     the demo folder indexed, an example question answered, its first citation shown
+    03-search-results    keyword results for a query typed in the search box, the first one opened
+    04-refusal           a question the demo cannot answer, its closest passage shown as not cited
+    05-dark-switched     the same window the moment the theme turns dark (nothing reopened)
     05-dark-theme        the demo answer again in the dark theme
     06-shortcuts         the F1 sheet (dark)
     07-models            Settings → Models (dark)
     08-log               Help → Log after all this (dark)
-    09-800x600           the window at 800x600 (light)
+    09-800x600           the window at 800x600 (light), an example question's start in the search box
     10-large-indexing    a folder of --files small files, mid-indexing (light, 800x600 then full size)
+    11-removed-undo      that folder removed, its Undo offered (800x600)
 
 Prints each file it saves, and what did not happen in time; exits 1 if any stop failed.
 """
@@ -45,6 +48,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--files", type=int, default=2000, help="files in the large folder")
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--display-ready", action="store_true", help="use $DISPLAY, start no Xvfb")
+    parser.add_argument(
+        "--no-models", action="store_true", help="an empty model cache (the missing-model case)"
+    )
     return parser.parse_args(argv)
 
 
@@ -117,6 +123,7 @@ class Walkthrough:
         from engine.api import Engine
 
         home = self.args.data_dir or Path(tempfile.mkdtemp(prefix="citeline-walkthrough-"))
+        self.use_model_cache(home)
         setup_logging(home)
         self.app = QApplication(sys.argv[:1])
         self.collector = GuiThreadCollector()
@@ -135,6 +142,16 @@ class Walkthrough:
             print(f"FAILED: {failure}")
         return 1 if self.failures else 0
 
+    def use_model_cache(self, home: Path) -> None:
+        """A throw-away data dir has no models of its own: use the usual data dir's cache, as the app
+        would (or an empty one with --no-models)."""
+        from engine.settings import data_dir, model_cache_dir
+
+        if self.args.no_models:
+            os.environ["CITELINE_MODEL_CACHE"] = str(home / "no-models")
+        elif not os.environ.get("CITELINE_MODEL_CACHE"):
+            os.environ["CITELINE_MODEL_CACHE"] = str(model_cache_dir(data_dir()))
+
     # -- the stops ------------------------------------------------------------------------------------
     def stops(self) -> None:
         from desktop.theme import apply_theme
@@ -146,22 +163,24 @@ class Walkthrough:
         if self.wait("the demo indexed", lambda: self.idle() and w.examples.isVisible(), 180):
             self.answer(self.first_example(), "02-demo-answered")
         self.search(SEARCH_QUERY, "03-search-results")
-        self.answer(REFUSED_QUESTION, "04-refusal", open_citation=False)
+        self.answer(REFUSED_QUESTION, "04-refusal")
         apply_theme(self.app, "dark")
+        self.settle()
+        self.shot("05-dark-switched")
         self.answer(self.first_example(), "05-dark-theme")
         self.dialogs()
         apply_theme(self.app, "light")
         w.resize(800, 600)
-        self.settle()
-        self.shot("09-800x600")
+        self.answer(self.window.examples.questions[-1], "09-800x600")
         self.large_folder()
+        self.remove_large_folder()
 
     def first_example(self) -> str:
         return self.window.examples.questions[0]
 
-    def answer(self, question: str, name: str, open_citation: bool = True) -> None:
-        from desktop.widgets.preview import SourceTarget
-
+    def answer(self, question: str, name: str) -> None:
+        """Ask as a user would (the box, then Enter's path) and wait for the preview the window opens by
+        itself: the answer's first citation, or a refusal's closest passage."""
         w = self.window
         states: list[object] = []
         w.answer.answered.connect(states.append)
@@ -172,15 +191,13 @@ class Walkthrough:
         w.answer.answered.disconnect(states.append)
         if not ok:
             return
-        state = states[-1]
-        cited = [c for s in getattr(state, "sentences", []) for c in s.citations]
-        if open_citation and cited:
-            shown: list[object] = []
-            w.preview.shown.connect(shown.append)
-            c = cited[0]
-            w.preview.open_target(SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote))
-            self.wait("the cited source", lambda: bool(shown), 30)
-            w.preview.shown.disconnect(shown.append)
+
+        def shown() -> bool:  # what the window opened once the answer was done, loaded and marked
+            preview = w.preview
+            loaded = preview.target is not None and not preview.where.text().endswith("loading…")
+            return loaded and preview.view.extraSelections() != []
+
+        self.wait("the preview of the answer", shown, 30)
         self.settle()
         self.shot(name)
 
@@ -191,6 +208,12 @@ class Walkthrough:
         w.focus_search()
         w.search.set_query(query)
         if self.wait(f"results for {query!r}", lambda: bool(counts) and counts[-1] > 0, 30):
+            shown: list[object] = []  # the first result opened: its words marked in the preview too
+            w.preview.shown.connect(shown.append)
+            w.search.results.setCurrentRow(0)
+            w.search.results.itemActivated.emit(w.search.results.item(0))
+            self.wait("the first result in the preview", lambda: bool(shown), 30)
+            w.preview.shown.disconnect(shown.append)
             self.settle()
             self.shot(name)
         w.search.results_shown.disconnect(counts.append)
@@ -239,6 +262,32 @@ class Walkthrough:
             w.resize(1280, 800)
             self.settle(200)
             self.shot("10-large-indexing")
+        self.large = key
+
+    def remove_large_folder(self) -> None:
+        """Through the panel, as a user: select it, Remove, confirm; the Undo bar is then offered."""
+        from PySide6.QtWidgets import QMessageBox
+
+        w = self.window
+        w.resize(800, 600)
+        tree = w.folders.tree
+        rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        row = next((r for r in rows if r is not None and r.toolTip(0) == getattr(self, "large", "")), None)
+        if row is None:
+            self.failures.append("the large folder is not in the list")
+            return
+        tree.setCurrentItem(row)
+        w.folders.remove_button.click()
+        box = w.folders.confirm
+        if box is None or not self.wait("the removal question", box.isVisible):
+            return
+        self.settle(200)
+        self.shot("11-remove-confirm", box)
+        remove = next(b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.DestructiveRole)
+        remove.click()
+        if self.wait("the Undo bar", w.folders.undo_bar.isVisible):
+            self.settle()
+            self.shot("11-removed-undo")
 
     # -- helpers --------------------------------------------------------------------------------------
     def idle(self) -> bool:

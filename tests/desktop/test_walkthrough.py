@@ -16,6 +16,7 @@ STOPS = (
     "02-demo-answered",
     "03-search-results",
     "04-refusal",
+    "05-dark-switched",
     "05-dark-theme",
     "06-shortcuts",
     "07-models",
@@ -23,6 +24,8 @@ STOPS = (
     "09-800x600",
     "10-large-indexing-800x600",
     "10-large-indexing",
+    "11-remove-confirm",
+    "11-removed-undo",
 )
 
 
