@@ -33,6 +33,11 @@ from engine.documents import DocFormat, DocumentLines, document_lines, read_docu
 from engine.errors import CiteError, MissingModel
 from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
+from engine.ingest import ocr as _ocr
+from engine.ingest import pageview as _pageview
+from engine.ingest.ocr_phase import OcrCache, OcrPhase, OcrPolicy, ScanText, content_hash
+from engine.ingest.pageview import PageSpan, has_pages
+from engine.ingest.pdfpages import Rendered
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
 from engine.progress import PhaseRates, time_left
@@ -61,10 +66,12 @@ __all__ = [
     "Mode",
     "ModelSpec",
     "ModelStatus",
+    "PageSpan",
     "PhaseRates",
     "QueryTerms",
     "RelatedVersion",
     "Relation",
+    "Rendered",
     "Reranker",
     "SearchMode",
     "SearchPlan",
@@ -78,6 +85,7 @@ __all__ = [
     "document_lines",
     "embedders",
     "generators",
+    "has_pages",
     "read_document",
     "rerankers",
     "time_left",
@@ -235,7 +243,17 @@ class Engine:
 
     def _chunking_signature(self) -> str:
         tokenizer = "approx" if self.token_counter() is None else "minilm"
-        return f"{CHUNKING_VERSION}:{self.settings.chunk_tokens}:{tokenizer}"
+        ocr = ":ocr" if self._ocr_policy().ready else ""  # OCR turned on or off: what is skipped changes
+        return f"{CHUNKING_VERSION}:{self.settings.chunk_tokens}:{tokenizer}{ocr}"
+
+    def _ocr_policy(self) -> OcrPolicy:
+        unavailable = _ocr.available() if self.settings.ocr else None
+        return OcrPolicy(self.settings.ocr, unavailable, self.settings.ocr_max_pages)
+
+    @property
+    def ocr_cache(self) -> OcrCache:
+        """What OCR read, by content hash, beside the index (deleting the index keeps it)."""
+        return OcrCache(self.home / "ocr")
 
     def _indexer(self) -> Indexer:
         catalog, lexical, vectors = self._catalog, self._lexical, self._vectors
@@ -247,6 +265,7 @@ class Engine:
             self.token_counter(),
             self.settings.chunk_tokens,
             int(self.settings.max_file_mb * 1024 * 1024),
+            ScanText(self.ocr_cache, self._ocr_policy()),
         )
 
     # -- folders --------------------------------------------------------------------------------------
@@ -359,11 +378,36 @@ class Engine:
                 yield from indexer.sync_paths(folder, members, cancelled)
 
     def embed_pending(self, cancelled: Callable[[], bool] = _never) -> Iterator[IndexProgress]:
+        """The background phases after the keyword pass: vectors, then OCR of the files and pages without a
+        text layer (each file keyword-searchable once read), then the vectors of what OCR read. Without the
+        embedder's model, OCR still runs before MissingModel is raised. Only progress is yielded (the
+        files OCR re-indexed are in the catalog)."""
         self._open()
-        embedder = self.embedder()
+        try:
+            embedder = self.embedder()
+        except MissingModel:
+            yield from _progress(self.ocr_pending(cancelled))
+            raise
+        yield from self._embed(embedder, cancelled)
+        if self._ocr_phase().pending():
+            yield from _progress(self.ocr_pending(cancelled))
+            yield from self._embed(embedder, cancelled)
+
+    def _embed(self, embedder: Embedder, cancelled: Callable[[], bool]) -> Iterator[IndexProgress]:
         with self._write_lock:
             self._fit_vectors(embedder.dim)
             yield from self._indexer().embed_pending(embedder.embed, cancelled)
+
+    def ocr_pending(self, cancelled: Callable[[], bool] = _never) -> Iterator[Event]:
+        """OCR every waiting page ("ocr" progress counts pages), re-indexing each file as it is read."""
+        self._open()
+        with self._write_lock:
+            yield from self._ocr_phase().run(cancelled)
+
+    def _ocr_phase(self) -> OcrPhase:
+        indexer = self._indexer()
+        reader = lambda: _ocr.OcrReader(self.settings.threads)  # noqa: E731
+        return OcrPhase(self.catalog, self.ocr_cache, self._ocr_policy(), reader, indexer.refresh)
 
     def _fit_vectors(self, dim: int) -> None:
         """The stored vectors are as wide as the embedder's; vectors of another model are dropped (and
@@ -593,8 +637,27 @@ class Engine:
 
     # -- documents ------------------------------------------------------------------------------------
     def document(self, path: str | os.PathLike[str], max_bytes: int | None = None) -> DocumentLines:
-        """A file's lines as citations number them (PDF/DOCX extracted); see engine/documents.py."""
-        return read_document(Path(path), max_bytes)
+        """A file's lines as citations number them (PDF/DOCX extracted, with what OCR read of its pages
+        without a text layer); see engine/documents.py."""
+        file = Path(path)
+        if not has_pages(file):
+            return read_document(file, max_bytes)
+        data = file.read_bytes()
+        doc = ScanText(self.ocr_cache, self._ocr_policy()).extract(file, data, content_hash(data))
+        return DocumentLines(str(file), "pdf", doc.lines)
+
+    def page_span(
+        self, path: str | os.PathLike[str], page: int | None, start_line: int, end_line: int, quote: str = ""
+    ) -> PageSpan:
+        """Where lines start_line..end_line of `page` (a PDF's, or an image's: None) sit on the page, narrowed
+        to `quote` when found: the page to show and the boxes to draw."""
+        file = Path(path)
+        return _pageview.locate(file, file.read_bytes(), self.ocr_cache, page, start_line, end_line, quote)
+
+    def render_page(self, path: str | os.PathLike[str], page: int, width: int) -> Rendered:
+        """Page `page` (1-based) of a PDF or an image, drawn `width` pixels wide, as RGB."""
+        file = Path(path)
+        return _pageview.render(file, file.read_bytes(), page, width)
 
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""
@@ -701,6 +764,12 @@ class Engine:
             if self._catalog is not None:
                 self._catalog.close()
             self._catalog = self._lexical = self._vectors = None
+
+
+def _progress(events: Iterator[Event]) -> Iterator[IndexProgress]:
+    for event in events:
+        if isinstance(event, IndexProgress):
+            yield event
 
 
 def _counter(tokenizer: Path) -> TokenCounter:

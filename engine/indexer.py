@@ -16,6 +16,8 @@ from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexPro
 from engine.ingest import scanner
 from engine.ingest.chunker import chunk as chunk_document
 from engine.ingest.extract import UnsupportedType, extract
+from engine.ingest.ocr_phase import ScanText
+from engine.ingest.scans import NO_TEXT_LAYER, NoTextLayer
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
@@ -50,8 +52,10 @@ class Indexer:
         count_tokens: Callable[[str], int] | None,
         chunk_tokens: int,
         max_bytes: int,
+        scans: ScanText | None = None,
     ) -> None:
         self.catalog = catalog
+        self.scans = scans  # images and PDF pages without a text layer: what OCR read of them
         self.lexical = lexical
         self.vectors = vectors
         self.count_tokens = count_tokens
@@ -181,18 +185,28 @@ class Indexer:
         if old is not None and old.hash == digest and old.status == "indexed":
             return Parsed(result, digest, [], "touch")
         try:
-            doc = extract(result.path, data)
+            doc = self.scans.extract(result.path, data, digest) if self.scans else extract(result.path, data)
             prime = getattr(self.count_tokens, "prime", None)
             if prime is not None:
                 prime(line.text for line in doc.lines)
             chunks = chunk_document(doc, self.chunk_tokens, self.count_tokens)
-        except UnsupportedType as exc:  # unsupported is not broken: skipped, with the type as the reason
+        except (UnsupportedType, NoTextLayer) as exc:  # not broken: skipped, with the reason
             return Parsed(result, digest, [], "skipped", exc.message)
         except CiteError as exc:
             return Parsed(result, digest, [], "failed", f"parse error: {exc.message}")
         except Exception as exc:  # a broken file must never stop the sync; the reason is recorded
             return Parsed(result, digest, [], "failed", f"parse error: {type(exc).__name__}: {exc}")
-        return Parsed(result, digest, chunks, "indexed")
+        return Parsed(result, digest, chunks, "indexed", self.scans.note(digest) if self.scans else None)
+
+    def refresh(self, folder: FolderRow, path: Path) -> Iterator[Event]:
+        """Read one file again now, unchanged as it is (OCR has just read its pages)."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return
+        parsed = self._parse(scanner.ScanResult(path, stat.st_size, stat.st_mtime, None), None)
+        if parsed is not None:
+            yield from self._write(folder.id, [parsed])
 
     def _write(self, folder_id: int, batch: list[Parsed]) -> Iterator[Event]:
         if not batch:
@@ -291,8 +305,9 @@ LEGACY_UNSUPPORTED = ": unsupported file type"  # how failed rows read before un
 
 
 def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:
-    """Whether a file must be read again. A file the extractors skipped as unsupported, like a failed one,
-    is read again only when it changes; one the scanner skipped is read as soon as the scanner lets it."""
+    """Whether a file must be read again. A file the extractors skipped as unsupported or without a text
+    layer, like a failed one, is read again only when it changes (OCR re-reads the latter itself); one the
+    scanner skipped is read as soon as the scanner lets it."""
     if old is None:
         return True
     if result.skip_reason is not None:
@@ -300,7 +315,7 @@ def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:
     error = old.error or ""
     if old.status == "failed" and error.endswith(LEGACY_UNSUPPORTED):
         return True
-    scanner_skip = old.status == "skipped" and not error.startswith(UNSUPPORTED)
+    scanner_skip = old.status == "skipped" and not error.startswith((UNSUPPORTED, NO_TEXT_LAYER))
     return old.size != result.size or old.mtime != result.mtime or scanner_skip
 
 

@@ -75,6 +75,14 @@ class Settings(BaseModel):
         default_factory=lambda: os.cpu_count() or 2, ge=1, le=256, description="CPU threads for inference."
     )
     max_file_mb: float = Field(20.0, gt=0, description="Files larger than this are skipped and recorded.")
+    ocr: bool = Field(
+        True,
+        description="Read images and PDF pages without a text layer (scans) with offline OCR, in the "
+        "background after the keyword pass. Needs the optional OCR package (pip install 'citeline[ocr]').",
+    )
+    ocr_max_pages: int = Field(
+        200, ge=1, le=100_000, description="OCR reads at most this many pages of a file; the cut is recorded."
+    )
     chunk_tokens: int = Field(200, ge=32, le=512, description="Target chunk size in embedder tokens.")
     candidates: int = Field(50, ge=1, le=1000, description="How many hits each ranked list contributes.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal Rank Fusion constant k (Cormack et al. 2009).")

@@ -43,13 +43,13 @@ def test_extractor_lookup_by_suffix_name_and_prefix() -> None:
     assert extractor_for(Path("Makefile")) is not None
     assert extractor_for(Path("makefile")) is extractor_for(Path("Makefile"))
     assert extractor_for(Path("Dockerfile.dev")) is extractor_for(Path("Dockerfile"))
-    assert extractor_for(Path("photo.jpeg")) is None
+    assert extractor_for(Path("archive.7z")) is None  # (images are read by OCR: tests/test_ocr.py)
     assert extractor_for(Path("README")) is None
 
 
 def test_unsupported_file_raises_extract_error() -> None:
     with pytest.raises(ExtractError, match="unsupported file type"):
-        extract(Path("photo.jpeg"), b"\xff\xd8\xff")
+        extract(Path("archive.7z"), b"7z\xbc\xaf\x27\x1c\x00")
 
 
 @pytest.fixture

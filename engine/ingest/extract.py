@@ -28,6 +28,7 @@ import charset_normalizer
 
 from engine.errors import ExtractError
 from engine.events import Document, Line
+from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
 if TYPE_CHECKING:
     from docx.document import Document as DocxDocument
@@ -101,7 +102,7 @@ def extract(path: Path, data: bytes) -> Document:
     if extractor is None:
         raise UnsupportedType(
             f"unsupported file type ({_type_of(path)})",
-            "Citeline reads text, code, Markdown, HTML, PDF, DOCX, JSON, CSV and notebooks",
+            "Citeline reads text, code, Markdown, HTML, PDF, DOCX, JSON, CSV, notebooks and images",
         )
     try:
         return extractor.extract(path, data)
@@ -370,9 +371,7 @@ class PdfExtractor:
                 raise ExtractError(
                     f"{path.name} is corrupt: no page could be read", "re-save or re-export it"
                 )
-            raise ExtractError(
-                f"{path.name} has no extractable text", "it may be a scan; OCR is not supported"
-            )
+            raise NoTextLayer(f"{WAITING} ({path.name} has no extractable text)", "")
         return Document(tuple(lines), kind="pdf", title=title)
 
 
@@ -730,6 +729,7 @@ def _register_builtins() -> None:
     register((".mdx",), MarkdownExtractor(mdx=True))
     register((".html", ".htm", ".xhtml"), HtmlExtractor())
     register((".pdf",), PdfExtractor())
+    register(image_suffixes(), ImageExtractor())  # its pixels are read by OCR (engine/ingest/ocr_phase.py)
     register((".docx",), DocxExtractor())
     register((".json",), JsonExtractor())
     register((".csv",), CsvExtractor())

@@ -30,6 +30,7 @@ from pathlib import Path
 import pathspec
 
 from engine.errors import CiteError
+from engine.ingest.scans import image_suffixes
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 HEAD_BYTES = 8 * 1024
@@ -45,7 +46,8 @@ UNREADABLE = "unreadable"
 
 IGNORE_FILES = (".gitignore", ".ignore")  # in one directory, .ignore is read last and so wins
 VENV_MARKER = "pyvenv.cfg"
-DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx"})  # binary containers that extractors read
+# Binary files that extractors read: documents, and images (read by OCR).
+DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", *image_suffixes()})
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
     {
