@@ -36,6 +36,7 @@ from desktop.widgets.banner import ErrorBanner
 from desktop.widgets.dialogs import LogViewer, ShortcutSheet, show_about
 from desktop.widgets.explorer import IndexExplorer
 from desktop.widgets.folders import FoldersPanel
+from desktop.widgets.history import HistoryPane
 from desktop.widgets.preview import SourcePreview
 from desktop.widgets.search import SearchPanel
 from desktop.widgets.settings import SettingsDialog
@@ -115,11 +116,16 @@ class MainWindow(QMainWindow):
         self.search = SearchPanel(self.engine, self.tasks)
         self.answer = AnswerView(self.engine, self.tasks)
         self.preview = SourcePreview(self.tasks)
+        self.history = HistoryPane(self.engine, self.tasks)  # conversations: questions go to its thread
+        self.history.attach(self.answer)
+        self.left = QSplitter(Qt.Orientation.Vertical)
+        self.left.addWidget(self.folders)
+        self.left.addWidget(self.history)
         self.right = QSplitter(Qt.Orientation.Vertical)
         self.right.addWidget(self.answer)
         self.right.addWidget(self.preview)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for widget in (self.folders, self.search, self.right):
+        for widget in (self.left, self.search, self.right):
             self.splitter.addWidget(widget)
         self.splitter.setSizes([300, 380, 640])
         self.stack = QStackedWidget()
@@ -153,6 +159,7 @@ class MainWindow(QMainWindow):
         self._menu_map["&File"].addSeparator()
         self._action("&File", "Quit", self.close, "Ctrl+Q")
         self.find_action = self._action("&Edit", "Search or ask", self.focus_search, "Ctrl+K")
+        self._action("&Questions", "New conversation", self.history.new_conversation, "Ctrl+N")
         self.recent_menu = self._menu_map["&Questions"].addMenu("Recent")
         self._action("&Help", "Keyboard shortcuts", self.show_shortcuts, "F1", "Ctrl+/")
         self._action("&Help", "Log", self.show_log)
@@ -230,7 +237,7 @@ class MainWindow(QMainWindow):
 
     def ask(self, question: str) -> None:
         self._remember(question)
-        self.indexing.after_removals(lambda: self.answer.ask(question))  # never from a removed folder
+        self.indexing.after_removals(lambda: self.history.ask(question))  # never from a removed folder
         self.preview.follow(self.answer.evidence, question)  # cleared, then the new evidence's first hit
 
     def try_demo(self) -> None:
