@@ -53,12 +53,13 @@ def thread_label(thread: Thread) -> str:
 
 
 def turn_label(turn: Turn) -> str:
-    mark = " — refused" if turn.answer.refused else ""
-    return f"{turn.ord}. {turn.question}{mark}" + (f"  ⚠ {CHANGED}" if turn.changed else "")
+    """The turn's question, numbered; the marks first, so a narrow pane does not elide them."""
+    marks = ("⚠ " if turn.changed else "") + ("(refused) " if turn.answer.refused else "")
+    return f"{turn.ord}. {marks}{turn.question}"
 
 
 def turn_tooltip(turn: Turn) -> str:
-    lines = [f"Asked {turn.asked_at:%Y-%m-%d %H:%M}"]
+    lines = [turn.question, f"Asked {turn.asked_at:%Y-%m-%d %H:%M}"]
     if turn.searched != turn.question:
         lines.append(f"searched: {turn.searched}")
     lines += [f"{CHANGED} since this answer: {path}" for path in turn.changed]
@@ -68,9 +69,7 @@ def turn_tooltip(turn: Turn) -> str:
 def changed_note(turn: Turn) -> str:
     """The answer view's status line for an old answer whose cited files changed since."""
     names = ", ".join(Path(p).name for p in turn.changed)
-    return (
-        f"Answered {turn.asked_at:%Y-%m-%d %H:%M}; {CHANGED} since: {names} (the citations show the old text)"
-    )
+    return f"⚠ {CHANGED} since this answer ({turn.asked_at:%Y-%m-%d %H:%M}): {names}"
 
 
 def show_turn(view: AnswerView, turn: Turn) -> None:
@@ -307,7 +306,7 @@ class HistoryPane(QWidget):
             self.turn_list.setCurrentRow(len(turns) - 1)
         changed = sum(1 for t in turns if t.changed)
         if changed:
-            self.note.setText(f"{changed} of these answers cite a file that changed since ({CHANGED}).")
+            self.note.setText(f"⚠ {changed} of these answers cite a file that changed since.")
         self._update_buttons()
 
     def _open_turn(self, item: QListWidgetItem) -> None:

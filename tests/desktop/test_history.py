@@ -120,13 +120,16 @@ def test_an_old_answer_opens_with_its_changed_source_marked(
     history = ready.history
     ask(qtbot, ready, "How many PTO days do senior engineers get?")
     qtbot.waitUntil(lambda: history.turn_list.count() == 1)
-    assert CHANGED not in history.turn_list.item(0).text()
+    assert "⚠" not in history.turn_list.item(0).text()
+    assert CHANGED not in history.turn_list.item(0).toolTip()
     (kb / "hr/pto.md").write_text(PTO.replace("25 days", "27 days"), encoding="utf-8")
     history.new_conversation()
     history.list.setCurrentRow(0)
-    qtbot.waitUntil(lambda: history.turn_list.count() == 1 and CHANGED in history.turn_list.item(0).text())
-    assert str((kb / "hr/pto.md").resolve()) in history.turn_list.item(0).toolTip()
-    assert "source changed since: pto.md" in ready.answer.status.text()
+    qtbot.waitUntil(lambda: history.turn_list.count() == 1 and "⚠" in history.turn_list.item(0).text())
+    tip = history.turn_list.item(0).toolTip()
+    assert f"{CHANGED} since this answer: {(kb / 'hr/pto.md').resolve()}" in tip
+    assert ready.answer.status.text().startswith(f"⚠ {CHANGED} since this answer (")
+    assert ready.answer.status.text().endswith("): pto.md")
     assert "25 days" in ready.answer.browser.toPlainText()  # the answer as it was given
 
 
