@@ -18,6 +18,7 @@ from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.editor import open_in_editor
 from desktop.widgets.highlight import Highlighter, kind_for
+from desktop.wrap import breakable
 from engine.api import DocumentLines, QueryTerms, read_document
 from engine.events import Hit
 
@@ -119,8 +120,11 @@ class SourcePreview(QWidget):
         self._followed: SourceTarget | None = None  # the evidence opened for the user by `follow`
         self.title = QLabel("No source open")
         self.title.setObjectName("previewTitle")
+        self.title.setWordWrap(True)  # a long file name wraps (desktop.wrap) rather than widen the window
         self.where = QLabel("")
         self.where.setObjectName("muted")
+        self.where.setWordWrap(True)  # "lines 1–10 · closest passage, not cited: …" never widens the window
+        self.where.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.open_button = QPushButton("Open in editor")
         self.open_button.setEnabled(False)
         self.open_button.clicked.connect(self.open_in_editor)
@@ -147,7 +151,7 @@ class SourcePreview(QWidget):
         self._wanted += 1
         wanted = self._wanted
         self.target = target
-        self.title.setText(Path(target.path).name)
+        self.title.setText(breakable(Path(target.path).name))
         self.title.setToolTip(target.path)
         self.where.setText(target.where + " · loading…")
         self.tasks.read(

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from desktop.mainwindow import MainWindow
+from desktop.widgets.preview import REFUSED_EVIDENCE, SourceTarget
 from desktop.widgets.welcome import DEMO_QUESTIONS
 from tests.desktop.conftest import index_folder, wait_idle
 
@@ -70,3 +71,23 @@ def test_a_long_question_set_in_the_box_shows_its_start(qtbot: QtBot, window: Ma
     assert box.cursorPosition() == 0
     assert box.cursorRect().left() < box.fontMetrics().horizontalAdvance("M") * 2
     wait_idle(qtbot, window)
+
+
+def test_the_preview_header_wraps_a_long_note_at_800_by_600(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """A refusal's closest passage says so in the preview's header: the note wraps there, it does not
+    make the window wider than 800 px (under X11 a window grown so stays grown)."""
+    path = tmp_path / "notes" / "2025-03-support-sync-with-the-whole-team.txt"
+    path.parent.mkdir()
+    path.write_text("\n".join(f"line {n} of the sync notes" for n in range(40)), encoding="utf-8")
+    window.stack.setCurrentWidget(window.splitter)
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.width() == 800)
+    target = SourceTarget(str(path), 10, 14, cited=False, note=REFUSED_EVIDENCE)
+    with qtbot.waitSignal(window.preview.shown, timeout=10_000):
+        window.preview.open_target(target)
+    qtbot.wait(50)
+    assert window.preview.where.text().endswith(REFUSED_EVIDENCE)
+    assert window.minimumSizeHint().width() <= 800, window.minimumSizeHint()
+    assert window.preview.minimumSizeHint().width() < 400
