@@ -18,6 +18,8 @@ from engine.ingest.chunker import chunk as chunk_document
 from engine.ingest.extract import UnsupportedType, extract
 from engine.ingest.ocr_phase import ScanText
 from engine.ingest.scans import NO_TEXT_LAYER, NoTextLayer
+from engine.ingest.secrets import note as secrets_note
+from engine.ingest.secrets import redact as redact_secrets
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
@@ -41,6 +43,22 @@ class Parsed:
     chunks: list[Chunk]
     status: str  # indexed | skipped | failed
     error: str | None = None
+
+
+MAX_CHUNKS_PER_FILE = 4_000  # ~3 MB of text, ~3 min of embedding: one file cannot swamp the index
+
+
+def _bounded(chunks: list[Chunk]) -> tuple[list[Chunk], str | None]:
+    """At most MAX_CHUNKS_PER_FILE chunks, spread evenly over the file (a huge table or log is sampled
+    in row/line ranges that cite where they are), with a note saying so; else the chunks unchanged."""
+    if len(chunks) <= MAX_CHUNKS_PER_FILE:
+        return chunks, None
+    step = len(chunks) / MAX_CHUNKS_PER_FILE
+    kept = [chunks[int(n * step)] for n in range(MAX_CHUNKS_PER_FILE)]
+    return kept, (
+        f"sampled: {len(kept):,} of {len(chunks):,} parts indexed, evenly spread "
+        "(the file is too large to index whole)"
+    )
 
 
 class Indexer:
@@ -98,6 +116,7 @@ class Indexer:
         todo = [r for r in found if _changed(r, known.get(str(r.path)))]
         yield from self._index(folder.id, todo, known, cancelled)
         self.catalog.mark_synced(folder.id)
+        self.catalog.prune_vectors()  # after the whole pass: a file renamed within it keeps its vectors
 
     def sync_paths(
         self, folder: FolderRow, paths: Iterable[Path], cancelled: Callable[[], bool]
@@ -132,11 +151,14 @@ class Indexer:
         yield from self._remove(list(gone.values()))
         todo = [r for r in results.values() if _changed(r, known.get(str(r.path)))]
         yield from self._index(folder.id, todo, known, cancelled)
+        if gone or todo:
+            self.catalog.prune_vectors()  # a watched change leaves no vector behind its chunk
 
     def remove_folder(self, folder: FolderRow) -> None:
         file_ids, chunk_ids = self.catalog.remove_folder(folder.id)
         self.lexical.apply(self.catalog.generation(), file_ids, [])
         self.vectors.remove(chunk_ids)
+        self.catalog.prune_vectors()
 
     # -- internals ------------------------------------------------------------------------------------
     def _remove(self, files: list[FileRow]) -> Iterator[Event]:
@@ -186,17 +208,20 @@ class Indexer:
             return Parsed(result, digest, [], "touch")
         try:
             doc = self.scans.extract(result.path, data, digest) if self.scans else extract(result.path, data)
+            doc, n_secrets = redact_secrets(doc)  # before anything is stored: never indexed, never shown
             prime = getattr(self.count_tokens, "prime", None)
             if prime is not None:
                 prime(line.text for line in doc.lines)
-            chunks = chunk_document(doc, self.chunk_tokens, self.count_tokens)
+            chunks, sampled = _bounded(chunk_document(doc, self.chunk_tokens, self.count_tokens))
         except (UnsupportedType, NoTextLayer) as exc:  # not broken: skipped, with the reason
             return Parsed(result, digest, [], "skipped", exc.message)
         except CiteError as exc:
             return Parsed(result, digest, [], "failed", f"parse error: {exc.message}")
         except Exception as exc:  # a broken file must never stop the sync; the reason is recorded
             return Parsed(result, digest, [], "failed", f"parse error: {type(exc).__name__}: {exc}")
-        return Parsed(result, digest, chunks, "indexed", self.scans.note(digest) if self.scans else None)
+        scanned = self.scans.note(digest) if self.scans else None
+        notes = [n for n in (scanned, sampled, secrets_note(n_secrets)) if n]
+        return Parsed(result, digest, chunks, "indexed", "; ".join(notes) or None)
 
     def refresh(self, folder: FolderRow, path: Path) -> Iterator[Event]:
         """Read one file again now, unchanged as it is (OCR has just read its pages)."""

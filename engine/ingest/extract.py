@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import warnings
+import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -447,6 +448,40 @@ class DocxExtractor:
         return Document(tuple(lines), kind="markdown" if headings else "text", title=title)
 
 
+# Zip-based formats (docx; xlsx, pptx, epub, odt alike) are parsed as XML trees that take ~10-20 times
+# the XML's size in memory, so what the archive inflates to is capped before any parser sees it.
+ZIP_MAX_XML_BYTES = 40 * 1024 * 1024  # all XML parts together, inflated
+ZIP_MAX_RATIO = 100  # inflated/compressed for one part of 1 MB or more (real Office XML: ~5-30)
+_ZIP_RATIO_FLOOR = 1024 * 1024
+
+
+def check_zip(path: Path, data: bytes) -> None:
+    """Refuse an archive that would inflate past the caps (a zip bomb), from its directory alone: nothing
+    is decompressed. A directory that lies about sizes gains nothing: zipfile stops each member at its
+    declared size, so the parser then sees a truncated part and the file fails as corrupt."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return  # not a readable archive: the format's own parser says what is wrong with it
+    xml = [m for m in members if m.filename.lower().endswith((".xml", ".rels", ".xhtml", ".html", ".opf"))]
+    total = sum(m.file_size for m in xml)
+    if total > ZIP_MAX_XML_BYTES:
+        raise ExtractError(
+            f"{path.name} inflates to {total / 1e6:,.0f} MB of XML (the cap is "
+            f"{ZIP_MAX_XML_BYTES / 1e6:,.0f} MB); skipped as a possible zip bomb",
+            "split the document, or export it to PDF or text to index it",
+        )
+    for member in members:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size >= _ZIP_RATIO_FLOOR and ratio > ZIP_MAX_RATIO:
+            raise ExtractError(
+                f"{path.name}: {member.filename} inflates {ratio:,.0f}:1 (the cap is {ZIP_MAX_RATIO}:1); "
+                "skipped as a possible zip bomb",
+                "re-save the document; if it is genuine, export it to PDF or text to index it",
+            )
+
+
 def _open_docx(path: Path, data: bytes) -> DocxDocument:
     import docx
 
@@ -454,6 +489,7 @@ def _open_docx(path: Path, data: bytes) -> DocxDocument:
         raise ExtractError(
             f"{path.name} is encrypted or a legacy .doc file", "save it as an unprotected .docx to index it"
         )
+    check_zip(path, data)
     try:
         return docx.Document(io.BytesIO(data))
     except Exception as exc:

@@ -348,6 +348,9 @@ def _decide_file(policy: _Policy, rules: _IgnoreRules, path: str, rel: str, is_l
     if not stat.S_ISREG(info.st_mode):
         return _skipped(path, IGNORED)  # FIFOs, sockets, devices: opening a FIFO would block the walk
     reason = _name_reason(policy, rel, name) or _content_reason(path, info.st_size, policy.max_bytes)
+    if is_link and reason is None:  # a link is read as what it points to: docs/x.md -> ../.env is a secret
+        target = os.path.basename(os.path.realpath(path))
+        reason = SECRET if _SECRET_RE.match(target) else IGNORED if _DEFAULT_FILE_RE.match(target) else None
     return ScanResult(Path(path), info.st_size, info.st_mtime, reason)
 
 

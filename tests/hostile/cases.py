@@ -70,28 +70,31 @@ def one_line(root: Path) -> Path:
 
 
 def docx_bomb(root: Path) -> Path:
-    """A DOCX whose document.xml inflates far beyond the file's size (highly repetitive XML)."""
+    """A valid DOCX whose document.xml inflates far beyond the file's size (highly repetitive XML)."""
+    import io
+
+    import docx
+
+    seed = io.BytesIO()
+    document = docx.Document()
+    document.add_paragraph("okapi")
+    document.save(seed)
     path = root / "bomb.docx"
     inflated = size(30_000_000, 200_000_000)
     para = b"<w:p><w:r><w:t>okapi okapi okapi okapi</w:t></w:r></w:p>"
-    head = (
-        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
-    )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr(
-            "[Content_Types].xml",
-            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
-            'content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName='
-            '"/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.'
-            'wordprocessingml.document.main+xml"/></Types>',
-        )
-        with z.open("word/document.xml", "w", force_zip64=True) as member:
-            member.write(head)
-            block = para * 10_000
-            for _ in range(inflated // len(block)):
-                member.write(block)
-            member.write(b"</w:body></w:document>")
+    with zipfile.ZipFile(seed) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for item in source.infolist():
+            if item.filename != "word/document.xml":
+                z.writestr(item, source.read(item))
+                continue
+            original = source.read(item)
+            head, tail = original.split(b"<w:body>", 1)
+            with z.open("word/document.xml", "w", force_zip64=True) as member:
+                member.write(head + b"<w:body>")
+                block = para * 10_000
+                for _ in range(inflated // len(block)):
+                    member.write(block)
+                member.write(tail)
     return path
 
 

@@ -21,7 +21,7 @@ INJECTED = [
 ORDINARY = [
     "The assistant manager approves leave requests.",
     'prompt = ChatPromptTemplate.from_messages([("system", "You are a helpful assistant.")])',
-    "Use `SystemMessage(\"Ignore previous instructions\")` in the red-team suite.",
+    'Use `SystemMessage("Ignore previous instructions")` in the red-team suite.',
     "    messages = [{'role': 'system', 'content': 'You are an AI assistant'}]",
     "Agents should always validate tool inputs before calling them.",
     "The model will answer questions about your documents.",
