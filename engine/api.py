@@ -96,7 +96,7 @@ SearchMode = Literal["auto", "keyword", "vector", "hybrid"]  # auto: hybrid once
 EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 
 # Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
-CHUNKING_VERSION = 2
+CHUNKING_VERSION = 3  # 3: over-long lines cut into word runs
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 
@@ -156,8 +156,12 @@ class Engine:
         home: str | os.PathLike[str] | None = None,
         settings: Settings | None = None,
         model_cache: Path | None = None,
+        snapshot_when_busy: bool = False,
     ) -> None:
+        """snapshot_when_busy: for a process that only reads (a search or status from a terminal): when
+        another process is writing the index, read a snapshot of it instead of failing as "in use"."""
         self.home = data_dir(home)
+        self._snapshot_when_busy = snapshot_when_busy
         self.settings = settings or Settings.load(self.home)
         self.locator = Locator(self.home, model_cache or model_cache_dir(self.home))
         self._write_lock = threading.RLock()
@@ -178,14 +182,15 @@ class Engine:
             if self._catalog is None:
                 index_dir = self.home / "index"
                 index_dir.mkdir(parents=True, exist_ok=True)
-                catalog = Catalog(index_dir / "catalog.duckdb")
-                lexical = LexicalIndex(index_dir / "bm25")
+                catalog = Catalog(index_dir / "catalog.duckdb", self._snapshot_when_busy)
+                lexical = LexicalIndex(index_dir / "bm25", read_only=catalog.snapshot is not None)
                 vectors = VectorIndex(catalog.vector_dim())
                 ids, mat = catalog.vectors_for_chunks()
                 vectors.add(ids, mat)
                 self._catalog, self._lexical, self._vectors = catalog, lexical, vectors
-                with self._write_lock:
-                    self._indexer().ensure_lexical_consistent()
+                if catalog.snapshot is None:  # a reader of a busy index repairs nothing: the writer will
+                    with self._write_lock:
+                        self._indexer().ensure_lexical_consistent()
         assert self._catalog is not None and self._lexical is not None and self._vectors is not None
         return self._catalog, self._lexical, self._vectors
 
@@ -243,7 +248,8 @@ class Engine:
 
     def _chunking_signature(self) -> str:
         tokenizer = "approx" if self.token_counter() is None else "minilm"
-        ocr = ":ocr" if self._ocr_policy().ready else ""  # OCR turned on or off: what is skipped changes
+        policy = self._ocr_policy()  # OCR turned on, off or installed: what is skipped, and why, changes
+        ocr = ":ocr" if policy.ready else "" if policy.enabled else ":ocr-off"
         return f"{CHUNKING_VERSION}:{self.settings.chunk_tokens}:{tokenizer}{ocr}"
 
     def _ocr_policy(self) -> OcrPolicy:

@@ -32,10 +32,12 @@ if TYPE_CHECKING:
     from engine.api import Engine
 
 
-def _engine(args: argparse.Namespace) -> Engine:
+def _engine(args: argparse.Namespace, reads: bool = False) -> Engine:
+    """The engine; `reads`: a command that only reads, which may read a snapshot while another process
+    (the app, `watch`) writes the index."""
     from engine.api import Engine
 
-    return Engine(args.data_dir)
+    return Engine(args.data_dir, snapshot_when_busy=reads)
 
 
 def _drain(job: Any, quiet: bool = False) -> dict[str, int]:
@@ -87,7 +89,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    engine = _engine(args)
+    engine = _engine(args, reads=True)
     status = engine.status()
     if args.json:
         print(json.dumps(asdict(status), default=str, indent=2))
@@ -124,7 +126,7 @@ def _bold(text: str) -> str:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    engine = _engine(args)
+    engine = _engine(args, reads=True)
     result = engine.find(  # the second stage: --rerank, else the setting's for hybrid searches
         args.query,
         k=args.k,
@@ -204,7 +206,7 @@ class ProgressLine:
 def cmd_ask(args: argparse.Namespace) -> int:
     from engine.events import Answer, AnswerSentence, Draft, EvidenceReady
 
-    engine = _engine(args)
+    engine = _engine(args, reads=True)
     final: Answer | None = None
     streamed = False
     line = ProgressLine()
@@ -273,7 +275,7 @@ def _ask_events(engine: Engine, args: argparse.Namespace) -> Iterator[Any]:
 
 def cmd_threads(args: argparse.Namespace) -> int:
     """List threads (or those whose questions hold --search), show one, rename, delete or export it."""
-    engine = _engine(args)
+    engine = _engine(args, reads=True)
     if args.action == "list":
         return _list_threads(engine, args.search or "")
     if not args.name:

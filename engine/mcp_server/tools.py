@@ -36,7 +36,7 @@ class KnowledgeBase:
     `idle_release_s` after the last one (0: at once), so other Citeline processes can take the writer lock."""
 
     def __init__(self, home: str | os.PathLike[str] | None = None, idle_release_s: float = 5.0) -> None:
-        self._engine = Engine(home)
+        self._engine = Engine(home, snapshot_when_busy=True)  # reads while the app or watch indexes
         self._idle = idle_release_s
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -175,6 +177,13 @@ def _chunks_of(folder_id: int | None) -> str:
     )
 
 
+def _in_use(path: Path) -> CiteError:
+    return CiteError(
+        f"The index at {path} is in use by another Citeline process.",
+        "close the other Citeline window or command, then try again",
+    )
+
+
 def _folder_arg(folder_id: int | None) -> list[int]:
     return [] if folder_id is None else [folder_id]
 
@@ -238,21 +247,49 @@ class CatalogConnection:
 class Catalog:
     """One DuckDB file. Writes are serialised by a lock; reads use per-call cursors (thread-safe)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, snapshot_when_busy: bool = False) -> None:
+        """Open the catalog for reading and writing. When another process holds it (DuckDB allows one
+        writing process) and `snapshot_when_busy`, open a read-only snapshot of it instead: a copy of the
+        file as of its last checkpoint (what is committed but only in the write-ahead log is not in it),
+        so a search from a terminal works while the app or `watch` indexes. Writing to a snapshot raises
+        the usual "in use" error."""
+        self.snapshot: Path | None = None
         try:
             self._con = duckdb.connect(str(path))
         except duckdb.IOException as exc:
-            raise CiteError(
-                f"The index at {path} is in use by another Citeline process.",
-                "close the other Citeline window or command, then try again",
-            ) from exc
+            if not snapshot_when_busy:
+                raise _in_use(path) from exc
+            self._con = self._open_snapshot(path)
         self._lock = threading.RLock()
         self._dim: int | None = None  # the vectors table's declared width, read once
-        self._migrate()
+        if self.snapshot is None:
+            self._migrate()
+        elif self.meta("schema") != str(len(MIGRATIONS)):
+            self.close()
+            raise _in_use(path)
+
+    def _open_snapshot(self, path: Path) -> duckdb.DuckDBPyConnection:
+        folder = Path(tempfile.mkdtemp(prefix="citeline-snapshot-"))
+        copy = folder / path.name
+        for attempt in range(3):  # a copy torn by a checkpoint fails to open; the next one is whole
+            try:
+                shutil.copyfile(path, copy)
+                con = duckdb.connect(str(copy), read_only=True)
+                con.execute("SELECT count(*) FROM files").fetchone()
+            except (OSError, duckdb.Error) as exc:
+                if attempt == 2:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    raise _in_use(path) from exc
+                continue
+            self.snapshot = copy
+            return con
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         with self._lock:
             self._con.close()
+        if self.snapshot is not None:
+            shutil.rmtree(self.snapshot.parent, ignore_errors=True)
 
     # -- plumbing -------------------------------------------------------------------------------------
     def _cur(self) -> CatalogConnection:
@@ -277,6 +314,12 @@ class Catalog:
     def write(self, chunks_changed: bool = True) -> Iterator[CatalogConnection]:
         """One write transaction. One that changes chunks bumps the generation, so the lexical index
         can tell it is stale."""
+        if self.snapshot is not None:
+            raise CiteError(
+                "The index is in use by another Citeline process (it is indexing); "
+                "this command can only read it now.",
+                "wait until the other window or command finishes, then try again",
+            )
         with self._lock:
             con = self._con
             con.execute("BEGIN")

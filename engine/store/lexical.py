@@ -98,13 +98,17 @@ def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -
 class LexicalIndex:
     """One writer (guarded by a lock); searches use the reloaded searcher and never block on writes."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, read_only: bool = False) -> None:
+        """read_only: another process writes this index; only search it (Tantivy readers may share an
+        index with a writer in another process: a reader keeps the segments it opened)."""
         self.folder = folder
         self._lock = threading.Lock()
         self._state_path = folder / "state.json"
-        folder.mkdir(parents=True, exist_ok=True)
-        if self._state().get("schema") != SCHEMA_VERSION:
-            self._wipe()
+        self.read_only = read_only
+        if not read_only:
+            folder.mkdir(parents=True, exist_ok=True)
+            if self._state().get("schema") != SCHEMA_VERSION:
+                self._wipe()
         self.index = tantivy.Index(_schema(), path=str(folder), reuse=True)
         self._writer: tantivy.IndexWriter | None = None
 
