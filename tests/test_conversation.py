@@ -8,15 +8,18 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from engine import conversation
+from engine import conversation_store as store
 from engine.api import Engine, Searched
 from engine.cli import main
 from engine.conversation import Passages, Turn, decide, has_referent, prefer, standalone, title_of
 from engine.errors import Cancelled, CiteError
 from engine.eval.followups import read_conversations, run_followups, set_names
 from engine.events import Answer, AnswerSentence, Citation, Hit
+from engine.store.catalog import MIGRATIONS, Catalog
 from tests.conftest import REPO, SHARED_EVAL, write
 
 PTO = (
@@ -272,3 +275,19 @@ def test_every_follow_up_names_files_of_its_set_and_every_shared_id_exists(tmp_p
             assert turn.gold and all((sets[conv.set_name].corpus_dir / g).is_file() for g in turn.gold)
             assert bool(turn.ask) != bool(turn.standalone)  # a shared question, or one written with its twin
     assert {c.part for c in conversations} == {"tune", "heldout"}
+
+
+def test_a_catalog_of_the_previous_schema_gains_the_thread_tables(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    for sql in MIGRATIONS[:2]:
+        con.execute(sql)
+    con.execute("INSERT INTO meta VALUES ('schema', '2')")
+    con.close()
+    catalog = Catalog(path)
+    try:
+        assert catalog.meta("schema") == str(len(MIGRATIONS))
+        assert store.threads(catalog) == [] and store.create_thread(catalog, "a\nb") == 1
+        assert store.find_thread(catalog, "A B") == store.thread(catalog, 1)
+    finally:
+        catalog.close()
