@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import shutil
+from pathlib import Path
+
 
 class CiteError(Exception):
     """Root of every error Citeline shows to a user. The UI and CLI print message and hint, never a trace."""
@@ -40,3 +45,35 @@ class MissingDependency(CiteError):
 
 class ExtractError(CiteError):
     """A file could not be read as text (corrupt, encrypted, unsupported)."""
+
+
+class DiskFull(CiteError):
+    """The disk holding the index has no room: the write was rolled back, nothing committed is lost."""
+
+
+DISK_HEADROOM = 100 * 1024 * 1024  # what to ask a user to free beyond the index's own growth
+
+
+def disk_full(exc: BaseException, where: str | os.PathLike[str]) -> DiskFull | None:
+    """A DiskFull for `exc` when it is (or wraps) "no space left on device", else None. DuckDB and
+    Tantivy report it as their own exception types with the OS message inside, so the text is read too."""
+    errno_ = getattr(exc, "errno", None)
+    text = str(exc)
+    if errno_ != errno.ENOSPC and "No space left on device" not in text and "ENOSPC" not in text:
+        return None
+    folder = Path(where)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        free = 0
+    files = Path(where).rglob("*") if Path(where).is_dir() else iter(())
+    index = sum(p.stat().st_size for p in files if p.is_file())
+    need = max(DISK_HEADROOM, index // 5)
+    return DiskFull(
+        f"The disk holding the index is full ({free / 1e6:,.0f} MB free at {folder}); the last change was "
+        "not saved, and nothing saved before it is lost.",
+        f"free at least {need / 1e6:,.0f} MB there, then run: citeline sync (or use another data "
+        "directory with --data-dir)",
+    )

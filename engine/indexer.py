@@ -7,6 +7,7 @@ the engine's writer lock runs these (one writer for DuckDB and Tantivy).
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ from engine.ingest.secrets import redact as redact_secrets
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
 
 Event = IndexProgress | FileIndexed | FileSkipped | FileRemoved
 BATCH_FILES = 64
@@ -85,6 +88,9 @@ class Indexer:
         """Rebuild BM25 from the catalog if a crash left it behind. Returns True if it rebuilt."""
         generation = self.catalog.generation()
         if self.lexical.generation() == generation:
+            return False
+        if not self.lexical.room_to_rebuild():  # clearing first would leave nothing to search
+            log.warning("the keyword index is behind the catalog but the disk is too full to rebuild it")
             return False
         self.lexical.clear()
         rows: list[tuple[int, int, str, str, str]] = []

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from engine.errors import CiteError
+from engine.errors import CiteError, disk_full
 from engine.events import Chunk
 from engine.names import stored, unstored
 
@@ -254,6 +254,7 @@ class Catalog:
         so a search from a terminal works while the app or `watch` indexes. Writing to a snapshot raises
         the usual "in use" error."""
         self.snapshot: Path | None = None
+        self.path = path
         try:
             self._con = duckdb.connect(str(path))
         except duckdb.IOException as exc:
@@ -331,8 +332,12 @@ class Catalog:
                         "WHERE key = 'generation'"
                     )
                 con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
+            except BaseException as exc:
+                with suppress(duckdb.Error):  # a COMMIT that failed has already ended the transaction
+                    con.execute("ROLLBACK")
+                full = disk_full(exc, self.path.parent)
+                if full is not None:
+                    raise full from exc
                 raise
 
     def generation(self) -> int:

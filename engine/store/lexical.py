@@ -16,6 +16,7 @@ from pathlib import Path
 
 import tantivy
 
+from engine.errors import disk_full
 from engine.names import shown
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
@@ -136,18 +137,35 @@ class LexicalIndex:
     ) -> None:
         """Delete every chunk of remove_files, add (chunk id, file id, path, heading, text), commit."""
         with self._lock:
-            writer = self._writer_()
-            for file_id in remove_files:
-                writer.delete_documents_by_query(
-                    tantivy.Query.term_query(self.index.schema, "file_id", file_id)
-                )
-            for row in add:
-                writer.add_document(_document(*row))
-            writer.commit()
-            writer.wait_merging_threads()
-            self._writer = None
-            self._write_state(generation)
+            try:
+                writer = self._writer_()
+                for file_id in remove_files:
+                    writer.delete_documents_by_query(
+                        tantivy.Query.term_query(self.index.schema, "file_id", file_id)
+                    )
+                for row in add:
+                    writer.add_document(_document(*row))
+                writer.commit()
+                writer.wait_merging_threads()
+                self._write_state(generation)
+            except (OSError, ValueError, RuntimeError) as exc:
+                # Not committed: the recorded generation stays behind the catalog's, so the next open
+                # rebuilds this index from the catalog (nothing is lost). A full disk says so plainly.
+                full = disk_full(exc, self.folder)
+                if full is not None:
+                    raise full from exc
+                raise
+            finally:
+                self._writer = None
         self.index.reload()
+
+    def room_to_rebuild(self) -> bool:
+        """Whether the disk can hold a rebuilt index (its current size again, and some headroom)."""
+        size = sum(p.stat().st_size for p in self.folder.glob("*") if p.is_file())
+        try:
+            return shutil.disk_usage(self.folder).free > size + 50 * 1024 * 1024
+        except OSError:
+            return True
 
     def _write_state(self, generation: int) -> None:
         tmp = self._state_path.with_suffix(".tmp")
