@@ -32,6 +32,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Esc", "Back to the search box"),
     ("Ctrl+O", "Add a folder"),
     ("Ctrl+Shift+P", "Include/exclude patterns of the selected folder"),
+    ("Ctrl+Z", "Undo removing a folder (while it is offered)"),
     ("Ctrl+,", "Settings"),
     ("F1 or Ctrl+/", "This sheet"),
     ("Ctrl+Q", "Quit"),

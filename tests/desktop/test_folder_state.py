@@ -301,6 +301,13 @@ def test_a_removal_can_be_undone_at_once_without_indexing_again(
     assert not [name for name in jobs if name.startswith(("indexing", "computing", "removing"))], jobs
     assert _file_rows(window) == before  # the same rows, written when they were: nothing read again
     assert not window.qsettings.value("folders/pending_removal")
+    _remove_confirmed(qtbot, panel)  # and by keyboard, as the F1 sheet says
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    panel.tree.setFocus()
+    qtbot.keyClick(panel.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: _names(panel.tree) == counts[0])  # the button's click is animated
+    assert not panel.undo_bar.isVisible()
 
 
 def test_a_removal_is_done_when_the_undo_window_passes(
