@@ -19,6 +19,8 @@ a machine that has none). Stops, in order:
     09-800x600           the window at 800x600 (light), an example question's start in the search box
     10-large-indexing    a folder of --files small files, mid-indexing (light, 800x600 then full size)
     11-removed-undo      that folder removed, its Undo offered (800x600)
+    12-explorer          a small source tree (dotfiles, an SVG, a broken PDF) in the index explorer
+    13-open-in-editor    Open in editor where no application opens the file (the fallback dialog)
 
 Prints each file it saves, and what did not happen in time; exits 1 if any stop failed.
 """
@@ -108,6 +110,26 @@ def make_large_folder(root: Path, files: int) -> Path:
     return root
 
 
+def make_source_tree(root: Path) -> Path:
+    """What a small project holds besides its code: dotfiles that are text, an image, a marker file and
+    a PDF that cannot be read."""
+    files = {
+        "README.md": "# Webapp\n\nA small web app. Run it with `flask run`; settings live in `.flaskenv`.\n",
+        "src/webapp/__init__.py": '"""The web app factory."""\n\n\ndef create_app():\n    return None\n',
+        "src/webapp/py.typed": "",
+        ".gitignore": "__pycache__/\n*.pyc\n.venv/\n",
+        ".flaskenv": "FLASK_APP=webapp\nFLASK_DEBUG=1\n",
+        ".editorconfig": "root = true\n\n[*]\nindent_style = space\nindent_size = 4\n",
+        "docs/logo.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"></svg>\n',
+    }
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    (root / "docs" / "guide.pdf").write_bytes(b"%PDF-1.4\n% truncated by a failed download\n")
+    return root
+
+
 class Walkthrough:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -174,6 +196,8 @@ class Walkthrough:
         self.answer(self.window.examples.questions[-1], "09-800x600")
         self.large_folder()
         self.remove_large_folder()
+        self.explorer()
+        self.open_in_editor()
 
     def first_example(self) -> str:
         return self.window.examples.questions[0]
@@ -288,6 +312,52 @@ class Walkthrough:
         if self.wait("the Undo bar", w.folders.undo_bar.isVisible):
             self.settle()
             self.shot("11-removed-undo")
+
+    def explorer(self) -> None:
+        """A source tree's usual files: text dotfiles indexed, an image and a marker file skipped, a
+        broken PDF failed, each with its reason."""
+        from desktop.widgets.explorer import IndexExplorer
+
+        w = self.window
+        w.resize(1280, 800)
+        root = make_source_tree(Path(tempfile.mkdtemp(prefix="citeline-tree-")) / "webapp")
+        key = str(root.resolve())
+        w.add_paths([root])
+
+        def ready() -> bool:
+            view = w.indexing.views.get(key)
+            return view is not None and view.state == "watching" and self.idle()
+
+        if not self.wait("the source tree indexed", ready, 120):
+            return
+        tree = w.folders.tree
+        rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        tree.setCurrentItem(next(r for r in rows if r is not None and r.toolTip(0) == key))
+        w.show_explorer()
+        found = w.findChildren(IndexExplorer)
+        explorer = found[-1] if found else None
+        if explorer is not None and self.wait(
+            "the explorer's list", lambda: explorer.tree.topLevelItemCount() > 0
+        ):
+            self.settle()
+            self.shot("12-explorer", explorer)
+            explorer.close()
+
+    def open_in_editor(self) -> None:
+        from desktop.widgets.editor import EditorFallback
+
+        w = self.window
+        if w.preview.target is None:
+            self.failures.append("no source open for Open in editor")
+            return
+        if w.preview.open_in_editor():
+            print("an application opened the file: no fallback dialog to show")
+            return
+        dialog = w.findChild(EditorFallback)
+        if dialog is not None and self.wait("the fallback dialog", dialog.isVisible):
+            self.settle()
+            self.shot("13-open-in-editor", dialog)
+            dialog.close()
 
     # -- helpers --------------------------------------------------------------------------------------
     def idle(self) -> bool:

@@ -26,6 +26,8 @@ STOPS = (
     "10-large-indexing",
     "11-remove-confirm",
     "11-removed-undo",
+    "12-explorer",
+    "13-open-in-editor",
 )
 
 
