@@ -135,22 +135,24 @@ class ScanText:
     def extract(self, path: Path, data: bytes, digest: str) -> Document:
         if not scans.may_need_ocr(path):
             return extract(path, data)
+        waiting = WAITING
         try:
             doc = extract(path, data)
         except NoTextLayer as exc:
             if not exc.message.startswith(WAITING):  # too large, a bomb: OCR will not read it either
                 raise
+            waiting = exc.message
             doc = Document((), kind="pdf" if path.suffix.lower() == ".pdf" else "text")
         doc = with_pages(doc, self.cache.pages(digest), scans.is_image(path))
         if not doc.lines:
-            raise NoTextLayer(self._reason(digest), "")
+            raise NoTextLayer(self._reason(digest, waiting), "")
         return doc
 
-    def _reason(self, digest: str) -> str:
+    def _reason(self, digest: str, waiting: str) -> str:
         done = self.cache.finished(digest)
         if done is not None:
             return f"{NO_TEXT_LAYER}: {done.note or 'OCR found no text'}"
-        return WAITING if self.policy.ready else self.policy.why_not()
+        return waiting if self.policy.ready else self.policy.why_not()
 
     def note(self, digest: str) -> str | None:
         """What OCR recorded for this content when it read only part of it (pages cut, time limit)."""
@@ -301,10 +303,11 @@ class OcrPhase:
     def _ocr(self, path: Path, data: bytes, number: int) -> PageText:
         if self._reader is None:
             self._reader = self.reader()
-        image = _page_image(path, data, number)
         try:
-            return self._reader.read(image, number)
-        except Exception as exc:  # the OCR engine choking on one page must not stop the phase
+            return self._reader.read(_page_image(path, data, number), number)
+        except CiteError:
+            raise
+        except Exception as exc:  # a page that cannot be decoded or read must not stop the phase
             raise CiteError(f"{type(exc).__name__}: {exc}") from exc
 
 

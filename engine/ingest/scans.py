@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,21 +86,26 @@ def open_image(path: Path, data: bytes) -> Image:
     width, height = image.size
     if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
         image.close()
-        raise NoTextLayer(too_large(width, height), "")
+        raise NoTextLayer(too_large(width * height), "")
     return image
 
 
-def too_large(width: int, height: int) -> str:
-    limit = MAX_PIXELS // 1_000_000
-    size = f"{width}×{height} pixels; the limit is {limit} megapixels"
-    return f"{NO_TEXT_LAYER}: image too large for OCR ({size})"
+def too_large(pixels: int) -> str:
+    size = f"{pixels / 1e6:,.0f} megapixels; the limit is {MAX_PIXELS // 1_000_000}"
+    return f"{NO_TEXT_LAYER}: image too large for OCR ({size}), not decoded"
+
+
+_BOMB_SIZE = re.compile(r"\((\d+) pixels\)")
 
 
 def _refusal(path: Path, exc: Exception) -> ExtractError:
+    """Pillow refuses an image far past its own limit (a decompression bomb) as it opens it: that is a
+    too-large image like any other; anything else it cannot identify is not an image."""
     from PIL import Image as PILImage
 
     if isinstance(exc, (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning)):
-        return NoTextLayer(f"{NO_TEXT_LAYER}: image refused as a decompression bomb ({exc})", "")
+        found = _BOMB_SIZE.search(str(exc))
+        return NoTextLayer(too_large(int(found.group(1)) if found else MAX_PIXELS + 1), "")
     return ExtractError(f"{path.name} is corrupt or not an image", "re-save or re-export it")
 
 
