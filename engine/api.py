@@ -38,8 +38,10 @@ from engine.ingest import pageview as _pageview
 from engine.ingest.ocr_phase import OcrCache, OcrPhase, OcrPolicy, ScanText, content_hash
 from engine.ingest.pageview import PageSpan, has_pages
 from engine.ingest.pdfpages import Rendered
+from engine.ingest.secrets import redact_text
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
+from engine.names import shown
 from engine.progress import PhaseRates, time_left
 from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
 from engine.retrieve.snippets import QueryTerms
@@ -87,7 +89,9 @@ __all__ = [
     "generators",
     "has_pages",
     "read_document",
+    "redact_text",
     "rerankers",
+    "shown",
     "time_left",
 ]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from engine import __version__
+from engine.api import shown
 from engine.errors import CiteError
 from engine.events import FileSkipped, GenerationProgress, IndexProgress
-from engine.names import shown
 from engine.progress import time_left
 from engine.settings import Rerank
 

@@ -11,12 +11,10 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 
-from engine.api import FileRow, FolderRow, document_lines
+from engine.api import FileRow, FolderRow, document_lines, redact_text, shown
 from engine.errors import CiteError
 from engine.events import Line
-from engine.ingest.secrets import redact_text
 from engine.mcp_server.schemas import DocText
-from engine.names import shown
 
 MAX_FETCH_BYTES = 200_000  # one fetch_doc answer; a model's context is the scarce resource
 

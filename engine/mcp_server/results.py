@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path, PurePath
 from typing import Any
 
-from engine.api import Engine, FolderRow, StalenessReport
+from engine.api import Engine, FolderRow, StalenessReport, shown
 from engine.events import Answer, Hit
 from engine.mcp_server.files import iso
 from engine.mcp_server.schemas import (
@@ -23,7 +23,6 @@ from engine.mcp_server.schemas import (
     Staleness,
     SubFolder,
 )
-from engine.names import shown
 
 MAX_HEADED_FILES = 100  # Markdown files per folder whose headings list_kb_topics reports
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})

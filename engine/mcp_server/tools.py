@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from engine.api import Engine, SearchResult
+from engine.api import Engine, SearchResult, shown
 from engine.errors import CiteError, MissingModel
 from engine.mcp_server.files import (
     doc_text,
@@ -28,7 +28,6 @@ from engine.mcp_server.files import (
 )
 from engine.mcp_server.results import answer_out, folder_topics, hit_out, staleness_out
 from engine.mcp_server.schemas import AnswerOut, DocText, SearchOut, Staleness, Topics
-from engine.names import shown
 
 
 class KnowledgeBase:
