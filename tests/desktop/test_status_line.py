@@ -21,7 +21,7 @@ def shown(window: MainWindow) -> str:
 def test_the_status_bar_follows_the_whole_chain_and_says_ready_only_when_idle(
     qtbot: QtBot, window: MainWindow, tmp_path: Path
 ) -> None:
-    folder = make_corpus(tmp_path / "heron notes", 200)
+    folder = make_corpus(tmp_path / "heron notes", 120)
     seen: list[tuple[str, str]] = []  # (the running index job, what the bar showed)
 
     def look(_job: Job | None = None) -> None:
@@ -37,6 +37,6 @@ def test_the_status_bar_follows_the_whole_chain_and_says_ready_only_when_idle(
     assert seen, "no progress was seen"
     assert not [text for _job, text in seen if "done" in text.lower() or text.startswith("Ready")], seen
     texts = [text for _job, text in seen]
-    assert any(t.startswith("Indexing “heron notes”: ") and " of 200 files" in t for t in texts), texts
+    assert any(t.startswith("Indexing “heron notes”: ") and " of 120 files" in t for t in texts), texts
     assert any(t.startswith("Computing vectors for “heron notes”: ") for t in texts), texts
     qtbot.waitUntil(lambda: shown(window).startswith("Ready"))
