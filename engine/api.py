@@ -38,6 +38,7 @@ from engine.ingest import pageview as _pageview
 from engine.ingest.ocr_phase import OcrCache, OcrPhase, OcrPolicy, ScanText, content_hash
 from engine.ingest.pageview import PageSpan, has_pages
 from engine.ingest.pdfpages import Rendered
+from engine.ingest.scans import NoTextLayer
 from engine.ingest.secrets import redact_text
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
@@ -653,7 +654,10 @@ class Engine:
         if not has_pages(file):
             return read_document(file, max_bytes)
         data = file.read_bytes()
-        doc = ScanText(self.ocr_cache, self._ocr_policy()).extract(file, data, content_hash(data))
+        try:
+            doc = ScanText(self.ocr_cache, self._ocr_policy()).extract(file, data, content_hash(data))
+        except NoTextLayer:  # nothing read yet (or ever): no lines, the page itself still shows
+            return DocumentLines(str(file), "pdf", ())
         return DocumentLines(str(file), "pdf", doc.lines)
 
     def page_span(

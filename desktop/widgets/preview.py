@@ -7,6 +7,7 @@ numbers are the file's); PDF and Word files are shown as the engine's extracted 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.editor import open_in_editor
 from desktop.widgets.highlight import Highlighter, kind_for
+from desktop.widgets.pages import PageRequest, PageView
 from desktop.wrap import breakable
 from engine.api import DocumentLines, QueryTerms, read_document
 from engine.events import Hit
@@ -72,9 +74,9 @@ class LoadedSource:
     truncated: bool = False
 
 
-def load_source(path: str) -> LoadedSource:
-    """Read a file for the preview (worker thread)."""
-    doc = read_document(path, MAX_BYTES)
+def load_source(path: str, read: Callable[[str, int | None], DocumentLines] = read_document) -> LoadedSource:
+    """Read a file for the preview (worker thread); `read` is the engine's reader where there is one."""
+    doc = read(path, MAX_BYTES)
     suffix = Path(path).suffix.lower()
     if doc.format != "text":
         return _extracted(doc, suffix)
@@ -130,6 +132,7 @@ class SourcePreview(QWidget):
         self.open_button.clicked.connect(self.open_in_editor)
         self.view = CodeView(self)
         self.highlighter = Highlighter(self.view.document())
+        self.pages = PageView(tasks, self.view, self)  # PDFs and images: the page, the span boxed on it
         self._layout()
 
     def _layout(self) -> None:
@@ -140,6 +143,7 @@ class SourcePreview(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(header)
+        layout.addWidget(self.pages, 1)
         layout.addWidget(self.view, 1)
 
     def open_target(self, target: SourceTarget) -> None:
@@ -154,9 +158,13 @@ class SourcePreview(QWidget):
         self.title.setText(breakable(Path(target.path).name))
         self.title.setToolTip(target.path)
         self.where.setText(target.where + " · loading…")
+        self.pages.show_target(
+            PageRequest(target.path, target.page, target.start_line, target.end_line, target.quote)
+        )
+        read = self.pages.reader()
         self.tasks.read(
             "opening the source",
-            lambda job: load_source(target.path),
+            lambda job: load_source(target.path, read),
             then=lambda job: self._loaded(job, target, wanted),
         )
 
@@ -170,6 +178,7 @@ class SourcePreview(QWidget):
         self.highlighter.set_kind("text")
         self.view.setExtraSelections([])
         self.view.clear()
+        self.pages.clear()
         self.open_button.setEnabled(False)
 
     def follow(self, evidence: QListWidget, question: str) -> None:
