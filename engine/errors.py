@@ -6,6 +6,7 @@ import errno
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 
 class CiteError(Exception):
@@ -18,6 +19,18 @@ class CiteError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message} ({self.hint})" if self.hint else self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole, whatever a subclass's __init__ takes: errors cross from the extraction worker
+        (engine/ingest/sandbox.py) as themselves."""
+        return (_rebuild, (type(self), self.message, dict(self.__dict__)))
+
+
+def _rebuild(cls: type[CiteError], message: str, state: dict[str, Any]) -> CiteError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
 
 
 class Cancelled(CiteError):

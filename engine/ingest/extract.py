@@ -29,6 +29,7 @@ import charset_normalizer
 
 from engine.errors import ExtractError
 from engine.events import Document, Line
+from engine.ingest import sandbox
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
 if TYPE_CHECKING:
@@ -105,6 +106,20 @@ def extract(path: Path, data: bytes) -> Document:
             f"unsupported file type ({_type_of(path)})",
             "Citeline reads text, code, Markdown, HTML, PDF, DOCX, JSON, CSV, notebooks and images",
         )
+    if path.suffix.lower() in SANDBOXED and sandbox.enabled():
+        document: Document = sandbox.shared().run(extract_here, path, data, what=path.name)
+        return document
+    return extract_here(path, data, extractor)
+
+
+# Formats parsed by third-party code that can loop or balloon on a crafted file: read in the killable
+# worker of engine/ingest/sandbox.py, with a time and memory limit.
+SANDBOXED = frozenset({".pdf", ".docx"})
+
+
+def extract_here(path: Path, data: bytes, extractor: Extractor | None = None) -> Document:
+    """extract() in this process (the sandbox worker runs this)."""
+    extractor = extractor or extractor_for(path) or _PLAIN_TEXT
     try:
         return extractor.extract(path, data)
     except ExtractError:
