@@ -35,6 +35,9 @@ def activity(indexing: Indexing, tasks: TaskManager) -> str:
     if writes:
         return writes[0].name.capitalize() + "…"
     views = indexing.views.values()
+    noted = [v for v in views if v.detail]  # e.g. "keyword search only: the embedder model is missing"
+    if noted:
+        return f"{READY} · “{Path(noted[0].path).name}”: {noted[0].detail}"
     if views and all(v.state == "watching" for v in views):
         return ALL_WATCHED
     return READY

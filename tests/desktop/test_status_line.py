@@ -3,13 +3,15 @@ done" while the folder was still being indexed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from desktop.mainwindow import MainWindow
 from desktop.tasks import Job
-from tests.desktop.conftest import make_corpus, wait_idle
+from tests.desktop.conftest import index_folder, make_corpus, wait_idle
 
 
 def shown(window: MainWindow) -> str:
@@ -40,3 +42,18 @@ def test_the_status_bar_follows_the_whole_chain_and_says_ready_only_when_idle(
     assert any(t.startswith("Indexing “heron notes”: ") and " of 120 files" in t for t in texts), texts
     assert any(t.startswith("Computing vectors for “heron notes”: ") for t in texts), texts
     qtbot.waitUntil(lambda: shown(window).startswith("Ready"))
+
+
+def test_ready_says_when_a_folder_has_keyword_search_only(
+    qtbot: QtBot,
+    make_window: Callable[[], MainWindow],
+    small_folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No embedder: the folder is searchable by keywords only; "every folder is indexed" overstates it."""
+    monkeypatch.setenv("CITELINE_MODEL_CACHE", str(tmp_path / "no-models"))
+    window = make_window()
+    index_folder(qtbot, window, small_folder)
+    qtbot.waitUntil(lambda: shown(window).startswith("Ready"))
+    assert shown(window).startswith("Ready · “kb”: keyword search only"), shown(window)
