@@ -79,13 +79,16 @@ class AnswerView(QWidget):
         self._set_buttons()
 
     def _layout(self) -> None:
+        """The status has a row of its own: beside the buttons, a long message (a missing model, with
+        its path) had a sixth of the pane at 800x600 and wrapped to nine lines."""
         buttons = QHBoxLayout()
-        buttons.addWidget(self.status, 1)
+        buttons.addStretch(1)
         for button in (self.stop_button, self.copy_button, self.editor_button):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.question)
+        layout.addWidget(self.status)
         layout.addLayout(buttons)
         layout.addWidget(self.browser, 3)
         layout.addWidget(self.evidence_title)

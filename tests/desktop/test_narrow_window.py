@@ -55,7 +55,9 @@ def test_a_missing_model_message_wraps_and_never_widens_the_window(
     qtbot.wait(50)
     assert _fits(window.banner.label), window.banner.label.text()
     assert _fits(window.answer.status), window.answer.status.text()
-    assert window.answer.status.height() >= window.answer.status.heightForWidth(window.answer.status.width())
+    status = window.answer.status
+    assert status.width() >= 0.9 * window.answer.width()  # a row of its own, not beside the buttons
+    assert status.height() >= status.heightForWidth(status.width())  # every line shows
 
 
 def test_a_long_question_set_in_the_box_shows_its_start(qtbot: QtBot, window: MainWindow) -> None:
