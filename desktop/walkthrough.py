@@ -345,11 +345,15 @@ class Walkthrough:
 
     def open_in_editor(self) -> None:
         from desktop.widgets.editor import EditorFallback
+        from desktop.widgets.preview import SourceTarget
 
         w = self.window
-        if w.preview.target is None:
-            self.failures.append("no source open for Open in editor")
-            return
+        if w.preview.target is None:  # no answer opened one (no evidence without models): open a file
+            shown: list[object] = []
+            w.preview.shown.connect(shown.append)
+            w.preview.open_target(SourceTarget(str(w.engine.home / "demo" / "README.md")))
+            self.wait("a source in the preview", lambda: bool(shown))
+            w.preview.shown.disconnect(shown.append)
         if w.preview.open_in_editor():
             print("an application opened the file: no fallback dialog to show")
             return
