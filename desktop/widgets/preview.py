@@ -138,7 +138,7 @@ class SourcePreview(QWidget):
     def _layout(self) -> None:
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
-        header.addWidget(self.where)
+        header.addWidget(self.where, 2)  # its note reads on one line where there is room
         header.addWidget(self.open_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
