@@ -51,6 +51,8 @@ def _drain(job: Any, quiet: bool = False) -> dict[str, int]:
             counts[name] = counts.get(name, 0) + 1
             if isinstance(event, IndexProgress):
                 bar.update(event)
+                if event.phase == "ocr":  # pages read by OCR, the most any folder reported
+                    counts["ocr_pages"] = max(counts.get("ocr_pages", 0), event.done)
             elif isinstance(event, FileSkipped) and not quiet:
                 log.info("skipped %s: %s", event.path, event.reason)
     finally:
@@ -69,9 +71,11 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def _report_sync(counts: dict[str, int]) -> None:
+    ocr = counts.get("ocr_pages", 0)
+    scans = f"; then OCR read {ocr} scanned page{'s' if ocr != 1 else ''} (see: citeline status)"
     print(
         f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "
-        f"removed {counts.get('FileRemoved', 0)}"
+        f"removed {counts.get('FileRemoved', 0)}" + (scans if ocr else "")
     )
 
 
