@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from engine.answer import answerability, calibration
 from engine.answer.answerability import FEATURES, Checker, Model, Question, features, figures, names
+from engine.errors import MissingModel
 from engine.events import Hit
 
 LIGHTHOUSE = (
@@ -93,3 +95,56 @@ def test_the_checker_scores_an_answering_quote_above_a_false_premise() -> None:
     bad = premise.judge([(lamp, hit())]).probability
     assert good > bad
     assert answering.judge([]).probability == 0.0
+
+
+RERANKER = Path(__file__).resolve().parents[1] / "models" / "reranker"
+
+
+def test_the_model_passage_puts_the_quote_first_then_its_window_and_heading() -> None:
+    keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
+    passage = answerability.model_passage(keeper, hit())
+    assert passage.startswith(keeper + " [SEP] ")
+    assert "built in 1872" in passage and "electrified in 1931" in passage  # the sentences either side
+    assert passage.count(keeper) == 1 and passage.endswith("[SEP] Karsvik lighthouse")
+
+
+def cross_encoder() -> answerability.AnswerModel:
+    """Any one-logit ONNX cross-encoder reads like the answer model: the shipped reranker is one."""
+    return answerability.AnswerModel(RERANKER / "citeline-reranker-l3.onnx", RERANKER / "tokenizer.json")
+
+
+def test_the_answer_model_scores_a_padded_batch_as_it_scores_each_pair_alone() -> None:
+    scorer = cross_encoder()
+    passages = [answerability.model_passage(s, hit()) for s in LIGHTHOUSE.split(". ")] + ["Lamp."]
+    together = scorer.scores("Who was the first keeper?", passages)
+    alone = [scorer.scores("Who was the first keeper?", [p])[0] for p in passages]
+    assert together == pytest.approx(alone, abs=1e-3)
+    assert len(set(round(v, 3) for v in together)) == len(passages)  # it reads the passages
+    assert scorer.load_ms > 0.0
+
+
+def test_the_checker_reads_the_answer_model_only_when_the_fitted_check_names_it() -> None:
+    keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
+    scorer = cross_encoder()
+    checker = Checker("Who was the first keeper of the lighthouse?", None, None, scorer=scorer)
+    column = FEATURES.index("answer_model")
+    assert "answer_model" not in checker.model.names and checker.values(keeper, hit())[column] == 0.0
+    names = (*checker.model.names, "answer_model")
+    checker.model = Model(names, (0.0,) * len(names), (1.0,) * len(names), (0.0,) * len(names), 0.0, 0.5)
+    logit = scorer.scores(checker.q.text, [answerability.model_passage(keeper, hit())])[0]
+    assert checker.values(keeper, hit())[column] == pytest.approx(logit) != 0.0
+    assert checker.values(keeper, hit(), with_model=False)[column] == 0.0
+
+
+def test_a_fitted_check_that_names_a_missing_model_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    fitted = json.loads(calibration.CALIBRATION.read_text(encoding="utf-8"))
+    fitted["answer_check"]["keyword"]["features"].append("answer_model")
+    for key in ("mean", "weights"):
+        fitted["answer_check"]["keyword"][key].append(0.0)
+    fitted["answer_check"]["keyword"]["scale"].append(1.0)
+    monkeypatch.setattr(answerability, "calibration", lambda: fitted)
+    monkeypatch.setattr(answerability, "MODEL_FILE", "no-such-model.onnx")
+    answerability.answer_model.cache_clear()
+    with pytest.raises(MissingModel, match=r"no-such-model\.onnx"):
+        Checker("Who was the first keeper?", None, None)
+    answerability.answer_model.cache_clear()

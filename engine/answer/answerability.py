@@ -10,7 +10,11 @@ around it, and turns them into a few features:
   lacks, a capitalised question name it lacks;
 - the kind of answer asked for (a figure, a name) and whether the quote brings one the question does not
   already hold; a negated question over an unnegated quote; how much the quote adds to the question;
-- the MiniLM cosine of the question with the quote and with its chunk (left out in keyword-only mode).
+- the MiniLM cosine of the question with the quote and with its chunk (left out in keyword-only mode);
+- optionally, the logit of a small cross-encoder that reads the question and the quote in its window
+  together (`answer_model`, models/answerability/; AnswerModel below). It is used only when the fitted
+  check names it: `citeline calibrate` fits it in only when given the model, and keeps it only where it
+  measured better (README, "Answer check").
 
 A logistic model over them gives the probability that the quote answers. Its weights and the threshold a
 sentence must reach are fitted by `citeline calibrate` on labelled data (SQuAD 2.0 training articles:
@@ -20,11 +24,15 @@ loaded from `calibration.json` beside this file. Nothing here names a collection
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +41,7 @@ import numpy.typing as npt
 from engine.answer import english
 from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
+from engine.errors import MissingModel
 from engine.events import Hit
 from engine.text import Embed, content_terms, split_sentences, words
 
@@ -50,8 +59,11 @@ FEATURES = (
     "novelty",
     "cosine_quote",
     "cosine_chunk",
+    "answer_model",
 )
 VECTOR_FEATURES = ("cosine_quote", "cosine_chunk")
+MODEL_FEATURES = ("answer_model",)  # from AnswerModel: fitted in only when calibrate is given a model
+MODEL_TOKENS = 192  # question + quote + its window, in wordpieces (the cut falls on the window's end)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*")
 
 
@@ -129,8 +141,20 @@ def chunk_text(hit: Hit) -> str:
     return f"{hit.heading} {hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]} {hit.text}"
 
 
-def features(q: Question, quote: str, hit: Hit, cosine_quote: float, cosine_chunk: float) -> list[float]:
-    """The FEATURES of one quote from `hit` as an answer to `q`."""
+def model_passage(quote: str, hit: Hit) -> str:
+    """What the answer model reads beside the question: the quote first (the sentence it judges), then
+    the sentences around it and the chunk's heading (where a name or a date the quote leaves implicit
+    usually sits)."""
+    around = window(quote, hit.text)
+    context = around.replace(quote, " ", 1) if quote in around else around
+    return " ".join(f"{quote} [SEP] {context} [SEP] {hit.heading or ''}".split())
+
+
+def features(
+    q: Question, quote: str, hit: Hit, cosine_quote: float, cosine_chunk: float, answer_model: float = 0.0
+) -> list[float]:
+    """The FEATURES of one quote from `hit` as an answer to `q` (`answer_model`: AnswerModel's logit,
+    0 where the fitted check does not use it)."""
     around = window(quote, hit.text)
     context = chunk_text(hit)
     quote_terms, context_terms = set(content_terms(quote)), set(content_terms(context))
@@ -150,7 +174,66 @@ def features(q: Question, quote: str, hit: Hit, cosine_quote: float, cosine_chun
         len(quote_terms - set(q.weights)) / len(quote_terms) if quote_terms else 0.0,
         cosine_quote,
         cosine_chunk,
+        answer_model,
     ]
+
+
+class AnswerModel:
+    """A cross-encoder with one logit: does the second segment (model_passage) answer the question?
+    ONNX Runtime and `tokenizers` only; the session opens on first use, behind a lock."""
+
+    def __init__(self, model: Path, tokenizer: Path, threads: int = 2) -> None:
+        self.model_path, self.tokenizer_path, self.threads = model, tokenizer, threads
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._inputs: set[str] = set()
+        self.load_ms = 0.0
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._session is None:
+                from engine.backends.ort import open_session
+
+                started = time.perf_counter()
+                session, tok = open_session(self.model_path, self.tokenizer_path, self.threads)
+                tok.enable_truncation(MODEL_TOKENS, strategy="only_second")
+                tok.no_padding()
+                self._inputs = {i.name for i in session.get_inputs()}
+                self._session, self._tokenizer = session, tok
+                self.load_ms = (time.perf_counter() - started) * 1000
+        return self._session, self._tokenizer
+
+    def scores(self, question: str, passages: Sequence[str], batch: int = 16) -> list[float]:
+        """The logit of each passage answering the question (padded batches, masked)."""
+        session, tok = self._load()
+        out: list[float] = []
+        for start in range(0, len(passages), batch):
+            encodings = tok.encode_batch([(question, p) for p in passages[start : start + batch]])
+            width = max(len(e.ids) for e in encodings)
+            ids = np.zeros((len(encodings), width), dtype=np.int64)
+            mask, types = np.zeros_like(ids), np.zeros_like(ids)
+            for row, enc in enumerate(encodings):
+                n = len(enc.ids)
+                ids[row, :n], mask[row, :n], types[row, :n] = enc.ids, 1, enc.type_ids
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+            logits = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+            out.extend(float(v) for v in np.asarray(logits, dtype=np.float32).reshape(len(ids), -1)[:, 0])
+        return out
+
+
+MODEL_DIR = "answerability"
+MODEL_FILE = "citeline-answerability-l3.onnx"
+
+
+@functools.cache
+def answer_model(file: str | None = None) -> AnswerModel | None:
+    """The shipped answer model under models/answerability/ (one per process, opened on first score), or
+    None when the file is absent. Cached here because the pipeline builds a Checker per answer and hands
+    it no engine-held model; nothing is read until a check that names `answer_model` scores a quote."""
+    folder = Path(str(resources.files("models").joinpath(MODEL_DIR)))
+    model, tokenizer = folder / (file or MODEL_FILE), folder / "tokenizer.json"
+    return AnswerModel(model, tokenizer) if model.is_file() and tokenizer.is_file() else None
 
 
 @dataclass(frozen=True)
@@ -212,18 +295,39 @@ class Judgement:
 class Checker:
     """Judges quotes as answers to one question; built once per answer."""
 
-    def __init__(self, question: str, doc_freq: DocFreq | None, embed: Embed | None) -> None:
+    def __init__(
+        self,
+        question: str,
+        doc_freq: DocFreq | None,
+        embed: Embed | None,
+        scorer: AnswerModel | None = None,
+    ) -> None:
         started = time.perf_counter()
         self.q = Question.read(question, doc_freq)
         self.embed = embed
         self.model = model(embed is not None)
+        self.scorer = scorer
+        if scorer is None and set(MODEL_FEATURES) & set(self.model.names):
+            self.scorer = answer_model()
+            if self.scorer is None:
+                raise MissingModel(
+                    f"The answer check's model models/{MODEL_DIR}/{MODEL_FILE} is missing.",
+                    "reinstall Citeline, or re-run `citeline calibrate` without the model",
+                )
         self.spent_ms = (time.perf_counter() - started) * 1000  # what the check cost this answer
 
-    def values(self, quote: str, hit: Hit) -> list[float]:
+    def model_score(self, quote: str, hit: Hit) -> float:
+        """AnswerModel's logit for the quote, or 0 where the fitted check does not read it."""
+        if self.scorer is None or not set(MODEL_FEATURES) & set(self.model.names):
+            return 0.0
+        return self.scorer.scores(self.q.text, [model_passage(quote, hit)])[0]
+
+    def values(self, quote: str, hit: Hit, with_model: bool = True) -> list[float]:
         known = hit.vector_score is not None  # the chunk's cosine from retrieval, when it has one
         cosines = self.q.cosines([quote] if known else [quote, hit.text], self.embed)
         cos_chunk = float(hit.vector_score or 0.0) if known and self.embed is not None else cosines[-1]
-        return features(self.q, quote, hit, cosines[0], cos_chunk)
+        scored = self.model_score(quote, hit) if with_model else 0.0
+        return features(self.q, quote, hit, cosines[0], cos_chunk, scored)
 
     def judge(self, quotes: Sequence[tuple[str, Hit]]) -> Judgement:
         """The best of a sentence's quotes (a sentence answers if any of what it cites does)."""

@@ -32,14 +32,24 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.answer import calibration, missing, rules
-from engine.answer.answerability import FEATURES, VECTOR_FEATURES, Checker, Model
+from engine.answer.answerability import (
+    FEATURES,
+    MODEL_FEATURES,
+    VECTOR_FEATURES,
+    AnswerModel,
+    Checker,
+    Model,
+    model_passage,
+)
 from engine.answer.pipeline import gather
 from engine.api import Engine
 from engine.backends.extractive import MARGIN, MAX_SENTENCES, ExtractiveGenerator
 from engine.eval.answers import holds, quote_overlaps
 from engine.eval.datasets import Dataset, Query, heldout_articles
+from engine.text import Embed
 
 GATE_BUDGET = 0.03  # answerable questions the evidence gate may refuse in any set's fitted part
 MAX_RISE = 0.03  # false refusals the check may add on any set's fitted part
@@ -60,6 +70,7 @@ class Asked:
     gold: list[bool]  # the sentence holds a gold answer span
     plausible: list[bool]  # the sentence holds the distractor span
     chosen: list[bool]  # the extractive generator would propose it
+    passages: list[str] = field(default_factory=list)  # what the answer model reads of each sentence
 
 
 @dataclass
@@ -192,9 +203,26 @@ def through_gate(asked: Sequence[Asked], screens: dict[str, Screened], key: str,
     ]
 
 
+def remembered(embed: Embed) -> Embed:
+    """`embed`, each text embedded once per run: a set's questions share their evidence (SQuAD asks
+    five to ten questions of each paragraph), so asking it re-embedded the same sentences many times."""
+    seen: dict[str, npt.NDArray[np.float32]] = {}
+
+    def go(texts: list[str]) -> npt.NDArray[np.float32]:
+        todo = [t for t in dict.fromkeys(texts) if t not in seen]
+        if todo:
+            seen.update(zip(todo, embed(todo), strict=True))
+        return np.stack([seen[t] for t in texts]) if texts else embed([])
+
+    return go
+
+
 def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Asked]:
-    embed = engine.embedder().embed if engine.has_vectors() else None
-    extractive = ExtractiveGenerator(engine.embedder().embed)
+    """Each question asked as the product asks it; the answer model's feature is left at 0 here and
+    scored from `passages` by with_answer_model, so a new model needs no new asking."""
+    shared = remembered(engine.embedder().embed)
+    embed = shared if engine.has_vectors() else None
+    extractive = ExtractiveGenerator(shared)
     root = dataset.corpus_dir.resolve()
     out: list[Asked] = []
     for i, q in enumerate(dataset.queries):
@@ -205,7 +233,8 @@ def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) 
         asked = Asked(q.id, q.answerable, True, [], [], [], [])  # gate_passed: through_gate sets it
         for place, (score, cand) in enumerate(ranked):
             hit = evidence[cand.source - 1]
-            asked.values.append(checker.values(cand.text, hit))
+            asked.values.append(checker.values(cand.text, hit, with_model=False))
+            asked.passages.append(model_passage(cand.text, hit))
             asked.gold.append(q.answerable and answers(q, cand.text, hit.path, root))
             asked.plausible.append(any(holds(a, cand.text) for a in q.plausible))
             asked.chosen.append(place < MAX_SENTENCES and score >= best - MARGIN)
@@ -232,14 +261,18 @@ def fitted_part(dataset: Dataset, q: Query) -> bool:
     return int(hashlib.sha256(q.id.encode("utf-8")).hexdigest(), 16) % 2 == 0
 
 
-def columns(with_vectors: bool) -> list[int]:
-    return [i for i, n in enumerate(FEATURES) if with_vectors or n not in VECTOR_FEATURES]
+def columns(with_vectors: bool, with_model: bool = False) -> list[int]:
+    return [
+        i
+        for i, n in enumerate(FEATURES)
+        if (with_vectors or n not in VECTOR_FEATURES) and (with_model or n not in MODEL_FEATURES)
+    ]
 
 
-def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool) -> Model:
+def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool, with_model: bool = False) -> Model:
     """Logistic regression of answering sentences against the rest, each part weighing the same
     (threshold set later)."""
-    cols = columns(with_vectors)
+    cols = columns(with_vectors, with_model)
     rows = [
         (v, g, 1.0 / max(1, sum(len(a.values) for a in part)))
         for part in parts
@@ -360,17 +393,23 @@ def calibrate(
     sets: Sequence[Path],
     out: Path = calibration.CALIBRATION,
     progress: Progress | None = None,
+    answer_model: Path | None = None,
 ) -> dict[str, Any]:
-    """Ask every set's questions (kept in its eval work dir, keyed by data and code: an hour on 2 cores
-    for the SQuAD set), fit on the fitted parts, score both parts, write the calibration file, then
-    record each non-SQuAD set's extractive decisions with it."""
+    """Ask every set's questions (kept in its eval work dir, keyed by data and code), fit on the fitted
+    parts, score both parts, write the calibration file, then record each non-SQuAD set's extractive
+    decisions with it. `answer_model`: an answerability cross-encoder (ONNX, tokenizer.json beside it)
+    whose logit joins the check's features; the engine reads it from models/answerability/, so give the
+    file shipped there (its sha256 is recorded). Without it the check is lexical and embedding only."""
     started = time.perf_counter()
+    scorer = (
+        None if answer_model is None else AnswerModel(answer_model, answer_model.with_name("tokenizer.json"))
+    )
     asked: dict[str, tuple[list[Asked], list[Asked]]] = {}
     screens: dict[str, tuple[list[Screened], list[Screened]]] = {}
     spans: set[str] = set()  # sets that label the answer below the file (a span, a passage)
     data: dict[str, Any] = {"code": code_hash()}
     for path in sets:
-        dataset, rows, screened = asked_for(path, progress)
+        dataset, rows, screened = asked_for(path, progress, scorer)
         seen = {q.id for q in dataset.queries if fitted_part(dataset, q)}
         asked[dataset.name] = ([a for a in rows if a.id in seen], [a for a in rows if a.id not in seen])
         if any(q.answers or q.passages for q in dataset.queries):
@@ -384,7 +423,9 @@ def calibrate(
             data[dataset.name]["held_out_articles"] = sorted(
                 heldout_articles({q.group for q in dataset.queries})
             )
-    result = fit_and_score(asked, screens, spans)
+    result = fit_and_score(asked, screens, spans, with_model=scorer is not None)
+    if answer_model is not None:
+        data["answer_model"] = {"file": answer_model.name, "sha256": file_sha256(answer_model)}
     result["data"] = data
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     calibration.calibration.cache_clear()
@@ -407,7 +448,30 @@ def _is_squad(path: Path) -> bool:
     return (path / "passages.jsonl").is_file() and (path / "questions.jsonl").is_file()
 
 
-def asked_for(path: Path, progress: Progress | None) -> tuple[Dataset, list[Asked], list[Screened]]:
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def with_answer_model(asked: list[Asked], dataset: Dataset, scorer: AnswerModel, path: Path) -> list[Asked]:
+    """The questions as asked with the answer model's logit in its feature column (kept in `path`,
+    keyed by the model's bytes: a few minutes for the SQuAD set)."""
+    if path.is_file():
+        scores: dict[str, list[float]] = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        text = {q.id: q.text for q in dataset.queries}
+        scores = {a.id: scorer.scores(text[a.id], a.passages) if a.passages else [] for a in asked}
+        path.write_text(json.dumps(scores), encoding="utf-8")
+    column = FEATURES.index(MODEL_FEATURES[0])
+    out = []
+    for a in asked:
+        values = [[*v[:column], s, *v[column + 1 :]] for v, s in zip(a.values, scores[a.id], strict=True)]
+        out.append(replace(a, values=values))
+    return out
+
+
+def asked_for(
+    path: Path, progress: Progress | None, scorer: AnswerModel | None = None
+) -> tuple[Dataset, list[Asked], list[Screened]]:
     from engine.eval.runner import open_index
 
     dataset, work = load_set(path)
@@ -424,6 +488,9 @@ def asked_for(path: Path, progress: Progress | None) -> tuple[Dataset, list[Aske
 
     key = f"{data_hash(path)}-{code_hash()}"
     asked = asked_cached(work / f"asked-{key}.json", with_engine(lambda e: ask_all(e, dataset, progress)))
+    if scorer is not None:
+        model_key = file_sha256(scorer.model_path)[:16]
+        asked = with_answer_model(asked, dataset, scorer, work / f"model-{key}-{model_key}.json")
     screened_file = work / f"screened-{key}-{code_hash(SCREENING)}.json"
     if screened_file.is_file():
         screened = [Screened(**row) for row in json.loads(screened_file.read_text(encoding="utf-8"))]
@@ -465,6 +532,7 @@ def fit_and_score(
     asked: dict[str, tuple[list[Asked], list[Asked]]],
     screens: dict[str, tuple[list[Screened], list[Screened]]],
     spans: set[str],
+    with_model: bool = False,
 ) -> dict[str, Any]:
     """The gate's lines, then both answer-check models (with and without the embedding) behind them,
     their thresholds, and their figures per set and part beside the same questions without the check.
@@ -489,7 +557,7 @@ def fit_and_score(
             for name, parts in asked.items()
         }
         fitted = [part for part, _ in gated.values()]
-        m = fit([gated[name][0] for name in gated if name in spans], vectors)
+        m = fit([gated[name][0] for name in gated if name in spans], vectors, with_model)
         m = with_threshold(m, choose_threshold(fitted, m))
         result["gate"][key] = {"threshold": line, "budget": GATE_BUDGET}
         result["answer_check"][key] = m.as_dict()
