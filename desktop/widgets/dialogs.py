@@ -30,6 +30,8 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Down / Up", "Move through the results"),
     ("Enter (on a result)", "Open it in the preview"),
     ("Esc", "Back to the search box"),
+    ("Ctrl+N", "New conversation: the next question stands alone"),
+    ("Del (on a conversation)", "Delete it (asks first)"),
     ("Ctrl+O", "Add a folder"),
     ("Ctrl+Shift+P", "Include/exclude patterns of the selected folder"),
     ("Ctrl+Z", "Undo removing a folder (while it is offered)"),

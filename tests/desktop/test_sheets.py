@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QTableWidget, QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
@@ -67,3 +68,16 @@ def _shown_whole(tree: QTreeWidget, item: QTreeWidgetItem, column: int) -> None:
     flags = int(Qt.TextFlag.TextWordWrap)
     needed = tree.fontMetrics().boundingRect(QRect(0, 0, width, 10_000), flags, item.text(column))
     assert needed.width() <= width and needed.height() <= rect.height(), f"{item.text(column)!r} is clipped"
+
+
+def test_the_shortcut_sheet_lists_every_menu_shortcut(window: MainWindow) -> None:
+    """A shortcut the menus offer and the F1 sheet leaves out is one a keyboard user never learns (Ctrl+N,
+    New conversation, was missing)."""
+    listed = {keys for row, _action in SHORTCUTS for keys in row.split(" (")[0].split(" or ")}
+    offered = {
+        shortcut.toString()
+        for action in window.findChildren(QAction)
+        for shortcut in action.shortcuts()
+        if not shortcut.isEmpty()
+    }
+    assert offered - listed == set(), f"not on the F1 sheet: {sorted(offered - listed)}"
