@@ -97,6 +97,7 @@ class HistoryPane(QWidget):
         self.confirm: QMessageBox | None = None
         self._lock = threading.Lock()
         self._started: int | None = None  # a thread an answer under way created (set by its worker)
+        self._asked_in: int | None = None  # the thread the last question went to (None: it began one)
         self._seq = 0
         self._build()
         self._wire()
@@ -123,6 +124,11 @@ class HistoryPane(QWidget):
         self.turn_list.setObjectName("turns")
         self.turn_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.turn_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # The pane gives way first in a short window: a thread and two questions stay in view, and the
+        # lists' default 70 px each made the pane 250 px high, the window 602 px at 800x600 with the
+        # banner, the example questions and the Undo bar all showing.
+        self.list.setMinimumHeight(_lines_high(self.list, 2))
+        self.turn_list.setMinimumHeight(_lines_high(self.turn_list, 2))
         self.rename_button = QPushButton("Rename")
         self.delete_button = QPushButton("Delete")
         self.export_button = QPushButton("Export")
@@ -197,6 +203,9 @@ class HistoryPane(QWidget):
         """Answer `question` in the current thread (a new one when none is chosen) in the attached view."""
         assert self.view is not None, "attach() the answer view first"
         thread, generator = self.current, self.engine.settings.generator
+        with self._lock:
+            self._started = None
+        self._asked_in = thread
         self.view.follow(question, lambda cancelled: self._events(question, thread, generator, cancelled))
 
     def _events(
@@ -220,7 +229,12 @@ class HistoryPane(QWidget):
         if self.view is not None and searched.follow_up:
             self.view.question.setText(f"{searched.question}\nsearched: {searched.standalone}")
 
-    def _answered(self, _state: AnswerState) -> None:
+    def _answered(self, state: AnswerState) -> None:
+        """The list shows the answer's thread. An answer that did not end (failed, stopped) in a thread
+        it began left no thread behind (the engine deletes one without turns): the next question starts
+        a new one, rather than going to a thread that no longer exists ("There is no thread 1")."""
+        if state.final is None and self._asked_in is None:
+            self.current = None
         self.refresh()
         if self.current is not None:
             self._load_turns(self.current)
@@ -419,6 +433,11 @@ class HistoryPane(QWidget):
                 self.note.setText(job.error)
 
         self.tasks.read("copying a conversation", lambda job: self.engine.export_thread(thread.id), copied)
+
+
+def _lines_high(view: QListWidget, lines: int) -> int:
+    """The height that shows `lines` lines of text in `view`, with its frame."""
+    return lines * view.fontMetrics().lineSpacing() + 2 * view.frameWidth() + 4
 
 
 def _file_name(title: str) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine.answer import answerability, changes, conflicts, contract, rules
 from engine.answer.injection import instruction_like
 from engine.backends.prompts import REFUSAL
-from engine.errors import Cancelled
+from engine.errors import Cancelled, MissingModel
 from engine.events import (
     CONFLICT_NOTE,
     Answer,
@@ -32,6 +32,7 @@ from engine.text import Embed, content_terms, normalize, split_sentences
 
 if TYPE_CHECKING:
     from engine.api import Engine
+    from engine.backends.base import Generator
 
 EVIDENCE = 6
 STATEMENT_WORDS = 3
@@ -267,10 +268,25 @@ def extract(
 ) -> Shown:
     """The extractive answer, verified and checked: the draft a slower generator replaces."""
     shown = Shown(checker, evidence)
-    for raw in engine.generator("extractive").generate(question, evidence, cancelled):
+    for raw in generator_for(engine, "extractive").generate(question, evidence, cancelled):
         if isinstance(raw, RawSentence) and (verdict := verify(raw)).sentence is not None:
             shown.add(verdict.sentence, verdict.repaired)
     return shown
+
+
+def generator_for(engine: Engine, name: str) -> Generator:
+    """The named generator; without the embedder's model, the extractive one ranks its sentences by the
+    question's words alone (relevance without embed). The keyword evidence is there and the gate and the
+    answer check have their keyword-only lines: an answer failing outright on a model that only sharpens
+    the ranking left a user without models with nothing but an error."""
+    try:
+        return engine.generator(name)
+    except MissingModel:
+        if name != "extractive":
+            raise
+        from engine.backends.extractive import ExtractiveGenerator
+
+        return ExtractiveGenerator(None)
 
 
 def usage(generator: object) -> dict[str, float]:
@@ -356,7 +372,7 @@ def ask_stream(
             yield Draft(tuple(draft.kept))
     shown = Shown(checker, evidence)
     dropped: list[str] = []
-    generator_obj = engine.generator(name)
+    generator_obj = generator_for(engine, name)
     for raw in generator_obj.generate(question, evidence, cancelled):
         if cancelled():
             raise Cancelled()

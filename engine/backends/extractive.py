@@ -91,7 +91,7 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, embed: Callable[[list[str]], npt.NDArray[np.float32]]) -> None:
+    def __init__(self, embed: Callable[[list[str]], npt.NDArray[np.float32]] | None) -> None:
         self.embed = embed
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:

@@ -38,14 +38,13 @@ def test_a_missing_model_message_wraps_and_never_widens_the_window(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("CITELINE_MODEL_CACHE", str(tmp_path / "no-models"))  # as on a machine without them
-    window = make_window()
-    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    window = make_window()  # the local model is missing too: the answer fails with its long message
     index_folder(qtbot, window, small_folder)
     qtbot.waitUntil(lambda: window.banner.isVisible() and "embedder model" in window.banner.text)
     with qtbot.waitSignal(window.answer.answered, timeout=60_000):
         window.ask("When do we deploy the zebracorn pipeline?")
     wait_idle(qtbot, window)
-    assert "embedder model" in window.answer.status.text()  # the same message, in the answer's status
+    assert "generator model" in window.answer.status.text()
     window.resize(800, 600)
     qtbot.waitUntil(lambda: window.width() == 800)
     assert window.minimumSizeHint().width() <= 800, window.minimumSizeHint()
@@ -93,3 +92,45 @@ def test_the_preview_header_wraps_a_long_note_at_800_by_600(
     assert window.preview.where.text().endswith(REFUSED_EVIDENCE)
     assert window.minimumSizeHint().width() <= 800, window.minimumSizeHint()
     assert window.preview.minimumSizeHint().width() < 400
+
+
+def test_the_window_stays_800_by_600_with_the_banner_examples_undo_bar_and_a_conversation(
+    qtbot: QtBot,
+    make_window: Callable[[], MainWindow],
+    small_folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Everything that stacks above the panes shows at once (the missing-model banner, the example
+    questions, the Undo bar of a removed folder) and a conversation is listed: the history pane gives way
+    (its lists kept 70 px each and made the pane 250 px high, the window 602 px under X11)."""
+    monkeypatch.setenv("CITELINE_MODEL_CACHE", str(tmp_path / "no-models"))
+    window = make_window()
+    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "note.md").write_text("# Note\n\nnothing much\n", encoding="utf-8")
+    index_folder(qtbot, window, small_folder)
+    index_folder(qtbot, window, other)
+    qtbot.waitUntil(lambda: window.banner.isVisible())
+    with qtbot.waitSignal(window.answer.answered, timeout=60_000):
+        window.ask("How do we roll back a deploy?")
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.history.list.count() == 1)
+    window.examples.setVisible(True)  # as once the demo is indexed
+    window.indexing.remove_later(str(other.resolve()))
+    qtbot.waitUntil(window.folders.undo_bar.isVisible)
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.size().height() == 600 and window.width() == 800)
+    qtbot.wait(50)
+    central = window.centralWidget()
+    width = central.contentsRect().width()
+    above = sum(w.heightForWidth(width) for w in (window.banner, window.examples) if w.isVisible())
+    needed = above + window.stack.minimumSizeHint().height() + 4 * central.layout().spacing()
+    assert needed <= central.height(), (needed, central.height())
+    assert window.history.minimumSizeHint().height() <= window.folders.minimumSizeHint().height() + 40
+    history = window.history
+    assert history.list.height() >= history.list.minimumHeight() > 0
+    assert history.turn_list.height() >= history.turn_list.minimumHeight() > 0
+    window.indexing.undo_removals()
+    wait_idle(qtbot, window)
