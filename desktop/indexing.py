@@ -1,10 +1,11 @@
-"""The indexing pipeline as the window sees it: add -> keyword index -> vectors -> watch.
+"""The indexing pipeline as the window sees it: add -> keyword index -> vectors -> reading scans (OCR of
+images and pages without text, then their vectors) -> watch.
 
 Every step is a job on the one writer lane; each one queues the next when it finishes. Each folder has its
-own state (scanning, indexing n%, keyword-ready, vectors n%, ready, watching, error), derived from the
-polled progress, whose events name the folder they count: a job touches only the folders it works on, so
-a finished folder stays finished while another is added. The phase's time left comes from the rates this
-run measured (engine.progress.PhaseRates); there is none before a rate is known.
+own state (scanning, indexing n%, keyword-ready, vectors n%, reading scans n%, ready, watching, error),
+derived from the polled progress, whose events name the folder they count: a job touches only the folders
+it works on, so a finished folder stays finished while another is added. The phase's time left comes from
+the rates this run measured (engine.progress.PhaseRates); there is none before a rate is known.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ UNDO_MS = 10_000  # how long a removal can be undone
 PENDING_KEY = "folders/pending_removal"  # desktop.ini: removals asked for and not yet done (a crash, a quit)
 
 
-PHASE_STATES = {"scan": "scanning", "lexical": "indexing", "vectors": "vectors"}
+READING_SCANS = "reading scans"  # OCR of images and pages without a text layer, after the vectors
+PHASE_STATES = {"scan": "scanning", "lexical": "indexing", "vectors": "vectors", "ocr": READING_SCANS}
+COUNTED = ("indexing", "vectors", READING_SCANS)  # states shown with a percent and a time left
+TIMED = ("lexical", "vectors", "ocr")  # progress phases with a measured rate, so a time left
 
 
 @dataclass
@@ -43,13 +47,14 @@ class FolderView:
     skipped: int = 0
     failed: int = 0
     chunks: int = 0
-    done: int = 0  # of the current phase: files (keyword index) or chunk texts (vectors)
+    done: int = 0  # of the current phase: files (keyword index), chunk texts (vectors) or pages (OCR)
     total: int = 0
     eta_s: float | None = None  # the current phase's seconds left, None until a rate is measured
+    resume: str = ""  # the state to return to when its scans are read (ready, or keyword-ready)
 
     @property
     def label(self) -> str:
-        if self.state in ("indexing", "vectors"):
+        if self.state in COUNTED:
             left = f" · {time_left(self.eta_s)}" if self.eta_s is not None else ""
             return f"{self.state} {self.percent}%{left}"
         return self.state
@@ -377,9 +382,9 @@ class Indexing(QObject):
 
     def _after_embed(self, job: Job) -> None:
         self._set_current(None)
-        waiting = [v for v in self.views.values() if v.state in ("keyword-ready", "vectors")]
+        waiting = [v for v in self.views.values() if v.state in ("keyword-ready", "vectors", READING_SCANS)]
         if job.state is State.DONE:
-            self._set_states([v for v in waiting if v.state == "vectors"], "ready")
+            self._set_states([v for v in waiting if v.state in ("vectors", READING_SCANS)], "ready")
         elif job.state is State.FAILED:
             # Keyword search still works without vectors: say why, do not mark the folder broken.
             self._set_states(waiting, "keyword-ready", f"keyword search only: {job.error}")
@@ -448,7 +453,9 @@ class Indexing(QObject):
             return
         self._finish_others(owner, state)
         if owner.state != state:
+            resume = "ready" if owner.state in ("vectors", "ready") else "keyword-ready"
             owner.enter(state)
+            owner.resume = resume if state == READING_SCANS else ""
         owner.done, owner.total = event.done, event.total
         owner.percent = int(100 * event.done / event.total) if event.total else 0
         owner.eta_s = None if state == "scanning" else self.rates.eta(event)
@@ -460,7 +467,14 @@ class Indexing(QObject):
         """A job works through its folders one at a time: one still in this phase has finished it."""
         after = "ready" if state == "vectors" else "keyword-ready"
         phase = ("vectors",) if state == "vectors" else ("scanning", "indexing")
-        finished = [v for v in self.views.values() if v is not owner and v.state in phase]
+        others = [v for v in self.views.values() if v is not owner]
+        if state in ("vectors", READING_SCANS):  # a folder's scans are read: it is as it was before
+            for view in [v for v in others if v.state == READING_SCANS]:
+                view.enter(view.resume or "ready")
+            if state == READING_SCANS:
+                self.changed.emit()
+                return
+        finished = [v for v in others if v.state in phase]
         self._set_states(finished, after)
         if finished and after == "keyword-ready":
             self.refresh()  # its counts, now, not when the whole job is done

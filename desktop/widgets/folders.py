@@ -25,16 +25,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.indexing import BUSY_STATES, UNDO_MS, FolderView, Indexing
+from desktop.indexing import BUSY_STATES, READING_SCANS, TIMED, UNDO_MS, FolderView, Indexing
 from desktop.tasks import Job
 from desktop.widgets.dialogs import PatternsDialog
 from desktop.widgets.flow import FlowLayout
 from engine.api import time_left
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
-UNITS = {"indexing": "files", "vectors": "passages"}  # what a busy folder's done/total count
+UNITS = {"indexing": "files", "vectors": "passages", READING_SCANS: "pages"}  # what done/total count
 COUNTS_MIN = 40  # pixels the Indexed column keeps in a narrow pane (the start of "64 (+2 skipped)")
-PHASES = {"scan": "Scanning", "lexical": "Keyword index", "vectors": "Vectors", "done": "Finishing"}
+PHASES = {
+    "scan": "Scanning",
+    "lexical": "Keyword index",
+    "vectors": "Vectors",
+    "ocr": "Reading scans",
+    "done": "Finishing",
+}
 
 
 class FoldersPanel(QWidget):
@@ -179,7 +185,7 @@ class FoldersPanel(QWidget):
             self.progress.setValue(min(event.done, event.total))
         name = Path(event.path).name if event.path else ""
         counts = f"{event.done}/{event.total}" if event.total else ""
-        eta = self.indexing.rates.eta(event) if event.phase in ("lexical", "vectors") else None
+        eta = self.indexing.rates.eta(event) if event.phase in TIMED else None
         left = f" · {time_left(eta)}" if eta is not None else ""
         self.progress_label.setText(f"{PHASES.get(event.phase, event.phase)} {counts}{left}  {name}".strip())
         self.progress_label.setToolTip(event.path)

@@ -1,5 +1,5 @@
 """The status bar's standing line: what the app is doing now (adding, scanning, indexing a folder, its
-vectors, with counts and time left), and "Ready" only once every lane is idle.
+vectors, reading its scans, with counts and time left), and "Ready" only once every lane is idle.
 
 A job that ends is not news while the chain it belongs to goes on: "Adding folders: done" while the same
 folder is still being indexed told a first-time user the wrong thing. Failures and cancellations are
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from desktop.indexing import Indexing
+from desktop.indexing import TIMED, Indexing
 from desktop.tasks import Job, TaskManager
 from engine.api import time_left
 from engine.events import IndexProgress
@@ -21,6 +21,7 @@ PHASE_TEXT = {
     "scan": "Scanning {name}…",
     "lexical": "Indexing {name}: {done} of {total} files",
     "vectors": "Computing vectors for {name}: {done} of {total} passages",
+    "ocr": "Reading scans in {name}: {done} of {total} pages",
 }
 READY = "Ready"
 ALL_WATCHED = "Ready · every folder is indexed and watched for changes"
@@ -51,7 +52,7 @@ def _progress_text(indexing: Indexing, job: Job) -> str:
     view = indexing.view_of(event.path)
     name = f"“{Path(view.path if view else event.path).name}”"
     text = template.format(name=name, done=f"{event.done:,}", total=f"{event.total:,}")
-    eta = indexing.rates.eta(event) if event.phase in ("lexical", "vectors") else None
+    eta = indexing.rates.eta(event) if event.phase in TIMED else None
     return text + (f" · {time_left(eta)}" if eta is not None else "")
 
 
