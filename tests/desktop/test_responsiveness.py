@@ -16,7 +16,10 @@ from desktop.mainwindow import MainWindow
 from tests.desktop.conftest import make_corpus, wait_idle
 
 TICK_MS = 20
-MAX_GAP_S = 0.100
+# A stall a user feels, not scheduler noise: on a loaded 2-core machine a 20 ms timer is sometimes
+# 100-140 ms late with nothing blocking (measured on the code before and after a change alike); work
+# done on the UI thread by mistake (an index write, an embedding, a model load) stalls it for seconds.
+MAX_GAP_S = 0.250
 
 
 class GapMeter(QObject):
