@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         self.folders = FoldersPanel(self.indexing)
         self.search = SearchPanel(self.engine, self.tasks)
         self.answer = AnswerView(self.engine, self.tasks)
-        self.preview = SourcePreview(self.tasks)
+        self.preview = SourcePreview(self.engine, self.tasks)
         self.history = HistoryPane(self.engine, self.tasks)  # conversations: questions go to its thread
         self.history.attach(self.answer)
         self.left = QSplitter(Qt.Orientation.Vertical)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from desktop.tasks import Job, State, TaskManager
 from desktop.theme import LIGHT_CODE
-from engine.api import Engine, PageSpan, Rendered, has_pages, read_document
+from engine.api import Engine, PageSpan, Rendered, has_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,22 +50,18 @@ class PageRequest:
     quote: str = ""
 
 
-def engine_of(widget: QWidget) -> Engine | None:
-    """The engine of the window `widget` sits in (the main window holds it as `engine`), if any."""
-    engine = getattr(widget.window(), "engine", None)
-    return engine if isinstance(engine, Engine) else None
-
-
 class PageView(QWidget):
     """The page bar and the page; it hides itself, and shows `text_view`, for files without pages."""
 
     shown = Signal(object)  # PageSpan, once a page is drawn (boxes only on the cited page)
 
-    def __init__(self, tasks: TaskManager, text_view: QWidget, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, engine: Engine, tasks: TaskManager, text_view: QWidget, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
+        self.engine = engine  # given, not looked up: the view works in any window, or in none
         self.tasks = tasks
         self.text_view = text_view
-        self.engine: Engine | None = None
         self.request: PageRequest | None = None
         self.span: PageSpan | None = None
         self.page = 1
@@ -112,18 +108,14 @@ class PageView(QWidget):
 
     # -- what the preview calls -----------------------------------------------------------------------
     def reader(self) -> Callable[[str, int | None], DocumentLines]:
-        """How the preview should read a file's text: through the engine where there is one (a scanned
-        page's text is what OCR read), else as the engine's document reader does."""
-        engine = self.engine or engine_of(self)
-        if engine is None:
-            return read_document
-        return engine.document
+        """How the preview reads a file's text: through the engine (a scanned page's text is what OCR
+        read)."""
+        return self.engine.document
 
     def show_target(self, request: PageRequest) -> None:
         """Show `request`'s page with its span boxed, or hide for a file that has no pages."""
-        self.engine = self.engine or engine_of(self)
         self.request, self.span = request, None
-        if self.engine is None or not has_pages(request.path):
+        if not has_pages(request.path):
             self._set_paged(False)
             return
         self._set_paged(True)
@@ -173,7 +165,7 @@ class PageView(QWidget):
 
     def _draw(self, locate: bool) -> None:
         engine, request = self.engine, self.request
-        assert engine is not None and request is not None
+        assert request is not None
         self._wanted += 1
         wanted, page, width, known = self._wanted, self.page, self._width(), self.span
 

@@ -21,7 +21,7 @@ from desktop.widgets.editor import open_in_editor
 from desktop.widgets.highlight import Highlighter, kind_for
 from desktop.widgets.pages import PageRequest, PageView
 from desktop.wrap import breakable
-from engine.api import DocumentLines, QueryTerms, read_document
+from engine.api import DocumentLines, Engine, QueryTerms, read_document
 from engine.events import Hit
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -112,7 +112,7 @@ class SourcePreview(QWidget):
     shown = Signal(object)  # SourceTarget, once the file is loaded and the span is marked
     failed = Signal(str, str)  # message, hint
 
-    def __init__(self, tasks: TaskManager, parent: QWidget | None = None) -> None:
+    def __init__(self, engine: Engine, tasks: TaskManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.tasks = tasks
         self.target: SourceTarget | None = None
@@ -132,7 +132,7 @@ class SourcePreview(QWidget):
         self.open_button.clicked.connect(self.open_in_editor)
         self.view = CodeView(self)
         self.highlighter = Highlighter(self.view.document())
-        self.pages = PageView(tasks, self.view, self)  # PDFs and images: the page, the span boxed on it
+        self.pages = PageView(engine, tasks, self.view, self)  # PDFs and images: the page, its span boxed
         self._layout()
 
     def _layout(self) -> None:

@@ -12,9 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from desktop.mainwindow import MainWindow
 from desktop.widgets.pages import BOX_EDGE
-from desktop.widgets.preview import SourceTarget
+from desktop.widgets.preview import SourcePreview, SourceTarget
 from engine.eval.ocrset import PageSpec, TextRun, text_pdf
 from engine.ingest import ocr
+from tests.desktop.conftest import wait_idle
 
 
 def handbook(tmp_path: Path) -> Path:
@@ -105,3 +106,21 @@ def test_an_ocr_image_citation_is_boxed_on_the_image(
     assert abs(span.boxes[0][1] - truth[1][1]) < 0.05  # the second line, not the first
     assert edge_pixels(window) > 20
     qtbot.waitUntil(lambda: SECOND in window.preview.view.toPlainText(), timeout=20_000)
+
+
+def test_the_page_view_is_given_its_engine_and_works_outside_the_main_window(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """A preview in a window of its own (a detached one, a dialog) draws pages as well: the engine is
+    passed in, not looked up on the main window."""
+    preview = SourcePreview(window.engine, window.tasks)
+    qtbot.addWidget(preview)
+    preview.resize(600, 700)
+    preview.show()
+    qtbot.waitExposed(preview)
+    assert preview.window() is preview and preview.pages.engine is window.engine
+    with qtbot.waitSignal(preview.pages.shown, timeout=20_000) as drawn:
+        preview.open_target(SourceTarget(str(handbook(tmp_path)), 2, 2, page=2, quote="kept for seven years"))
+    assert drawn.args[0] is not None and drawn.args[0].page == 2
+    assert shown(preview.pages.area) and preview.pages.label.text() == "page 2 of 3"
+    wait_idle(qtbot, window)
