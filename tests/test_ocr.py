@@ -16,6 +16,7 @@ import pytest
 from engine.api import Engine
 from engine.errors import Cancelled, MissingDependency
 from engine.eval.ocr_bench import overlap
+from engine.eval.ocrset import assemble_pdf
 from engine.events import FileIndexed, IndexProgress
 from engine.ingest import ocr, scans
 from engine.ingest.ocr_phase import content_hash
@@ -238,16 +239,7 @@ def many_page_scan(pages: int) -> bytes:
             b"/Resources << /XObject << /Im1 3 0 R >> >> /Contents %d 0 R >>" % (first + 2 * n + 1)
         )
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return assemble_pdf(objects)
 
 
 def test_hostile_images_and_a_500_page_scan_are_bounded_with_reasons(

@@ -140,7 +140,7 @@ def text_pdf(pages: Sequence[PageSpec]) -> bytes:
             f"/Resources << /Font << {resources} >> >> /Contents {first_page + 2 * index + 1} 0 R >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-    return _assemble(objects)
+    return assemble_pdf(objects)
 
 
 def _content(spec: PageSpec, fonts: dict[str, str]) -> str:
@@ -155,7 +155,8 @@ def _content(spec: PageSpec, fonts: dict[str, str]) -> str:
     return "\n".join(ops)
 
 
-def _assemble(objects: list[bytes]) -> bytes:
+def assemble_pdf(objects: list[bytes]) -> bytes:
+    """A PDF file of these numbered objects (1 is the catalog), with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, 1):
