@@ -204,22 +204,28 @@ class AnswerModel:
                 self.load_ms = (time.perf_counter() - started) * 1000
         return self._session, self._tokenizer
 
-    def scores(self, question: str, passages: Sequence[str], batch: int = 16) -> list[float]:
-        """The logit of each passage answering the question (padded batches, masked)."""
+    def scores(self, question: str, passages: Sequence[str]) -> list[float]:
+        """The logit of each passage answering the question."""
+        return self.score_pairs([(question, p) for p in passages])
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]], batch: int = 32) -> list[float]:
+        """The logit of each (question, passage) pair, in batches of similar length (padded, masked)."""
         session, tok = self._load()
-        out: list[float] = []
-        for start in range(0, len(passages), batch):
-            encodings = tok.encode_batch([(question, p) for p in passages[start : start + batch]])
+        out = np.zeros(len(pairs), dtype=np.float32)
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        for start in range(0, len(order), batch):
+            idx = order[start : start + batch]
+            encodings = tok.encode_batch([pairs[i] for i in idx])
             width = max(len(e.ids) for e in encodings)
-            ids = np.zeros((len(encodings), width), dtype=np.int64)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
             mask, types = np.zeros_like(ids), np.zeros_like(ids)
             for row, enc in enumerate(encodings):
                 n = len(enc.ids)
                 ids[row, :n], mask[row, :n], types[row, :n] = enc.ids, 1, enc.type_ids
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
             logits = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
-            out.extend(float(v) for v in np.asarray(logits, dtype=np.float32).reshape(len(ids), -1)[:, 0])
-        return out
+            out[idx] = np.asarray(logits, dtype=np.float32).reshape(len(idx), -1)[:, 0]
+        return [float(v) for v in out]
 
 
 MODEL_DIR = "answerability"

@@ -459,7 +459,10 @@ def with_answer_model(asked: list[Asked], dataset: Dataset, scorer: AnswerModel,
         scores: dict[str, list[float]] = json.loads(path.read_text(encoding="utf-8"))
     else:
         text = {q.id: q.text for q in dataset.queries}
-        scores = {a.id: scorer.scores(text[a.id], a.passages) if a.passages else [] for a in asked}
+        flat = scorer.score_pairs([(text[a.id], p) for a in asked for p in a.passages])
+        scores, at = {}, 0
+        for a in asked:
+            scores[a.id], at = flat[at : at + len(a.passages)], at + len(a.passages)
         path.write_text(json.dumps(scores), encoding="utf-8")
     column = FEATURES.index(MODEL_FEATURES[0])
     out = []
