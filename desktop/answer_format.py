@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.snippet_text import readable
+from engine.api import shown
 from engine.events import (
     Answer,
     AnswerSentence,
@@ -197,7 +198,7 @@ def _conflict_html(conflict: Conflict, noted: bool = False) -> str:
 
 
 def evidence_label(number: int, hit: Hit) -> str:
-    where = location(Path(hit.path).name, hit.start_line, hit.end_line, hit.page)
+    where = location(shown(Path(hit.path).name), hit.start_line, hit.end_line, hit.page)
     text = " ".join(readable(hit.snippet or hit.text, hit.path).replace("**", "").split())
     heading = f"{hit.heading} — " if hit.heading else ""
     return f"[{number}] {where}  {heading}{text[:160]}"
@@ -211,7 +212,7 @@ def to_markdown(state: AnswerState) -> str:
         assert state.final is not None
         lines += [state.final.text, "", "Closest evidence:"]
         lines += [
-            f"- [{n}] {location(h.path, h.start_line, h.end_line, h.page)}"
+            f"- [{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
             for n, h in enumerate(state.evidence, 1)
         ]
         return "\n".join(lines) + "\n"
@@ -234,10 +235,12 @@ def _markdown_sources(state: AnswerState) -> list[str]:
         for c in sentence.citations:
             key = (c.source, c.path, c.start_line, c.end_line, c.page)
             quote = f' — "{c.quote}"' if c.quote else ""
-            seen.setdefault(key, f"[{c.source}] {location(c.path, c.start_line, c.end_line, c.page)}{quote}")
+            seen.setdefault(
+                key, f"[{c.source}] {location(shown(c.path), c.start_line, c.end_line, c.page)}{quote}"
+            )
     if not seen:  # evidence only: list what was found
         return [
-            f"[{n}] {location(h.path, h.start_line, h.end_line, h.page)}"
+            f"[{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
             for n, h in enumerate(state.evidence, 1)
         ]
     return [seen[k] for k in sorted(seen)]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from desktop.names import file_name, shown
 from desktop.tasks import Job, State, TaskManager
 from engine.api import Engine, FolderWatcher, PhaseRates, Status, time_left
 from engine.errors import CiteError
@@ -195,7 +196,7 @@ class Indexing(QObject):
         unfinished = [p for p, v in restored.items() if v.state not in ("keyword-ready", "ready", "watching")]
         if unfinished:
             self.index(unfinished)
-        log.info("removal undone: %s", ", ".join(restored))
+        log.info("removal undone: %s", ", ".join(shown(p) for p in restored))
 
     def commit_removals(self) -> None:
         """The undo window is over: the pending folders leave the index."""
@@ -234,7 +235,7 @@ class Indexing(QObject):
             if not (missing_ok and self.engine.folder(path) is None):
                 self.engine.remove_folder(path)
 
-        name = f"{REMOVING}“{Path(path).name}”"
+        name = f"{REMOVING}“{file_name(path)}”"
         self.tasks.write(name, body, then=lambda job: self._after_remove(job, path))
 
     def _after_remove(self, job: Job, path: str) -> None:
@@ -276,7 +277,7 @@ class Indexing(QObject):
     def set_patterns(self, path: str, include: list[str], exclude: list[str]) -> None:
         """Save a folder's globs (writer lane), then re-sync it: newly excluded files leave the index."""
         self.tasks.write(
-            f"saving the patterns of {Path(path).name}",
+            f"saving the patterns of {file_name(path)}",
             lambda job: self.engine.add_folder(path, include, exclude),
             then=lambda job: self._after_patterns(job, path),
         )
@@ -333,10 +334,10 @@ class Indexing(QObject):
             try:
                 self.engine.remove_folder(path)
             except Exception:  # the next start tries again; the user's files are never touched
-                log.exception("could not remove %s at quit", path)
+                log.exception("could not remove %s at quit", shown(path))
                 continue
             del self.undoable[path]
-            log.info("folder removed at quit: %s", path)
+            log.info("folder removed at quit: %s", shown(path))
         self._persist()
 
     # -- chain ----------------------------------------------------------------------------------------

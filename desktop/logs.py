@@ -24,7 +24,10 @@ def setup_logging(home: Path, level: int = logging.INFO) -> Path:
     for handler in root.handlers:
         if isinstance(handler, logging.FileHandler) and Path(handler.baseFilename) == path:
             return path
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1 << 20, backupCount=3, encoding="utf-8")
+    # a path with bytes that are not UTF-8 (lone surrogates) is written escaped, not lost with the line
+    handler = logging.handlers.RotatingFileHandler(
+        path, maxBytes=1 << 20, backupCount=3, encoding="utf-8", errors="backslashreplace"
+    )
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(level)

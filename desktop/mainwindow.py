@@ -28,6 +28,7 @@ from desktop.answer_format import AnswerState
 from desktop.drops import URI_LIST, dropped_paths
 from desktop.indexing import AddResult, Indexing
 from desktop.logs import log_path
+from desktop.names import shown
 from desktop.paths import icon_path, ui_settings
 from desktop.tasks import Job, State, TaskManager
 from desktop.theme import apply_theme
@@ -225,9 +226,9 @@ class MainWindow(QMainWindow):
             return
         now = set(self.indexing.views)
         for path in sorted(now - self._known_folders):
-            log.info("folder added: %s", path)
+            log.info("folder added: %s", shown(path))
         for path in sorted(self._known_folders - now):
-            log.info("folder removed: %s", path)
+            log.info("folder removed: %s", shown(path))
         self._known_folders = now
 
     # -- actions --------------------------------------------------------------------------------------
@@ -337,7 +338,7 @@ class MainWindow(QMainWindow):
         paths = dropped_paths(event.mimeData())
         if paths:
             event.acceptProposedAction()
-            log.info("dropped: %s", ", ".join(str(p) for p in paths))
+            log.info("dropped: %s", ", ".join(shown(str(p)) for p in paths))
             self.add_paths(paths)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

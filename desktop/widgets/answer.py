@@ -29,7 +29,7 @@ from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.editor import open_in_editor
 from desktop.widgets.preview import SourceTarget
 from desktop.wrap import breakable
-from engine.api import Engine
+from engine.api import Engine, shown
 from engine.events import Citation, Hit
 
 HIT_ROLE = Qt.ItemDataRole.UserRole
@@ -169,7 +169,7 @@ class AnswerView(QWidget):
         self.evidence.clear()
         for number, hit in enumerate(hits, 1):
             item = QListWidgetItem(evidence_label(number, hit))
-            item.setToolTip(hit.path)
+            item.setToolTip(shown(hit.path))
             item.setData(HIT_ROLE, hit)
             self.evidence.addItem(item)
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 import engine
 from desktop.logs import tail
+from desktop.names import file_name
 from desktop.tasks import Job, State, TaskManager
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (
@@ -113,7 +114,7 @@ class PatternsDialog(QDialog):
         self, path: str, include: tuple[str, ...], exclude: tuple[str, ...], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Patterns — {Path(path).name or path}")
+        self.setWindowTitle(f"Patterns — {file_name(path)}")
         self.resize(460, 380)
         self.include = self._box(include, "only these, e.g.\n*.md\ndocs/")
         self.exclude = self._box(exclude, "never these, e.g.\n*.txt\nbuild/")

@@ -10,9 +10,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from desktop.names import file_name, file_url, shown
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +22,9 @@ log = logging.getLogger(__name__)
 def open_in_editor(path: str, line: int, parent: QWidget | None = None) -> bool:
     """Open `path` in its default application; when none does, open the fallback dialog (non-modal to the
     app, modal to the window) and return False."""
-    if QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
+    if QDesktopServices.openUrl(file_url(path)):
         return True
-    log.warning("no application opened %s", path)
+    log.warning("no application opened %s", shown(path))
     dialog = EditorFallback(path, line, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
@@ -32,9 +34,9 @@ def open_in_editor(path: str, line: int, parent: QWidget | None = None) -> bool:
 def show_in_folder(path: str) -> bool:
     """Open the folder that holds `path` in the file manager; False when nothing could."""
     folder = str(Path(path).parent)
-    opened = QDesktopServices.openUrl(QUrl.fromLocalFile(folder))
+    opened = QDesktopServices.openUrl(file_url(folder))
     if not opened:
-        log.warning("no file manager opened %s", folder)
+        log.warning("no file manager opened %s", shown(folder))
     return opened
 
 
@@ -46,7 +48,7 @@ class EditorFallback(QDialog):
         self.path, self.line = path, max(1, line)
         self.setWindowTitle("Open in editor")
         self.setObjectName("editorFallback")
-        name = Path(path).name
+        name = file_name(path)
         kind = f"{Path(path).suffix} files" if Path(path).suffix else "this file"
         self.message = _label(f"Could not open {name} in an editor.")
         bold = self.message.font()
@@ -80,7 +82,7 @@ class EditorFallback(QDialog):
 
     @property
     def place(self) -> str:
-        return f"{self.path}:{self.line}"
+        return f"{shown(self.path)}:{self.line}"
 
     def copy_place(self) -> None:
         QGuiApplication.clipboard().setText(self.place)
@@ -91,7 +93,8 @@ class EditorFallback(QDialog):
             self.status.setText("Opened the folder in the file manager.")
             return True
         self.status.setText(
-            f"Could not open the folder {Path(self.path).parent} either: no file manager is set up. "
+            f"Could not open the folder {shown(str(Path(self.path).parent))} either: no file manager is "
+            "set up. "
             "Copy the path and open it from your editor or a terminal."
         )
         return False

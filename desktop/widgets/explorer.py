@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.indexing import Indexing
+from desktop.names import file_name, keep, shown
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.folders import FoldersPanel
 from engine.api import Engine, FileRow
@@ -145,37 +146,45 @@ class IndexExplorer(QDialog):
         self._report_retry()
 
     def _fill_folders(self) -> None:
-        current = self.folder_box.currentData() if self.folder_box.count() else self._wanted_folder
+        current = self._folder() if self.folder_box.count() else self._wanted_folder
         self.folder_box.blockSignals(True)
         self.folder_box.clear()
         self.folder_box.addItem("All folders", "")
         for folder in self.listing.folders:
-            self.folder_box.addItem(Path(folder).name or folder, folder)
-            self.folder_box.setItemData(self.folder_box.count() - 1, folder, Qt.ItemDataRole.ToolTipRole)
-        self.folder_box.setCurrentIndex(max(0, self.folder_box.findData(current or "")))
+            self.folder_box.addItem(file_name(folder), keep(folder))
+            self.folder_box.setItemData(
+                self.folder_box.count() - 1, shown(folder), Qt.ItemDataRole.ToolTipRole
+            )
+        found = [i for i in range(1, self.folder_box.count()) if str(self.folder_box.itemData(i)) == current]
+        self.folder_box.setCurrentIndex(found[0] if found else 0)
         self.folder_box.blockSignals(False)
+
+    def _folder(self) -> str:
+        """The chosen folder's real path ("" for all)."""
+        data = self.folder_box.currentData()
+        return str(data) if data else ""
 
     def _add_item(self, entry: Entry) -> None:
         row = entry.row
         detail = str(row.chunks) if row.status == "indexed" else (row.error or row.status)
         item = QTreeWidgetItem(
-            self.tree, [_relative(row.path, entry.folder), row.status, detail, Path(entry.folder).name]
+            self.tree, [shown(_relative(row.path, entry.folder)), row.status, detail, file_name(entry.folder)]
         )
-        item.setData(0, PATH_ROLE, row.path)
-        item.setData(0, FOLDER_ROLE, entry.folder)
-        item.setToolTip(0, row.path)
+        item.setData(0, PATH_ROLE, keep(row.path))
+        item.setData(0, FOLDER_ROLE, keep(entry.folder))
+        item.setToolTip(0, shown(row.path))
         item.setToolTip(2, detail)
-        item.setToolTip(3, entry.folder)
+        item.setToolTip(3, shown(entry.folder))
 
     # -- filtering ------------------------------------------------------------------------------------
     def _apply_filter(self) -> None:
-        folder, state = self.folder_box.currentData() or "", self.state_box.currentData() or ""
+        folder, state = self._folder(), self.state_box.currentData() or ""
         needle = self.filter.text().lower().strip()
         shown = failed = 0
         for item in self._items():
             hay = " ".join(item.text(c) for c in range(3)).lower()
             visible = (
-                (not folder or item.data(0, FOLDER_ROLE) == folder)
+                (not folder or str(item.data(0, FOLDER_ROLE)) == folder)
                 and (not state or item.text(1) == state)
                 and (not needle or needle in hay)
             )
@@ -189,7 +198,7 @@ class IndexExplorer(QDialog):
 
     def _summarise(self, folder: str, shown: int) -> None:
         counts = self.listing.counts(folder)
-        where = Path(folder).name if folder else f"{len(self.listing.folders)} folders"
+        where = file_name(folder) if folder else f"{len(self.listing.folders)} folders"
         parts = ", ".join(f"{counts[s]} {s}" for s in STATES)
         total = sum(counts.values())
         self.summary.setText(f"{where}: {parts}" + (f" — {shown} shown" if shown != total else ""))

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.indexing import BUSY_STATES, READING_SCANS, TIMED, UNDO_MS, FolderView, Indexing
+from desktop.names import file_name, keep, shown
 from desktop.tasks import Job
 from desktop.widgets.dialogs import PatternsDialog
 from desktop.widgets.flow import FlowLayout
@@ -158,7 +159,7 @@ class FoldersPanel(QWidget):
     def redraw(self) -> None:
         views = sorted(self.indexing.views.values(), key=lambda v: v.path.lower())
         current = self.tree.currentItem()
-        selected = current.data(0, PATH_ROLE) if current is not None else None
+        selected = str(current.data(0, PATH_ROLE)) if current is not None else None
         while self.tree.topLevelItemCount() > len(views):
             self.tree.takeTopLevelItem(self.tree.topLevelItemCount() - 1)
         for row, view in enumerate(views):
@@ -183,12 +184,12 @@ class FoldersPanel(QWidget):
         if event.total > 0:
             self.progress.setRange(0, event.total)
             self.progress.setValue(min(event.done, event.total))
-        name = Path(event.path).name if event.path else ""
+        name = file_name(event.path) if event.path else ""
         counts = f"{event.done}/{event.total}" if event.total else ""
         eta = self.indexing.rates.eta(event) if event.phase in TIMED else None
         left = f" · {time_left(eta)}" if eta is not None else ""
         self.progress_label.setText(f"{PHASES.get(event.phase, event.phase)} {counts}{left}  {name}".strip())
-        self.progress_label.setToolTip(event.path)
+        self.progress_label.setToolTip(shown(event.path))
 
 
 class UndoBar(QFrame):
@@ -210,9 +211,9 @@ class UndoBar(QFrame):
         self.hide()
 
     def show_pending(self, paths: list[str]) -> None:
-        names = ", ".join(f"“{Path(p).name or p}”" for p in paths)
+        names = ", ".join(f"“{file_name(p)}”" for p in paths)
         self.label.setText(f"Removed {names} from the index.")
-        self.label.setToolTip("\n".join(paths))
+        self.label.setToolTip("\n".join(shown(p) for p in paths))
         self.setVisible(bool(paths))
 
 
@@ -256,7 +257,7 @@ def share_widths(available: int, wants: list[int]) -> list[int]:
 
 
 def _removal_question(path: str) -> str:
-    return f"Remove “{Path(path).name or path}” from Citeline?"
+    return f"Remove “{file_name(path)}” from Citeline?"
 
 
 def _removal_detail(view: FolderView | None) -> str:
@@ -276,9 +277,9 @@ def _removal_detail(view: FolderView | None) -> str:
 
 
 def _fill(item: QTreeWidgetItem, view: FolderView) -> None:
-    item.setText(0, Path(view.path).name or view.path)
-    item.setToolTip(0, view.path)
-    item.setData(0, PATH_ROLE, view.path)
+    item.setText(0, file_name(view.path))
+    item.setToolTip(0, shown(view.path))
+    item.setData(0, PATH_ROLE, keep(view.path))
     item.setText(1, view.label + (" *" if view.detail else ""))
     unit = UNITS.get(view.state)
     item.setToolTip(

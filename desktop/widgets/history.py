@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.answer_format import AnswerState
+from desktop.names import file_name, shown
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.answer import AnswerView
 from desktop.widgets.flow import FlowLayout
@@ -62,13 +63,13 @@ def turn_tooltip(turn: Turn) -> str:
     lines = [turn.question, f"Asked {turn.asked_at:%Y-%m-%d %H:%M}"]
     if turn.searched != turn.question:
         lines.append(f"searched: {turn.searched}")
-    lines += [f"{CHANGED} since this answer: {path}" for path in turn.changed]
+    lines += [f"{CHANGED} since this answer: {shown(path)}" for path in turn.changed]
     return "\n".join(lines)
 
 
 def changed_note(turn: Turn) -> str:
     """The answer view's status line for an old answer whose cited files changed since."""
-    names = ", ".join(Path(p).name for p in turn.changed)
+    names = ", ".join(file_name(p) for p in turn.changed)
     return f"⚠ {CHANGED} since this answer ({turn.asked_at:%Y-%m-%d %H:%M}): {names}"
 
 

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from desktop.answer_format import AnswerState
+from desktop.names import file_name, shown
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
 from desktop.widgets.editor import open_in_editor
@@ -155,8 +156,8 @@ class SourcePreview(QWidget):
         self._wanted += 1
         wanted = self._wanted
         self.target = target
-        self.title.setText(breakable(Path(target.path).name))
-        self.title.setToolTip(target.path)
+        self.title.setText(breakable(file_name(target.path)))
+        self.title.setToolTip(shown(target.path))
         self.where.setText(target.where + " · loading…")
         self.pages.show_target(
             PageRequest(target.path, target.page, target.start_line, target.end_line, target.quote)
@@ -224,7 +225,7 @@ class SourcePreview(QWidget):
         if job.state is not State.DONE:
             self.where.setText(target.where)
             self.failed.emit(
-                job.error or f"Could not open {target.path}.", job.hint or "is the file still there"
+                job.error or f"Could not open {shown(target.path)}.", job.hint or "is the file still there"
             )
             return
         source: LoadedSource = job.result
@@ -234,9 +235,9 @@ class SourcePreview(QWidget):
         if terms is not None:
             self.highlighter.set_kind(source.kind, source.suffix, terms)
         first, last = block_span(source, target)
-        shown = self.target or target  # the same place, its note perhaps changed by answer_done meanwhile
+        place = self.target or target  # the same place, its note perhaps changed by answer_done meanwhile
         self.view.show_span(first, last, target.quote, terms, cited=target.cited)
-        self.where.setText(shown.caption + (" · truncated" if source.truncated else ""))
+        self.where.setText(place.caption + (" · truncated" if source.truncated else ""))
         self.open_button.setEnabled(True)
         self.shown.emit(target)
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.answer_format import location
+from desktop.names import file_name, shown
 from desktop.snippet_text import readable
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.preview import SourceTarget
@@ -89,6 +90,7 @@ class SearchPanel(QWidget):
         self.tasks = tasks
         self._seq = 0
         self._folders: list[str] = []
+        self._offered: list[str] = []  # the folders the filter offers, in its order (after "All folders")
         self._hidden: set[str] = set()  # folders removed (undo pending, or removal queued): no results
         self._query = ""  # the search the listed results answer
         self.box = QLineEdit()
@@ -176,21 +178,29 @@ class SearchPanel(QWidget):
         if text == ALL_TYPES:
             self.type_filter.setEditText("")  # the placeholder says it
 
+    def _chosen_folder(self) -> str | None:
+        """The real path of the folder the filter shows (None: all folders)."""
+        index = self.folder_filter.currentIndex()
+        return self._offered[index - 1] if 0 < index <= len(self._offered) else None
+
     def set_folders(self, paths: list[str]) -> None:
         """The watched folders to offer; keeps the current choice while it is still watched."""
         self._folders = list(paths)
-        chosen = self.folder_filter.currentData()
-        current = [self.folder_filter.itemData(i) for i in range(1, self.folder_filter.count())]
-        if current == paths:
+        chosen = self._chosen_folder()
+        if self._offered == paths:
             return
         self.folder_filter.blockSignals(True)
         self.folder_filter.clear()
         self.folder_filter.addItem(ALL_FOLDERS, None)
         for path in paths:
-            self.folder_filter.addItem(Path(path).name or path, path)
-            self.folder_filter.setItemData(self.folder_filter.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
-        index = self.folder_filter.findData(chosen) if chosen in paths else 0
-        self.folder_filter.setCurrentIndex(max(0, index))
+            self.folder_filter.addItem(
+                file_name(path), path
+            )  # the real one is in _offered (Qt drops surrogates)
+            self.folder_filter.setItemData(
+                self.folder_filter.count() - 1, shown(path), Qt.ItemDataRole.ToolTipRole
+            )
+        self._offered = list(paths)
+        self.folder_filter.setCurrentIndex(paths.index(chosen) + 1 if chosen in paths else 0)
         self.folder_filter.blockSignals(False)
         if chosen is not None and chosen not in paths:
             self._timer.start()  # the chosen folder went away: search everything again
@@ -229,7 +239,7 @@ class SearchPanel(QWidget):
 
     def filters(self) -> tuple[str | None, list[str]]:
         """(folder or None, extensions) as chosen next to the box."""
-        folder = self.folder_filter.currentData()
+        folder = self._chosen_folder()
         return (str(folder) if folder else None), parse_types(self.type_filter.currentText())
 
     # -- keyword search -------------------------------------------------------------------------------
@@ -264,10 +274,11 @@ class SearchPanel(QWidget):
     def _show(self, hits: list[Hit], info: str) -> None:
         self.results.clear()
         for hit in hits:
-            title = location(relative_path(hit.path, self._folders), hit.start_line, hit.end_line, hit.page)
+            where = shown(relative_path(hit.path, self._folders))
+            title = location(where, hit.start_line, hit.end_line, hit.page)
             marked = readable(hit.snippet or hit.heading, hit.path)
             item = QListWidgetItem(f"{title}\n{plain(marked)}")
-            item.setToolTip(hit.path)
+            item.setToolTip(shown(hit.path))
             item.setData(HIT_ROLE, hit)
             item.setData(TITLE_ROLE, title)
             item.setData(SNIPPET_ROLE, marked)

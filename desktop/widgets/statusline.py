@@ -8,11 +8,10 @@ still flashed by the window (QStatusBar.showMessage covers this line for a few s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from desktop.indexing import TIMED, Indexing
+from desktop.names import file_name
 from desktop.tasks import Job, TaskManager
 from engine.api import time_left
 from engine.events import IndexProgress
@@ -38,7 +37,7 @@ def activity(indexing: Indexing, tasks: TaskManager) -> str:
     views = indexing.views.values()
     noted = [v for v in views if v.detail]  # e.g. "keyword search only: the embedder model is missing"
     if noted:
-        return f"{READY} · “{Path(noted[0].path).name}”: {noted[0].detail}"
+        return f"{READY} · “{file_name(noted[0].path)}”: {noted[0].detail}"
     if views and all(v.state == "watching" for v in views):
         return ALL_WATCHED
     return READY
@@ -50,7 +49,7 @@ def _progress_text(indexing: Indexing, job: Job) -> str:
     if event is None or template is None or not event.path:
         return job.name.capitalize() + "…"
     view = indexing.view_of(event.path)
-    name = f"“{Path(view.path if view else event.path).name}”"
+    name = f"“{file_name(view.path if view else event.path)}”"
     text = template.format(name=name, done=f"{event.done:,}", total=f"{event.total:,}")
     eta = indexing.rates.eta(event) if event.phase in TIMED else None
     return text + (f" · {time_left(eta)}" if eta is not None else "")
