@@ -23,6 +23,8 @@ from engine.events import (
 )
 
 REFUSAL_TITLE = "Your folders do not contain the answer."
+ADDRESSED = "addressed to an AI model: not used as an answer on its own"  # Hit.instructions (injection)
+ADDRESSED_MARK = "⚠ "
 DRAFT_NOTE = "Draft — quoted from your sources while the model writes."
 FROM_DRAFT_NOTE = "The model found nothing it could verify, so these are quotes from your sources."
 STOPPED_DRAFT_NOTE = "Stopped before the model wrote a verified sentence; these are quotes from your sources."
@@ -201,7 +203,8 @@ def evidence_label(number: int, hit: Hit) -> str:
     where = location(shown(Path(hit.path).name), hit.start_line, hit.end_line, hit.page)
     text = " ".join(readable(hit.snippet or hit.text, hit.path).replace("**", "").split())
     heading = f"{hit.heading} — " if hit.heading else ""
-    return f"[{number}] {where}  {heading}{text[:160]}"
+    mark = f"{ADDRESSED_MARK}{ADDRESSED} · " if hit.instructions else ""
+    return f"[{number}] {where}  {mark}{heading}{text[:160]}"
 
 
 # -- Markdown -----------------------------------------------------------------------------------------

@@ -23,7 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.answer_format import AnswerState, evidence_label, render_html, status_text, to_markdown
+from desktop.answer_format import (
+    ADDRESSED,
+    ADDRESSED_MARK,
+    AnswerState,
+    evidence_label,
+    render_html,
+    status_text,
+    to_markdown,
+)
 from desktop.answering import STREAM_TYPES, answer_events
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.editor import open_in_editor
@@ -169,7 +177,7 @@ class AnswerView(QWidget):
         self.evidence.clear()
         for number, hit in enumerate(hits, 1):
             item = QListWidgetItem(evidence_label(number, hit))
-            item.setToolTip(shown(hit.path))
+            item.setToolTip(shown(hit.path) + (f"\n{ADDRESSED_MARK}{ADDRESSED}" if hit.instructions else ""))
             item.setData(HIT_ROLE, hit)
             self.evidence.addItem(item)
 

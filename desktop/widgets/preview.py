@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
-from desktop.answer_format import AnswerState
+from desktop.answer_format import ADDRESSED, ADDRESSED_MARK, AnswerState
 from desktop.names import file_name, shown
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.codeview import CodeView
@@ -49,6 +49,9 @@ class SourceTarget:
 
     @classmethod
     def of_hit(cls, hit: Hit, terms: str = "", note: str = "") -> SourceTarget:
+        """An evidence passage; one addressed to an AI model (a possible prompt injection) says so."""
+        if hit.instructions:
+            note = f"{note} · {ADDRESSED_MARK}{ADDRESSED}" if note else ADDRESSED_MARK + ADDRESSED
         return cls(hit.path, hit.start_line, hit.end_line, hit.page, terms=terms, cited=False, note=note)
 
     @property
@@ -215,6 +218,8 @@ class SourcePreview(QWidget):
             self._open(SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote, note=note))
             return
         note = REFUSED_EVIDENCE if state.refused else UNCITED_EVIDENCE
+        if ADDRESSED in self._followed.note:
+            note += f" · {ADDRESSED_MARK}{ADDRESSED}"
         self.target = self._followed = replace(self._followed, note=note)
         if not self.where.text().endswith("loading…"):  # else _loaded shows it
             self.where.setText(self.target.caption)

@@ -73,11 +73,12 @@ def test_evidence_of_an_answer_that_failed_is_not_cited_and_not_promised(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """No embedder: the evidence is found by keywords, the answer fails; the evidence shown does not say
-    "not cited yet" as if a citation were still coming."""
+    """No models: the evidence is found by keywords, the answer fails (the local generator's model is
+    missing); the evidence shown does not say "not cited yet" as if a citation were still coming."""
     monkeypatch.setenv("CITELINE_MODEL_CACHE", str(tmp_path / "no-models"))
     window = make_window()
-    window.engine.settings = window.engine.settings.model_copy(update={"generator": "extractive"})
+    update = {"generator": "local", "quote_fallback": False}  # no quoted draft: nothing is cited
+    window.engine.settings = window.engine.settings.model_copy(update=update)
     index_folder(qtbot, window, small_folder)
     state = _answer(qtbot, window, "When do we deploy the zebracorn pipeline?")
     assert getattr(state, "error", None) is not None
