@@ -240,7 +240,11 @@ def decide(
         return Decision(True, about, f"it points back to the thread; {figures}")
     if about:
         return Decision(True, True, f"it is about the files the thread cited: {figures}")
-    if best < line:
+    if best < line and coverage(terms, thread.texts, doc_freq) > 0:
+        # Its own words find too little on their own, and the thread's files hold some of them: the
+        # subject it leaves out is the thread's. Where those files hold none of its words ("What is the
+        # airspeed of a swallow?" after a question on laptop restores), it is a new question that the
+        # folders may not answer, and carrying the old topic's words in would only find the old answer.
         return Decision(
             True, False, f"its own words find too little (below the evidence gate's {line:.2f}); {figures}"
         )

@@ -102,10 +102,21 @@ def test_a_question_the_thread_files_answer_as_well_as_the_index_is_a_follow_up(
     assert not judged.follow_up and "new topic" in judged.reason
 
 
-def test_a_question_whose_own_words_find_too_little_is_a_follow_up() -> None:
+def test_a_question_whose_own_words_find_too_little_is_a_follow_up_when_the_thread_holds_some() -> None:
     alone = [hit(1, "/kb/bags.md", "travellers pay a fee")]
-    judged = decide("Can a customer be exempted?", alone, Passages(["We deploy every Tuesday."]), None)
-    assert judged.follow_up and not judged.about_thread and "evidence gate" in judged.reason
+    thread = Passages(["Customers on the enterprise plan pay the data retention fee."])
+    judged = decide("Can a customer be exempted?", alone, thread, None)
+    assert judged.follow_up
+
+
+def test_an_off_topic_question_is_not_made_a_follow_up_of_the_thread() -> None:
+    """Carrying the old topic into a question the folders cannot answer would answer it from the old
+    topic's files (seen: "What is the airspeed of an unladen swallow?" after a laptop-restore question
+    was answered with restore passages); alone, the evidence gate refuses it."""
+    alone = [hit(1, "/kb/pricing.md", "Team plan, up to 50 seats")]
+    thread = Passages(["A typical laptop restore over the office network takes about 40 minutes."])
+    judged = decide("What is the airspeed of an unladen swallow?", alone, thread, None)
+    assert not judged.follow_up
 
 
 def test_the_thread_files_best_chunks_move_forward_and_the_rest_keep_their_order() -> None:
