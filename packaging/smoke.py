@@ -152,6 +152,19 @@ def check_answer(t: SelfTest, folder: Path) -> dict[str, Any]:
     }
 
 
+def check_pdf(t: SelfTest, folder: Path) -> dict[str, Any]:
+    """A PDF is read in the extraction worker (a spawned process: in a frozen app that is this executable
+    started again, which freeze_support turns into the worker) and found on its page."""
+    from engine.eval.ocrset import lines_pdf
+
+    pages = [["Okapi manual"], ["The okapi ledger is audited in March."]]
+    (folder / "manual.pdf").write_bytes(lines_pdf(pages))
+    t.run("sync")
+    out = t.run("search", "okapi ledger audited").stdout
+    t.check("manual.pdf" in out and "(page 2)" in out, f"the PDF was not read through the worker: {out!r}")
+    return {"search": out.strip().splitlines()[:1]}
+
+
 def check_local(t: SelfTest, gguf: Path) -> dict[str, Any]:
     t.run("models", "import", str(gguf), "--role", "generator")
     answer = t.ask(QUESTION, "local")
@@ -180,6 +193,7 @@ def self_test(argv: list[str]) -> int:
         report["embedder"] = check_models(t, args.expect_bundled)
         report["index"] = check_index(t, folder)
         report["answer"] = check_answer(t, folder)
+        report["pdf"] = check_pdf(t, folder)
         if args.gguf:
             report["local"] = check_local(t, args.gguf)
         report.update(seconds=round(time.monotonic() - started, 1), failures=t.failures, steps=t.steps)
@@ -199,4 +213,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # the extraction worker starts this executable again (sandbox.py)
     sys.exit(main())

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import ExtractError
-from engine.eval.ocrset import assemble_pdf
+from engine.eval.ocrset import lines_pdf
 from engine.events import Document, Line
 from engine.ingest import extract as extract_module
 from engine.ingest.extract import (
@@ -157,27 +157,7 @@ def test_html_keeps_visible_text_with_source_lines(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- pdf
 
 
-def _pdf_string(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-
-
-def make_pdf(pages: list[list[str]]) -> bytes:
-    """A minimal valid PDF: one Helvetica text object per page, one line per entry, exact xref offsets."""
-    kids = " ".join(f"{4 + 2 * index} 0 R" for index in range(len(pages)))
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    for index, lines in enumerate(pages):
-        shown = " T* ".join(f"({_pdf_string(line)}) Tj" for line in lines)
-        stream = f"BT /F1 12 Tf 14 TL 72 720 Td {shown} ET".encode("latin-1")
-        objects.append(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * index)
-        )
-        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-    return assemble_pdf(objects)
+make_pdf = lines_pdf  # the tests' name for it
 
 
 def _encrypted(data: bytes, user: str, owner: str) -> bytes:

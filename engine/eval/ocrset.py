@@ -155,6 +155,25 @@ def _content(spec: PageSpec, fonts: dict[str, str]) -> str:
     return "\n".join(ops)
 
 
+def lines_pdf(pages: Sequence[Sequence[str]]) -> bytes:
+    """A minimal valid PDF with a text layer: one Helvetica text object per page, a line per entry."""
+    kids = " ".join(f"{4 + 2 * index} 0 R" for index in range(len(pages)))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for index, lines in enumerate(pages):
+        shown = " T* ".join(f"({_pdf_string(line)}) Tj" for line in lines)
+        stream = f"BT /F1 12 Tf 14 TL 72 720 Td {shown} ET".encode("latin-1")
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * index)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    return assemble_pdf(objects)
+
+
 def assemble_pdf(objects: list[bytes]) -> bytes:
     """A PDF file of these numbered objects (1 is the catalog), with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n")
