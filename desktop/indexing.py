@@ -390,6 +390,7 @@ class Indexing(QObject):
             # Keyword search still works without vectors: say why, do not mark the folder broken.
             self._set_states(waiting, "keyword-ready", f"keyword search only: {job.error}")
             self.error.emit(job.error, job.hint)
+        self.refresh()  # the counts: a scan the keyword pass skipped is indexed once OCR has read it
         self.watch()
 
     def _after_watch(self, job: Job) -> None:

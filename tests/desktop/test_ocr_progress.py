@@ -56,3 +56,22 @@ def test_reading_scans_shows_in_the_folder_list_and_the_status_line(
     assert view.state == "watching" and not view.detail
     hits = window.engine.search("PSV-101", mode="keyword").hits
     assert [Path(h.path).name for h in hits][:1] == ["log.png"]
+
+
+def test_once_its_scans_are_read_the_folder_counts_them_as_indexed(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """The keyword pass skips an image (it has no text yet); OCR then reads it and it is searchable, so
+    the folder list must not keep saying '1 (+1 skipped)' (seen in the walkthrough until another folder
+    was added)."""
+    from tests.test_ocr import text_image
+
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    (folder / "note.md").write_text("# Note\n\nA plain note about the garden.\n", encoding="utf-8")
+    (folder / "log.png").write_bytes(text_image(["Valve PSV-101 tested"])[0])
+    index_folder(qtbot, window, folder, timeout=180_000)
+    assert [Path(h.path).name for h in window.engine.search("PSV-101", mode="keyword").hits] == ["log.png"]
+    view = window.indexing.views[str(folder.resolve())]
+    assert (view.indexed, view.skipped) == (2, 0)
+    assert window.folders.tree.topLevelItem(0).text(2) == "2"
