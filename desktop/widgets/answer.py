@@ -63,6 +63,11 @@ class AnswerView(QWidget):
         self.question = QLabel("Ask a question about your folders and press Enter.")
         self.question.setObjectName("question")
         self.question.setWordWrap(True)
+        self.searched = QLabel("")  # a follow-up's standalone question: under the question, not in its type
+        self.searched.setObjectName("muted")
+        self.searched.setTextFormat(Qt.TextFormat.PlainText)
+        self.searched.setWordWrap(True)
+        self.searched.setVisible(False)
         self.status = QLabel("")
         self.status.setObjectName("muted")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -96,6 +101,7 @@ class AnswerView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.question)
+        layout.addWidget(self.searched)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
         layout.addWidget(self.browser, 3)
@@ -118,8 +124,15 @@ class AnswerView(QWidget):
         self.job = None
         self.state = AnswerState(question)
         self.question.setText(question)
+        self.set_searched("")
         self.evidence.clear()
         self._render()
+
+    def set_searched(self, standalone: str) -> None:
+        """What a follow-up was searched as ("" hides the line). Set apart from the question: in the
+        question's bold heading it read as part of what the user asked."""
+        self.searched.setText(f"searched: {standalone}" if standalone else "")
+        self.searched.setVisible(bool(standalone))
 
     def apply(self, events: list[object]) -> None:
         """Events of the current answer (EvidenceReady, Draft, GenerationProgress, AnswerSentence, Answer),

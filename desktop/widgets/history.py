@@ -76,6 +76,8 @@ def changed_note(turn: Turn) -> str:
 def show_turn(view: AnswerView, turn: Turn) -> None:
     """A stored answer in the answer view, as it was shown, with when it was given and what changed."""
     view.begin(turn.question)
+    if turn.searched != turn.question:
+        view.set_searched(turn.searched)
     view.apply([turn.answer])
     if turn.changed:
         view.status.setText(changed_note(turn))
@@ -228,7 +230,7 @@ class HistoryPane(QWidget):
         if started is not None:
             self.current = started
         if self.view is not None and searched.follow_up:
-            self.view.question.setText(f"{searched.question}\nsearched: {searched.standalone}")
+            self.view.set_searched(searched.standalone)
 
     def _answered(self, state: AnswerState) -> None:
         """The list shows the answer's thread. An answer that did not end (failed, stopped) in a thread

@@ -71,10 +71,18 @@ def test_questions_form_a_thread_and_a_follow_up_searches_with_it(qtbot: QtBot, 
     assert history.list.item(0).text().endswith("· 1 question")
     follow = ask(qtbot, ready, "and how many can they carry over?")
     assert "5 days" in follow.final.text  # type: ignore[union-attr]
-    assert ready.answer.question.text().startswith("and how many can they carry over?\nsearched: ")
+    answer = ready.answer  # the question in its heading; what it was searched as under it, muted
+    assert answer.question.text() == "and how many can they carry over?"
+    assert answer.searched.isVisible() and answer.searched.objectName() == "muted"
+    assert answer.searched.text().startswith("searched: and how many can they carry over? (")
     qtbot.waitUntil(lambda: history.turn_list.count() == 2)
     assert history.list.item(0).text().endswith("· 2 questions") and len(titles(ready)) == 1
     assert "searched: and how many can they carry over? (" in history.turn_list.item(1).toolTip()
+    history.turn_list.itemClicked.emit(history.turn_list.item(0))  # the first answer has no such line
+    assert answer.question.text() == "How many PTO days do senior engineers get?"
+    assert not answer.searched.isVisible()
+    history.turn_list.itemClicked.emit(history.turn_list.item(1))  # the stored follow-up keeps it
+    assert answer.searched.isVisible() and answer.searched.text().startswith("searched: and how many")
     ready.history.new_conversation()
     ask(qtbot, ready, "How do we roll back a deploy?")
     qtbot.waitUntil(lambda: len(titles(ready)) == 2)
