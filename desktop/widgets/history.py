@@ -280,7 +280,8 @@ class HistoryPane(QWidget):
             if thread.id == self.current:
                 self.list.setCurrentItem(item)
         self.list.blockSignals(False)
-        found = f"{len(threads)} matching" if words else f"{len(threads)} kept"
+        count = f"{len(threads)} conversation" + ("" if len(threads) == 1 else "s")
+        found = f"{count} matching “{words}”" if words else f"{count} kept"
         self.note.setText("No conversation yet: ask a question." if not threads and not words else found)
         self._update_buttons()
 

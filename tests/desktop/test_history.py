@@ -69,6 +69,7 @@ def test_questions_form_a_thread_and_a_follow_up_searches_with_it(qtbot: QtBot, 
     assert not first.final.refused  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: titles(ready) == ["How many PTO days do senior engineers get?"])
     assert history.list.item(0).text().endswith("· 1 question")
+    assert history.note.text() == "1 conversation kept"  # was "1 kept": one what?
     follow = ask(qtbot, ready, "and how many can they carry over?")
     assert "5 days" in follow.final.text  # type: ignore[union-attr]
     answer = ready.answer  # the question in its heading; what it was searched as under it, muted
@@ -100,6 +101,7 @@ def test_threads_are_searched_continued_renamed_deleted_and_kept_across_a_restar
     qtbot.waitUntil(lambda: len(titles(ready)) == 2)
     history.search_box.setText("senior")
     qtbot.waitUntil(lambda: titles(ready) == ["How many PTO days do senior engineers get?"])
+    assert history.note.text() == "1 conversation matching “senior”"
     history.list.setCurrentRow(0)  # continue it: its answer opens, the next question follows up
     qtbot.waitUntil(lambda: ready.answer.question.text() == "How many PTO days do senior engineers get?")
     follow = ask(qtbot, ready, "and how many can they carry over?")
