@@ -203,18 +203,24 @@ class PageView(QWidget):
     def _pixmap(self, rendered: Rendered, boxes: tuple[tuple[float, float, float, float], ...]) -> QPixmap:
         image = QImage(
             rendered.rgb, rendered.width, rendered.height, rendered.width * 3, QImage.Format.Format_RGB888
-        )
-        pixmap = QPixmap.fromImage(image.copy())
+        ).convertToFormat(QImage.Format.Format_RGB32)  # a copy Qt's raster engine composes on
         if boxes:
-            painter = QPainter(pixmap)
+            painter = QPainter(image)
             fill = QColor(LIGHT_CODE.quote)  # a page is paper whatever the theme: the light tint
             fill.setAlpha(110)
+            rects = [self._rect(box, rendered) for box in boxes]
+            # Multiplied, not laid over: the paper takes the tint and the ink stays as dark as printed
+            # (over it, the cited words were the faintest on the page).
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Multiply)
+            for rect in rects:
+                painter.fillRect(rect, fill)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
             painter.setPen(QPen(QColor(BOX_EDGE), 2))
-            painter.setBrush(fill)
-            for x0, y0, x1, y1 in boxes:
-                painter.drawRect(self._rect((x0, y0, x1, y1), rendered))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for rect in rects:
+                painter.drawRect(rect)
             painter.end()
-        return pixmap
+        return QPixmap.fromImage(image)
 
     @staticmethod
     def _rect(box: tuple[float, float, float, float], rendered: Rendered) -> QRectF:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
@@ -124,3 +124,33 @@ def test_the_page_view_is_given_its_engine_and_works_outside_the_main_window(
     assert drawn.args[0] is not None and drawn.args[0].page == 2
     assert shown(preview.pages.area) and preview.pages.label.text() == "page 2 of 3"
     wait_idle(qtbot, window)
+
+
+def test_the_box_tints_the_paper_and_leaves_the_cited_words_as_dark_as_they_are_printed(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """The tint was painted over the page at 43% opacity: the black letters of the cited span turned a
+    grey-brown (110, 93, 52) in the walkthrough, the one passage the user came to read was the faintest
+    text on the page. The paper takes the tint; the ink keeps its darkness."""
+    pdf = handbook(tmp_path)
+    pages = window.preview.pages
+    with qtbot.waitSignal(pages.shown, timeout=20_000) as drawn:
+        window.preview.open_target(SourceTarget(str(pdf), 2, 2, page=2, quote="kept for seven years"))
+    shown_image = pages.image.pixmap().toImage()
+    raw = window.engine.render_page(str(pdf), 2, shown_image.width())
+    printed = QImage(raw.rgb, raw.width, raw.height, raw.width * 3, QImage.Format.Format_RGB888)
+    rect = pages._rect(drawn.args[0].boxes[0], raw).toRect().adjusted(4, 4, -4, -4)  # inside the frame
+
+    def darkest(image: QImage) -> int:
+        return min(
+            QColor(image.pixel(x, y)).lightness()
+            for y in range(rect.top(), rect.bottom())
+            for x in range(rect.left(), rect.right())
+        )
+
+    def paper(image: QImage) -> QColor:
+        return QColor(image.pixel(rect.left() + 1, rect.top() + 1))
+
+    assert darkest(printed) < 60  # the letters are there, and dark
+    assert darkest(shown_image) <= darkest(printed) + 8
+    assert paper(shown_image) != paper(printed)  # and the span is still marked
