@@ -21,6 +21,14 @@ a machine that has none). Stops, in order:
     11-removed-undo      that folder removed, its Undo offered (800x600)
     12-explorer          a small source tree (dotfiles, an SVG, a broken PDF) in the index explorer
     13-open-in-editor    Open in editor where no application opens the file (the fallback dialog)
+    14-reading-scans     a folder of a text PDF and two scanned images (made with Pillow) while OCR reads them
+    14-pdf-page          a question the PDF answers: its citation opened on its page, the span boxed
+    15-ocr-image         a question a scanned image answers: OCR's line boxed on the image
+    16-follow-up         a new conversation, then "and …?": the thread in the history pane, "searched: …"
+    17-bad-names         file names that are not UTF-8 or hold a newline, escaped in the search results
+
+--only GROUP[,GROUP] runs the first two stops (the demo is what the others ask) and then only these
+groups: core (03-09), large (10-11), explorer (12-13), pages (14-15), thread (16), names (17).
 
 Prints each file it saves, and what did not happen in time; exits 1 if any stop failed.
 """
@@ -41,6 +49,11 @@ WIDTH, HEIGHT = 1440, 900
 CHILD = "CITELINE_WALKTHROUGH_CHILD"  # set in the re-run under the walkthrough's own Xvfb
 REFUSED_QUESTION = "What is the airspeed of an unladen swallow?"
 SEARCH_QUERY = "restore laptop"
+PDF_QUESTION = "How often must the boiler be serviced?"
+OCR_QUESTION = "When was valve PSV-101 tested?"
+THREAD_QUESTIONS = ("What does the Team plan cost per seat?", "and the Starter plan?")
+NAMES_QUERY = "okapi ledger"
+GROUPS = ("core", "large", "explorer", "pages", "thread", "names")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -53,7 +66,20 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--no-models", action="store_true", help="an empty model cache (the missing-model case)"
     )
+    parser.add_argument(
+        "--only", type=groups, default=GROUPS, help=f"comma-separated groups of stops: {', '.join(GROUPS)}"
+    )
     return parser.parse_args(argv)
+
+
+def groups(text: str) -> tuple[str, ...]:
+    chosen = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in chosen if name not in GROUPS]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(
+            f"groups are {', '.join(GROUPS)}; not {', '.join(unknown) or text!r}"
+        )
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +156,75 @@ def make_source_tree(root: Path) -> Path:
     return root
 
 
+def make_manuals(root: Path, scans: bool = True) -> Path:
+    """A boiler manual with a text layer (three pages, the service interval low on page 2) and, with
+    `scans`, two scanned notes with no text at all, as a phone or a scanner saves them: PNGs of lines."""
+    from engine.eval.ocrset import PageSpec, TextRun, text_pdf
+
+    root.mkdir(parents=True, exist_ok=True)
+    body = [
+        ("Boiler manual", "Installation, use and care of the wall-mounted gas boiler."),
+        ("Servicing", "Keep the area around the boiler clear and the flue unobstructed."),
+        ("Faults", "A flashing red light means the pressure is below 0.8 bar."),
+    ]
+    pages = [
+        PageSpec([TextRun(title, 72, 90, "Helvetica", 18), TextRun(line, 72, 130, "Times-Roman", 12)], "", "")
+        for title, line in body
+    ]
+    pages[1].runs.append(
+        TextRun(
+            "The boiler must be serviced every 12 months by a registered engineer.",
+            72,
+            560,
+            "Times-Roman",
+            12,
+        )
+    )
+    (root / "boiler-manual.pdf").write_bytes(text_pdf(pages))
+    images = {
+        "pump-room-log.png": [
+            "Pump room maintenance log",
+            "Pump P-3 serviced on 12 May, seals replaced",
+            "Valve PSV-101 tested in March, no leaks found",
+            "Next inspection due after 600 running hours",
+        ],
+        "delivery-note.png": [
+            "Delivery note 4471",
+            "Two filter cartridges, model FX-20",
+            "Signed by the caretaker",
+        ],
+    }
+    for name, lines in images.items() if scans else ():
+        (root / name).write_bytes(scanned_lines(lines))
+    return root
+
+
+def scanned_lines(lines: list[str], width: int = 1000, size: int = 30) -> bytes:
+    """Black lines of text on white, as a PNG (Pillow's built-in font)."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.load_default(size=size)
+    image = Image.new("RGB", (width, 80 + len(lines) * size * 2), "white")
+    draw = ImageDraw.Draw(image)
+    for index, line in enumerate(lines):
+        draw.text((40, 40 + index * size * 2), line, font=font, fill="black")
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def make_bad_names(root: Path) -> Path:
+    """Files whose names are not valid UTF-8 or hold a newline or a control character: the names of the
+    hostile set (tests/hostile/cases.py), written here because desktop/ ships without tests/."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in (b"bad\xffname.md", b"new\nline.md", b"tab\tand\x01ctl.txt", b"\xe9t\xe9-latin1.md"):
+        text = b"The okapi ledger lists " + name.replace(b"\n", b" ") + b" as its source.\n"
+        (root / os.fsdecode(name)).write_bytes(text)
+    return root
+
+
 class Walkthrough:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -176,14 +271,29 @@ class Walkthrough:
 
     # -- the stops ------------------------------------------------------------------------------------
     def stops(self) -> None:
-        from desktop.theme import apply_theme
-
         w = self.window
         if self.wait("the welcome page", lambda: w.stack.currentWidget() is w.welcome):
             self.shot("01-welcome")
         w.welcome.demo_button.click()
         if self.wait("the demo indexed", lambda: self.idle() and w.examples.isVisible(), 180):
             self.answer(self.first_example(), "02-demo-answered")
+        steps: dict[str, list[Callable[[], None]]] = {
+            "core": [self.core],
+            "large": [self.large_folder, self.remove_large_folder],
+            "explorer": [self.explorer, self.open_in_editor],
+            "pages": [self.pages],
+            "thread": [self.thread],
+            "names": [self.bad_names],
+        }
+        for group in GROUPS:
+            if group in self.args.only:
+                for step in steps[group]:
+                    step()
+
+    def core(self) -> None:
+        from desktop.theme import apply_theme
+
+        w = self.window
         self.search(SEARCH_QUERY, "03-search-results")
         self.answer(REFUSED_QUESTION, "04-refusal")
         apply_theme(self.app, "dark")
@@ -194,17 +304,14 @@ class Walkthrough:
         apply_theme(self.app, "light")
         w.resize(800, 600)
         self.answer(self.window.examples.questions[-1], "09-800x600")
-        self.large_folder()
-        self.remove_large_folder()
-        self.explorer()
-        self.open_in_editor()
 
     def first_example(self) -> str:
         return self.window.examples.questions[0]
 
-    def answer(self, question: str, name: str) -> None:
+    def answer(self, question: str, name: str | None, also: Callable[[], bool] | None = None) -> None:
         """Ask as a user would (the box, then Enter's path) and wait for the preview the window opens by
-        itself: the answer's first citation, or a refusal's closest passage."""
+        itself: the answer's first citation, or a refusal's closest passage (and `also`, when given); then
+        save it as `name` (None: a step towards a stop, no picture)."""
         w = self.window
         states: list[object] = []
         w.answer.answered.connect(states.append)
@@ -222,8 +329,11 @@ class Walkthrough:
             return (loaded and preview.view.extraSelections() != []) or w.answer.evidence.count() == 0
 
         self.wait("the preview of the answer", shown, 30)
+        if also is not None:
+            self.wait(f"what {name or question!r} shows", also, 30)
         self.settle()
-        self.shot(name)
+        if name is not None:
+            self.shot(name)
 
     def search(self, query: str, name: str) -> None:
         w = self.window
@@ -270,6 +380,7 @@ class Walkthrough:
 
     def large_folder(self) -> None:
         w = self.window
+        w.resize(800, 600)
         root = Path(tempfile.mkdtemp(prefix="citeline-large-")) / "survey notes"
         started = time.monotonic()
         make_large_folder(root, self.args.files)
@@ -362,6 +473,72 @@ class Walkthrough:
             self.settle()
             self.shot("13-open-in-editor", dialog)
             dialog.close()
+
+    def pages(self) -> None:
+        """A PDF with a text layer and two scans: the folder while OCR reads the scans, then a citation of
+        each kind opened on its page with the span boxed."""
+        from desktop.indexing import READING_SCANS
+        from engine.ingest import ocr
+
+        w = self.window
+        w.resize(1280, 800)
+        missing = ocr.available()
+        if missing is not None:
+            print(f"OCR is not installed ({missing}): no 14-reading-scans, no 15-ocr-image")
+        root = make_manuals(Path(tempfile.mkdtemp(prefix="citeline-manuals-")) / "manuals", missing is None)
+        key = str(root.resolve())
+        w.add_paths([root])
+
+        def state() -> str:
+            view = w.indexing.views.get(key)
+            return "" if view is None else view.state
+
+        if missing is None and self.wait("the scans being read", lambda: state() == READING_SCANS, 120, 20):
+            self.shot("14-reading-scans")
+        if not self.wait("the manuals indexed", lambda: state() == "watching" and self.idle(), 180):
+            return
+        self.answer(PDF_QUESTION, "14-pdf-page", lambda: self.boxed("boiler-manual.pdf"))
+        if missing is None:
+            self.answer(OCR_QUESTION, "15-ocr-image", lambda: self.boxed("pump-room-log.png"))
+
+    def boxed(self, name: str) -> bool:
+        """The page view shows `name` with the cited span boxed."""
+        pages = self.window.preview.pages
+        request, span = pages.request, pages.span
+        return (
+            request is not None
+            and Path(request.path).name == name
+            and span is not None
+            and bool(span.boxes)
+            and pages.page == span.page
+        )
+
+    def thread(self) -> None:
+        """A new conversation, a question, and a follow-up that leans on it ("and …?")."""
+        w = self.window
+        w.resize(1280, 800)
+        w.history.new_conversation()
+        first, follow = THREAD_QUESTIONS
+        self.answer(first, None)
+
+        def threaded() -> bool:  # the follow-up's line, and both questions listed under the thread
+            return w.answer.searched.isVisible() and w.history.turn_list.count() == 2
+
+        self.answer(follow, "16-follow-up", threaded)
+
+    def bad_names(self) -> None:
+        w = self.window
+        w.resize(1280, 800)
+        root = make_bad_names(Path(tempfile.mkdtemp(prefix="citeline-names-")) / "ledger")
+        key = str(root.resolve())
+        w.add_paths([root])
+
+        def ready() -> bool:
+            view = w.indexing.views.get(key)
+            return view is not None and view.state == "watching" and self.idle()
+
+        if self.wait("the bad names indexed", ready, 120):
+            self.search(NAMES_QUERY, "17-bad-names")
 
     # -- helpers --------------------------------------------------------------------------------------
     def idle(self) -> bool:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.ingest import ocr
+
 REPO = Path(__file__).resolve().parents[2]
 STOPS = (
     "01-welcome",
@@ -28,6 +30,11 @@ STOPS = (
     "11-removed-undo",
     "12-explorer",
     "13-open-in-editor",
+    "14-reading-scans",
+    "14-pdf-page",
+    "15-ocr-image",
+    "16-follow-up",
+    "17-bad-names",
 )
 
 
@@ -38,9 +45,10 @@ def test_the_walkthrough_saves_every_stop(tmp_path: Path, citeline_home: Path) -
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
     command = [sys.executable, "-m", "desktop.walkthrough", str(out), "--files", "1500"]
     command += ["--data-dir", str(citeline_home)]
-    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=500)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     saved = sorted(path.stem for path in out.glob("*.png"))
-    assert saved == sorted(STOPS)
+    scans = ("14-reading-scans", "15-ocr-image")  # only where OCR is installed
+    assert saved == sorted(s for s in STOPS if ocr.available() is None or s not in scans)
     assert all(path.stat().st_size > 5_000 for path in out.glob("*.png"))
     assert "(800x600)" in next(line for line in result.stdout.splitlines() if "09-800x600" in line)
