@@ -189,9 +189,7 @@ class Engine:
                 index_dir.mkdir(parents=True, exist_ok=True)
                 catalog = Catalog(index_dir / "catalog.duckdb", self._snapshot_when_busy)
                 lexical = LexicalIndex(index_dir / "bm25", read_only=catalog.snapshot is not None)
-                vectors = VectorIndex(catalog.vector_dim())
-                ids, mat = catalog.vectors_for_chunks()
-                vectors.add(ids, mat)
+                vectors = VectorIndex.open(index_dir / "vectors.usearch", catalog)
                 self._catalog, self._lexical, self._vectors = catalog, lexical, vectors
                 if catalog.snapshot is None:  # a reader of a busy index repairs nothing: the writer will
                     with self._write_lock:
@@ -427,7 +425,8 @@ class Engine:
         if catalog.vector_dim() != dim:
             catalog.reset_vectors(dim)
             with self._open_lock:
-                self._vectors = VectorIndex(dim)
+                if self._vectors is not None:
+                    self._vectors.reset(dim)
 
     # -- watching -------------------------------------------------------------------------------------
     def watcher(
@@ -775,6 +774,8 @@ class Engine:
 
     def close(self) -> None:
         with self._open_lock:
+            if self._vectors is not None and self._catalog is not None:
+                self._vectors.close()  # saved, so the next start loads it instead of reconciling
             if self._catalog is not None:
                 self._catalog.close()
             self._catalog = self._lexical = self._vectors = None

@@ -620,6 +620,38 @@ class Catalog:
                 f"unnest(?::FLOAT[{self.vector_dim()}][])",
                 [list(hashes), vecs.tolist()],
             )
+            _stale_vector_index(con)
+
+    def mark_vector_index(self, token: str) -> None:
+        """Record which saved vector index file matches the catalog as it is now ("" = none does)."""
+        self.set_meta("vector_index", token)
+
+    def vector_chunk_ids(self) -> npt.NDArray[np.int64]:
+        """The ids of every chunk whose text has a vector (what the vector index should hold)."""
+        res = (
+            self._cur()
+            .execute("SELECT c.id FROM chunks c SEMI JOIN vectors v USING (text_hash) ORDER BY c.id")
+            .fetchnumpy()
+        )
+        return np.asarray(res["id"], dtype=np.int64)
+
+    def iter_vectors(
+        self, chunk_ids: npt.NDArray[np.int64], batch: int = 8192
+    ) -> Iterator[tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]]:
+        """(chunk ids, vectors) of these chunks in batches, from one query: rebuilding the vector index
+        of a million chunks never holds every float vector at once."""
+        if not len(chunk_ids):
+            return
+        result = self._cur().execute(
+            "SELECT c.id, v.vec FROM (SELECT unnest(?::BIGINT[]) AS id) q JOIN chunks c ON c.id = q.id "
+            "JOIN vectors v USING (text_hash)",
+            [chunk_ids.tolist()],
+        )
+        while rows := result.fetchmany(batch):
+            yield (
+                np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+                np.asarray([r[1] for r in rows], dtype=np.float32),
+            )
 
     def vectors_for_chunks(
         self, chunk_ids: Iterable[int] | None = None
@@ -685,9 +717,15 @@ class Catalog:
             con.execute(
                 f"CREATE TABLE vectors(text_hash VARCHAR PRIMARY KEY, vec FLOAT[{int(dim)}] NOT NULL)"
             )
+            _stale_vector_index(con)
         self._dim = None
 
     def prune_vectors(self) -> None:
         """Drop vectors no chunk uses any more."""
         with self.write(chunks_changed=False) as con:
             con.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT DISTINCT text_hash FROM chunks)")
+
+
+def _stale_vector_index(con: CatalogConnection) -> None:
+    """In the transaction that changes which vectors exist: no saved vector index file matches any more."""
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('vector_index', '')")
