@@ -234,7 +234,9 @@ def decide(
     if qvec is not None and best_dense is not None and thread.vectors is not None:
         best = COVERAGE_WEIGHT * best + (1 - COVERAGE_WEIGHT) * best_dense
     mine = match(terms, qvec if best_dense is not None else None, thread, doc_freq) if thread.texts else 0.0
-    about = mine > 0 and mine >= best - COVERAGE_SLACK  # they hold some of it, about as well as any
+    # They answer it about as well as anything in the index, and well enough to pass the evidence gate:
+    # two near-zero scores (an off-topic question) are not "about as well".
+    about = mine >= line and mine >= best - COVERAGE_SLACK
     figures = f"the thread's files match it {mine:.2f}, the best of the index {best:.2f}"
     if has_referent(question):
         return Decision(True, about, f"it points back to the thread; {figures}")

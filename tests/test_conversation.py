@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -302,3 +303,15 @@ def test_a_catalog_of_the_previous_schema_gains_the_thread_tables(tmp_path: Path
         assert store.find_thread(catalog, "A B") == store.thread(catalog, 1)
     finally:
         catalog.close()
+
+
+def test_an_off_topic_question_is_not_about_the_thread_because_both_scores_are_near_zero() -> None:
+    """The thread's files matching it "about as well as the index" means nothing when neither matches it
+    at all: after a pricing question, the airspeed of a swallow is not a follow-up about pricing."""
+    import numpy as np
+
+    alone = [replace(hit(1, "/kb/restore.md", "A whole laptop restore takes 40 minutes."), vector_score=0.08)]
+    qvec = np.array([1.0, 0.0], dtype=np.float32)
+    thread = Passages(["Plan: Team; up to 50 seats; 6 euros per seat."], np.array([[0.07, 0.99]], np.float32))
+    judged = decide("What is the airspeed of an unladen swallow?", alone, thread, None, qvec)
+    assert not judged.follow_up and not judged.about_thread
