@@ -87,3 +87,29 @@ def test_desktop_entry_is_valid() -> None:
     entry = REPO / "packaging/linux/citeline.desktop"
     done = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and not done.stdout.strip(), done.stdout
+
+
+def test_every_data_file_of_the_code_ships_in_the_bundle_and_the_wheel() -> None:
+    """A data file beside the code (the fitted lines in engine/answer/calibration.json, the style sheet)
+    is read at run time: the frozen bundle and a pip install must carry it. The bundle once shipped
+    without calibration.json and could not answer at all (found by the smoke test)."""
+    import fnmatch
+    import subprocess
+
+    import tomllib
+
+    tracked = subprocess.run(
+        ["git", "ls-files", "engine", "desktop"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
+    data = [f for f in tracked if not f.endswith(".py")]
+    assert "engine/answer/calibration.json" in data
+    spec = (REPO / "packaging" / "citeline.spec").read_text(encoding="utf-8")
+    package_data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"
+    ]
+    for name in data:
+        package, rest = name.split("/", 1)
+        parts = name.split("/")
+        assert f'"{parts[0]}" / ' in spec and all(f'"{p}"' in spec for p in parts), f"{name} not in the spec"
+        globs = package_data.get(package, [])
+        assert any(fnmatch.fnmatch(rest, g) for g in globs), f"{name} not in the wheel"
