@@ -478,11 +478,11 @@ class Walkthrough:
         """A PDF with a text layer and two scans: the folder while OCR reads the scans, then a citation of
         each kind opened on its page with the span boxed."""
         from desktop.indexing import READING_SCANS
-        from engine.ingest import ocr
+        from engine.api import ocr_available
 
         w = self.window
         w.resize(1280, 800)
-        missing = ocr.available()
+        missing = ocr_available()
         if missing is not None:
             print(f"OCR is not installed ({missing}): no 14-reading-scans, no 15-ocr-image")
         root = make_manuals(Path(tempfile.mkdtemp(prefix="citeline-manuals-")) / "manuals", missing is None)

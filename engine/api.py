@@ -89,12 +89,18 @@ __all__ = [
     "embedders",
     "generators",
     "has_pages",
+    "ocr_available",
     "read_document",
     "redact_text",
     "rerankers",
     "shown",
     "time_left",
 ]
+
+
+def ocr_available() -> str | None:
+    """None when OCR can run here, else why not (the optional package is missing)."""
+    return _ocr.available()
 
 T = TypeVar("T")
 SearchMode = Literal["auto", "keyword", "vector", "hybrid"]  # auto: hybrid once vectors exist, else keyword
