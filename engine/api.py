@@ -102,6 +102,7 @@ def ocr_available() -> str | None:
     """None when OCR can run here, else why not (the optional package is missing)."""
     return _ocr.available()
 
+
 T = TypeVar("T")
 SearchMode = Literal["auto", "keyword", "vector", "hybrid"]  # auto: hybrid once vectors exist, else keyword
 EMBEDDER = "onnx"  # the embedders registry entry the engine uses
