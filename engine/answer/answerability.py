@@ -210,22 +210,10 @@ class AnswerModel:
 
     def score_pairs(self, pairs: Sequence[tuple[str, str]], batch: int = 32) -> list[float]:
         """The logit of each (question, passage) pair, in batches of similar length (padded, masked)."""
+        from engine.backends.ort import score_pairs
+
         session, tok = self._load()
-        out = np.zeros(len(pairs), dtype=np.float32)
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        for start in range(0, len(order), batch):
-            idx = order[start : start + batch]
-            encodings = tok.encode_batch([pairs[i] for i in idx])
-            width = max(len(e.ids) for e in encodings)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask, types = np.zeros_like(ids), np.zeros_like(ids)
-            for row, enc in enumerate(encodings):
-                n = len(enc.ids)
-                ids[row, :n], mask[row, :n], types[row, :n] = enc.ids, 1, enc.type_ids
-            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-            logits = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
-            out[idx] = np.asarray(logits, dtype=np.float32).reshape(len(idx), -1)[:, 0]
-        return [float(v) for v in out]
+        return score_pairs(session, tok, self._inputs, pairs, batch)
 
 
 MODEL_DIR = "answerability"

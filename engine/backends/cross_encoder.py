@@ -11,9 +11,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from engine.backends.ort import open_session
+from engine.backends.ort import score_pairs as ort_score_pairs
 from engine.backends.packing import best_window
 from engine.events import Hit
 
@@ -58,22 +57,7 @@ class CrossEncoderReranker:
 
     def score_pairs(self, query: str, passages: list[str]) -> list[float]:
         session, tok = self._load()
-        scores = np.zeros(len(passages), dtype=np.float32)
-        order = sorted(range(len(passages)), key=lambda i: len(passages[i]))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            encodings = tok.encode_batch([(query, passages[i]) for i in idx])
-            width = max(len(e.ids) for e in encodings)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros_like(ids)
-            types = np.zeros_like(ids)
-            for row, enc in enumerate(encodings):
-                n = len(enc.ids)
-                ids[row, :n], mask[row, :n], types[row, :n] = enc.ids, 1, enc.type_ids
-            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-            logits = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
-            scores[idx] = np.asarray(logits, dtype=np.float32).reshape(len(idx), -1)[:, 0]
-        return [float(s) for s in scores]
+        return ort_score_pairs(session, tok, self._inputs, [(query, p) for p in passages], self.batch_size)
 
     def __call__(self, query: str, hits: list[Hit]) -> list[float]:
         windows = [best_window(h.text, query, self._count, self.window_tokens) for h in hits]
