@@ -213,9 +213,11 @@ class SourcePreview(QWidget):
             return
         cited = [] if state.refused else [c for sentence in state.shown for c in sentence.citations]
         if cited:
-            c, self._followed = cited[0], None
-            note = f"cited as [{c.source}]"
-            self._open(SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote, note=note))
+            c, terms, self._followed = cited[0], self._followed.terms, None
+            note = f"cited as [{c.source}]"  # the question's words stay marked in the cited source
+            self._open(
+                SourceTarget(c.path, c.start_line, c.end_line, c.page, c.quote, terms=terms, note=note)
+            )
             return
         note = REFUSED_EVIDENCE if state.refused else UNCITED_EVIDENCE
         if ADDRESSED in self._followed.note:

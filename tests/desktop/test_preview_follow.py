@@ -58,6 +58,10 @@ def test_a_new_question_shows_its_own_first_evidence(
     first = window.answer.evidence.item(0).toolTip()
     assert window.preview.target is not None and window.preview.target.path == first
     qtbot.waitUntil(lambda: _marked_words(window) >= {"quokka", "leave"})
+    wait_idle(qtbot, window)  # the answer cites: its first citation shows, the question's words still marked
+    qtbot.waitUntil(lambda: window.preview.target is not None and window.preview.target.cited)
+    assert "cited as" in window.preview.target.note
+    qtbot.waitUntil(lambda: _marked_words(window) >= {"quokka", "leave"})
 
 
 def test_what_the_user_opens_meanwhile_stays(qtbot: QtBot, window: MainWindow, handbook: Path) -> None:
