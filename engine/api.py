@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -48,8 +48,10 @@ from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
 from engine.retrieve.snippets import QueryTerms
 from engine.settings import Settings, data_dir, model_cache_dir
 from engine.staleness import RelatedVersion, StalenessReport
+from engine.store.base import LexicalStore, VectorStore
 from engine.store.catalog import Catalog, FileRow, FolderRow
 from engine.store.lexical import LexicalIndex
+from engine.store.qdrant import open_stores, parse_backend
 from engine.store.vectors import VectorIndex
 from models.locator import Locator, ModelSpec, ModelStatus
 
@@ -179,8 +181,8 @@ class Engine:
         self._write_lock = threading.RLock()
         self._open_lock = threading.Lock()
         self._catalog: Catalog | None = None
-        self._lexical: LexicalIndex | None = None
-        self._vectors: VectorIndex | None = None
+        self._lexical: LexicalStore | None = None
+        self._vectors: VectorStore | None = None
         self._embedders: dict[str, Embedder] = {}
         self._token_counters: dict[str, TokenCounter] = {}
         self._generators: dict[str, Generator] = {}
@@ -189,20 +191,29 @@ class Engine:
         self._loading_guard = threading.Lock()
 
     # -- lazy parts -----------------------------------------------------------------------------------
-    def _open(self) -> tuple[Catalog, LexicalIndex, VectorIndex]:
+    def _open(self) -> tuple[Catalog, LexicalStore, VectorStore]:
         with self._open_lock:
             if self._catalog is None:
                 index_dir = self.home / "index"
                 index_dir.mkdir(parents=True, exist_ok=True)
                 catalog = Catalog(index_dir / "catalog.duckdb", self._snapshot_when_busy)
-                lexical = LexicalIndex(index_dir / "bm25", read_only=catalog.snapshot is not None)
-                vectors = VectorIndex.open(index_dir / "vectors.usearch", catalog)
+                lexical, vectors = self._stores(index_dir, catalog)
                 self._catalog, self._lexical, self._vectors = catalog, lexical, vectors
                 if catalog.snapshot is None:  # a reader of a busy index repairs nothing: the writer will
                     with self._write_lock:
                         self._indexer().ensure_lexical_consistent()
         assert self._catalog is not None and self._lexical is not None and self._vectors is not None
         return self._catalog, self._lexical, self._vectors
+
+    def _stores(self, index_dir: Path, catalog: Catalog) -> tuple[LexicalStore, VectorStore]:
+        """The keyword and vector stores the `index_backend` setting names (embedded: files beside the
+        catalog; Qdrant: collections on a server or in qdrant-client's local mode)."""
+        target = parse_backend(self.settings.index_backend)
+        if target is None:
+            lexical = LexicalIndex(index_dir / "bm25", read_only=catalog.snapshot is not None)
+            return lexical, VectorIndex.open(index_dir / "vectors.usearch", catalog)
+        s = self.settings
+        return open_stores(target, index_dir, catalog, s.qdrant_shards, s.qdrant_replicas)
 
     @property
     def catalog(self) -> Catalog:
@@ -276,8 +287,8 @@ class Engine:
         assert catalog is not None and lexical is not None and vectors is not None
         return Indexer(
             catalog,
-            lexical,
-            vectors,
+            cast(LexicalIndex, lexical),  # Indexer is typed for the embedded stores; any LexicalStore does
+            cast(VectorIndex, vectors),
             self.token_counter(),
             self.settings.chunk_tokens,
             int(self.settings.max_file_mb * 1024 * 1024),
@@ -470,7 +481,14 @@ class Engine:
     def searcher(self) -> Searcher:
         catalog, lexical, vectors = self._open()
         embed = self._embed_query if len(vectors) else None
-        return Searcher(catalog, lexical, vectors, embed, self.settings.candidates, self.settings.rrf_k)
+        return Searcher(  # typed for the embedded stores; any LexicalStore/VectorStore does
+            catalog,
+            cast(LexicalIndex, lexical),
+            cast(VectorIndex, vectors),
+            embed,
+            self.settings.candidates,
+            self.settings.rrf_k,
+        )
 
     def search(
         self,

@@ -95,6 +95,16 @@ class Settings(BaseModel):
     )
     rerank_top: int = Field(20, ge=1, le=200, description="How many fused candidates the reranker scores.")
     theme: Literal["system", "light", "dark"] = Field("system", description="Desktop colour theme.")
+    index_backend: str = Field(
+        "embedded",
+        description="Where vectors and keyword points live: embedded (files beside the catalog), "
+        "qdrant://host:6333 (a Qdrant server or cluster, docs/scale.md), qdrant-local:PATH or :memory: "
+        "(qdrant-client's in-process mode). Lines and quotes always come from the local catalog.",
+    )
+    qdrant_shards: int = Field(1, ge=1, le=1024, description="Shards of a new Qdrant collection.")
+    qdrant_replicas: int = Field(
+        1, ge=1, le=16, description="Copies of each shard of a new Qdrant collection (replication factor)."
+    )
 
     @field_validator("generator")
     @classmethod
@@ -104,6 +114,14 @@ class Settings(BaseModel):
         if name not in generators:
             raise ValueError(f"unknown generator {name!r}; registered: {', '.join(generators.names())}")
         return name
+
+    @field_validator("index_backend")
+    @classmethod
+    def _backend(cls, value: str) -> str:
+        from engine.store.qdrant import parse_backend
+
+        parse_backend(value)
+        return value
 
     @classmethod
     def load(cls, home: Path) -> Settings:
