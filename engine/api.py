@@ -197,7 +197,11 @@ class Engine:
                 index_dir = self.home / "index"
                 index_dir.mkdir(parents=True, exist_ok=True)
                 catalog = Catalog(index_dir / "catalog.duckdb", self._snapshot_when_busy)
-                lexical, vectors = self._stores(index_dir, catalog)
+                try:
+                    lexical, vectors = self._stores(index_dir, catalog)
+                except BaseException:  # an unreachable server or a missing package: nothing stays open
+                    catalog.close()
+                    raise
                 self._catalog, self._lexical, self._vectors = catalog, lexical, vectors
                 if catalog.snapshot is None:  # a reader of a busy index repairs nothing: the writer will
                     with self._write_lock:

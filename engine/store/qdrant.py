@@ -169,7 +169,12 @@ def _connect(target: Target) -> QdrantClient:
     except ImportError as exc:
         raise MissingDependency("qdrant-client", "qdrant") from exc
     if target.url is not None:
-        client = QdrantClient(url=target.url, api_key=os.environ.get("QDRANT_API_KEY") or None, timeout=30)
+        client = QdrantClient(
+            url=target.url,
+            api_key=os.environ.get("QDRANT_API_KEY") or None,
+            timeout=30,
+            check_compatibility=False,  # its thread only warns; the probe below is what must succeed
+        )
         try:
             client.get_collections()
         except Exception as exc:  # any failure to reach it: refused, DNS, TLS, auth
