@@ -15,7 +15,7 @@ from engine.api import Engine
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, Query, load
 from engine.events import Hit
-from engine.settings import data_dir, model_cache_dir
+from engine.settings import Settings, data_dir, model_cache_dir
 
 CHUNK_DEPTH = 100  # chunk hits fetched per query, deduplicated to files for file-level metrics
 Progress = Callable[[str], None]
@@ -93,9 +93,18 @@ def default_work_dir(dataset_path: Path) -> Path:
     )
 
 
-def open_index(dataset: Dataset, work_dir: Path, progress: Progress | None = None) -> tuple[Engine, float]:
-    """An engine whose data dir lives in work_dir, synced with the corpus (incremental on repeat runs)."""
-    engine = Engine(work_dir / "home", model_cache=model_cache_dir(data_dir()))
+def open_index(
+    dataset: Dataset,
+    work_dir: Path,
+    progress: Progress | None = None,
+    overrides: dict[str, str] | None = None,
+) -> tuple[Engine, float]:
+    """An engine whose data dir lives in work_dir, synced with the corpus (incremental on repeat runs).
+    Overrides apply from construction on: `index_backend` picks the stores the index opens with."""
+    settings = Settings.load(data_dir(work_dir / "home"))
+    if overrides:
+        settings = settings.model_validate({**settings.model_dump(), **overrides})
+    engine = Engine(work_dir / "home", settings=settings, model_cache=model_cache_dir(data_dir()))
     root = dataset.corpus_dir.resolve()
     if engine.catalog.folder(str(root)) is None:
         for other in engine.folders():
@@ -188,7 +197,7 @@ def run_eval(
     work = work_dir or default_work_dir(path)
     work.mkdir(parents=True, exist_ok=True)
     dataset = load(path, work, split=split, limit=limit)
-    engine, seconds = open_index(dataset, work, progress)
+    engine, seconds = open_index(dataset, work, progress, overrides)
     if overrides:  # this run only: never saved, and read by backends as they are first built
         engine.use_settings(engine.settings.model_validate({**engine.settings.model_dump(), **overrides}))
     try:
