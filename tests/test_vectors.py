@@ -46,6 +46,29 @@ def test_top_10_matches_exact_cosine() -> None:
     assert cid == ids[123] and score == pytest.approx(1.0, abs=0.02)
 
 
+def test_exact_search_is_brute_force_over_the_catalogs_floats(engine: Engine, small_folder: Path) -> None:
+    """The reference the graph is measured against: every float32 vector compared, the matrix read again
+    once the index changes."""
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    vectors = engine._open()[2]
+    assert isinstance(vectors, VectorIndex)
+    query = engine.embedder().embed(["who records the ships in the evening"])[0]
+    vectors.exact = True
+    ids, mat = engine.catalog.vectors_for_chunks()
+    scores = mat @ query / np.linalg.norm(mat, axis=1)
+    want = ids[np.argsort(-scores)[:3]].tolist()
+    assert [cid for cid, _ in vectors.search(query, 3)] == want
+    assert vectors.search(query, 1)[0][1] == pytest.approx(float(scores.max()), abs=1e-5)
+    write(small_folder, "notes/new.md", "# Lighthouse\n\nThe lighthouse keeper logs every ship at dusk.\n")
+    engine.run(engine.sync())
+    hit = engine.search("who records the ships in the evening", mode="vector", k=1).hits[0]
+    assert hit.path.endswith("new.md")
+    in_memory = VectorIndex(384, exact=True)
+    in_memory.add(ids, mat)
+    assert [cid for cid, _ in in_memory.search(query, 3)] == want
+
+
 def test_remove_and_re_add_replace_never_duplicate() -> None:
     vecs = embeddings(300)
     ids = np.arange(1, 301, dtype=np.int64)

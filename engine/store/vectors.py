@@ -14,6 +14,10 @@ the token (`Catalog.store_vectors`, `reset_vectors`), so a file that missed chan
 version) is recognised and brought in line by difference at the next open, not rebuilt.
 
 `VectorIndex(dim)` without a path is the same graph in memory only (tests, a catalog snapshot).
+
+`exact = True` answers by brute force instead, over the catalog's float32 vectors (the graph's fp16 copies
+when there is no catalog): the reference the graph's recall and the eval's "within 0.005" are measured
+against (engine/eval/vector_exact.py). It loads every float vector, so it is for measuring, not for use.
 """
 
 from __future__ import annotations
@@ -46,12 +50,15 @@ FORMAT = 1
 
 
 class VectorIndex:
-    def __init__(self, dim: int, path: Path | None = None) -> None:
+    def __init__(self, dim: int, path: Path | None = None, exact: bool = False) -> None:
         self.dim = dim
         self.path = path
+        self.exact = exact
         self._lock = threading.RLock()
         self._index = _new_index(dim)
         self._changes = 0  # adds and removes since the last save
+        self._version = 0  # every add, remove and reset: what the exact search's float matrix reflects
+        self._floats: tuple[int, Ids, Matrix] | None = None
         self._catalog: Catalog | None = None
 
     @classmethod
@@ -111,6 +118,7 @@ class VectorIndex:
                 self._index.remove(present.astype(np.uint64))
             self._index.add(ids.astype(np.uint64), vecs.reshape(len(ids), self.dim), threads=0)
             self._changes += len(ids)
+            self._version += 1
 
     def remove(self, ids: list[int] | Ids) -> None:
         keys = np.asarray(ids, dtype=np.uint64).reshape(-1)
@@ -120,6 +128,7 @@ class VectorIndex:
             if len(self._index):
                 self._index.remove(keys)
             self._changes += len(keys)
+            self._version += 1
 
     def ids(self) -> Ids:
         with self._lock:
@@ -133,16 +142,40 @@ class VectorIndex:
             self.dim = dim
             self._index = _new_index(dim)
             self._changes += 1
+            self._version += 1
 
     def search(self, query: Matrix, k: int) -> list[tuple[int, float]]:
-        """Top-k (chunk id, cosine) for one normalised query vector; the cosine is the int8 copy's."""
+        """Top-k (chunk id, cosine) for one normalised query vector; the cosine is the fp16 copy's (the
+        float32 vector's when `exact`)."""
         with self._lock:
             if not len(self._index) or k <= 0:
                 return []
+            if self.exact:
+                return self._search_exact(query.astype(np.float32).reshape(-1), k)
             self._index.expansion_search = max(EXPANSION_SEARCH, k)  # type: ignore[misc]
             found = self._index.search(query.astype(np.float32).reshape(-1), k, threads=1)
             keys, distances = found.keys, found.distances
         return [(int(key), float(1.0 - d)) for key, d in zip(keys, distances, strict=True)]
+
+    def _search_exact(self, query: Matrix, k: int) -> list[tuple[int, float]]:
+        if self._catalog is None:  # no float vectors to read: every fp16 copy, compared one by one
+            found = self._index.search(query, k, exact=True)
+            return [(int(key), float(1.0 - d)) for key, d in zip(found.keys, found.distances, strict=True)]
+        ids, mat = self._float_matrix(self._catalog)
+        scores = mat @ query
+        top = np.argsort(-scores, kind="stable")[:k]
+        return [(int(ids[i]), float(scores[i])) for i in top]
+
+    def _float_matrix(self, catalog: Catalog) -> tuple[Ids, Matrix]:
+        """The catalog's float32 vectors of the chunks the graph holds, read again after any change."""
+        if self._floats is None or self._floats[0] != self._version:
+            ids, mat = catalog.vectors_for_chunks(self.ids().tolist())
+            norms = np.linalg.norm(mat, axis=1, keepdims=True)
+            unit = (mat / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+            self._floats = floats = (self._version, ids, unit)
+        else:
+            floats = self._floats
+        return floats[1], floats[2]
 
     def save(self) -> None:
         """Write the file (atomically) and its record, then mark the catalog as matching it. No-op for an
