@@ -12,16 +12,19 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from engine.errors import Cancelled, CiteError
 from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexProgress
 from engine.ingest import scanner
+from engine.ingest.chunker import approx_tokens
 from engine.ingest.chunker import chunk as chunk_document
 from engine.ingest.extract import UnsupportedType, extract
 from engine.ingest.ocr_phase import ScanText
 from engine.ingest.scans import NO_TEXT_LAYER, NoTextLayer
 from engine.ingest.secrets import note as secrets_note
 from engine.ingest.secrets import redact as redact_secrets
-from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow
+from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow, QueuedText
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
 
@@ -31,10 +34,16 @@ Event = IndexProgress | FileIndexed | FileSkipped | FileRemoved
 BATCH_FILES = 64
 BATCH_CHUNKS = 2000
 EMBED_BATCH = 32
+EMBED_WINDOW = 256  # texts taken from the queue at once: a search re-orders what follows within ~13 s
+HEAD_LINES = 3  # first lines that several files' first chunks must share to be a copied header
+HEAD_SAMPLE = 50  # first chunks of a group read to find how long their shared header is
 
 
 def text_hash(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    """The key a chunk's vector is stored under: texts that differ only in whitespace share one, since
+    the embedder's tokenizer reads them as the same tokens (one model run, the vector copied)."""
+    canonical = " ".join(text.split())
+    return hashlib.blake2b(canonical.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 @dataclass
@@ -306,24 +315,49 @@ class Indexer:
         folder: FolderRow | None,
         always: bool = False,
     ) -> Iterator[IndexProgress]:
+        """One folder's texts, taken from the catalog's queue (recently searched, then recently modified
+        files first) a window at a time, embedded in batches that are each committed as they land: a
+        quit or a crash loses at most one batch, and the next run starts with what is still missing."""
         folder_id, path = (folder.id, folder.path) if folder else (None, "")
         missing, total = self.catalog.count_missing_vectors(folder_id)
         if not missing and not always:
             return
         done = total - missing
         yield IndexProgress("vectors", done, total, path)
+        heads: Heads | None = None
         while True:
             self._check(cancelled)
-            todo = self.catalog.missing_vectors(EMBED_BATCH, folder_id)
-            if not todo:
+            queue = self.catalog.embed_queue(EMBED_WINDOW, folder_id, self.catalog.recent.items())
+            if not queue:
                 break
-            hashes = [h for h, _ in todo]
-            vecs = embed([t for _, t in todo])
-            self.catalog.store_vectors(hashes, vecs)  # type: ignore[arg-type]
-            ids, mat = self.catalog.vectors_for_chunks_by_hash(hashes)
-            self.vectors.add(ids, mat)
-            done = min(total, done + len(todo))
-            yield IndexProgress("vectors", done, total, path)
+            if heads is None and any(q.first for q in queue):
+                heads = Heads(self.catalog.shared_heads(HEAD_LINES, HEAD_SAMPLE))
+            for start in range(0, len(queue), EMBED_BATCH):
+                self._check(cancelled)
+                batch = queue[start : start + EMBED_BATCH]
+                self._embed_batch(embed, batch, heads)
+                done = min(total, done + len(batch))
+                yield IndexProgress("vectors", done, total, path)
+        model, saved = self.catalog.embed_tokens()
+        log.info("vectors: the embedder read %d tokens and was spared %d (duplicates, headers)", model, saved)
+
+    def _embed_batch(
+        self, embed: Callable[[list[str]], object], batch: list[QueuedText], heads: Heads | None
+    ) -> None:
+        """Run the model once per distinct input: a header that several files share is left out of
+        their first chunks' inputs (kept in the chunk, its lines still cited and keyword-searched), and
+        texts whose inputs are then the same share the one vector."""
+        inputs = [heads.strip(q.text) if heads is not None and q.first else q.text for q in batch]
+        distinct = list(dict.fromkeys(inputs))
+        vecs = np.asarray(embed(distinct), dtype=np.float32)
+        row = {text: n for n, text in enumerate(distinct)}
+        count = self.count_tokens or approx_tokens
+        read = sum(count(text) for text in distinct)
+        covered = sum((q.tokens or count(q.text)) * q.chunks for q in batch)
+        hashes = [q.hash for q in batch]
+        self.catalog.store_vectors(hashes, vecs[[row[text] for text in inputs]], read, max(0, covered - read))
+        ids, mat = self.catalog.vectors_for_chunks_by_hash(hashes)
+        self.vectors.add(ids, mat)
 
     @staticmethod
     def _check(cancelled: Callable[[], bool]) -> None:
@@ -348,6 +382,39 @@ def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:
         return True
     scanner_skip = old.status == "skipped" and not error.startswith((UNSUPPORTED, NO_TEXT_LAYER))
     return old.size != result.size or old.mtime != result.mtime or scanner_skip
+
+
+class Heads:
+    """Headers copied to the top of several files (licence and copyright notices, generated-file
+    banners): the longest run of leading lines that all sampled first chunks of a group share."""
+
+    def __init__(self, groups: list[list[str]]) -> None:
+        self.headers: dict[tuple[str, ...], list[str]] = {}
+        for texts in groups:
+            shared = _common_lines([text.split("\n") for text in texts])
+            if len(shared) >= HEAD_LINES:
+                self.headers[tuple(shared[:HEAD_LINES])] = shared
+
+    def strip(self, text: str) -> str:
+        """What the embedder reads of a first chunk: the chunk without the header its group shares, or
+        the chunk itself when there is none or nothing but the header is left."""
+        lines = text.split("\n")
+        header = self.headers.get(tuple(lines[:HEAD_LINES]))
+        if header is None or lines[: len(header)] != header:
+            return text
+        rest = "\n".join(lines[len(header) :])
+        return rest if rest.strip() else text
+
+
+def _common_lines(texts: list[list[str]]) -> list[str]:
+    """The lines every one of these line lists begins with."""
+    shared = texts[0] if texts else []
+    for lines in texts[1:]:
+        n = 0
+        while n < min(len(shared), len(lines)) and shared[n] == lines[n]:
+            n += 1
+        shared = shared[:n]
+    return shared
 
 
 def _under(path: Path, folder: Path) -> bool:

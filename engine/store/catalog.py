@@ -25,6 +25,7 @@ import numpy.typing as npt
 from engine.errors import CiteError, disk_full
 from engine.events import Chunk
 from engine.names import stored, unstored
+from engine.store.recent import RecentFiles
 
 FILE_COLS = "id, folder_id, path, size, mtime, hash, status, error, chunks"
 CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
@@ -118,6 +119,17 @@ class FileRow:
     status: str
     error: str | None
     chunks: int
+
+
+@dataclass(frozen=True)
+class QueuedText:
+    """A distinct chunk text waiting for its vector."""
+
+    hash: str
+    text: str
+    first: bool  # some file's first chunk: where a header shared by many files sits
+    chunks: int  # chunks with this text (of the folder asked about): all get the one vector
+    tokens: int  # its length in embedder tokens (0: not counted)
 
 
 @dataclass(frozen=True)
@@ -263,6 +275,7 @@ class Catalog:
             self._con = self._open_snapshot(path)
         self._lock = threading.RLock()
         self._dim: int | None = None  # the vectors table's declared width, read once
+        self.recent = RecentFiles(path.with_name("recent.json"))  # files searches returned: embedded first
         if self.snapshot is None:
             self._migrate()
         elif self.meta("schema") != str(len(MIGRATIONS)):
@@ -287,6 +300,7 @@ class Catalog:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        self.recent.save()
         with self._lock:
             self._con.close()
         if self.snapshot is not None:
@@ -532,6 +546,8 @@ class Catalog:
 
     # -- chunks ---------------------------------------------------------------------------------------
     def chunk_rows(self, ids: Sequence[int]) -> dict[int, ChunkRow]:
+        """The rows of these chunks (a search's results, best first). Their files are noted as recently
+        shown, so a vector backlog embeds what people are searching for first."""
         if not ids:
             return {}
         rows = (
@@ -543,7 +559,9 @@ class Catalog:
             )
             .fetchall()
         )
-        return {int(r[0]): ChunkRow(*r) for r in rows}
+        found = {int(r[0]): ChunkRow(*r) for r in rows}
+        self.recent.note(found[i].path for i in ids if i in found)
+        return found
 
     def chunks_of_file(self, file_id: int) -> list[ChunkRow]:
         rows = (
@@ -599,6 +617,47 @@ class Catalog:
         )
         return [(r[0], r[1]) for r in rows]
 
+    def embed_queue(
+        self, limit: int, folder_id: int | None = None, seen: Sequence[tuple[str, float]] = ()
+    ) -> list[QueuedText]:
+        """The next distinct chunk texts without a vector, in the order they are worth embedding: texts of
+        files searches returned lately (`seen`: path, when), newest first; then of the most recently
+        modified files; then in the order they were indexed. Of one folder's files when folder_id is
+        given."""
+        folder = "WHERE f.folder_id = ? AND" if folder_id is not None else "WHERE"
+        rows = (
+            self._cur()
+            .execute(
+                "WITH seen AS (SELECT unnest(?::VARCHAR[]) AS path, unnest(?::DOUBLE[]) AS at) "
+                "SELECT c.text_hash, any_value(c.text), bool_or(c.ord = 0), count(*), "
+                "max(coalesce(c.tokens, 0)) "
+                "FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN seen s ON s.path = f.path "
+                f"{folder} c.text_hash NOT IN (SELECT text_hash FROM vectors) "
+                "GROUP BY c.text_hash ORDER BY max(s.at) DESC NULLS LAST, max(f.mtime) DESC, min(c.id) "
+                "LIMIT ?",
+                [[p for p, _ in seen], [t for _, t in seen], *_folder_arg(folder_id), limit],
+            )
+            .fetchall()
+        )
+        return [QueuedText(r[0], r[1], bool(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+    def shared_heads(self, lines: int, sample: int) -> list[list[str]]:
+        """Texts of files' first chunks that begin with the same `lines` lines as another file's first
+        chunk does, grouped by those lines (at most `sample` texts a group): licence headers and other
+        boilerplate copied to the top of many files."""
+        rows = (
+            self._cur()
+            .execute(
+                "SELECT list(text ORDER BY id)[1:?] FROM ("
+                "  SELECT c.id, c.file_id, c.text, string_split(c.text, chr(10))[1:?] AS head"
+                "  FROM chunks c WHERE c.ord = 0) "
+                "WHERE len(head) = ? GROUP BY head HAVING count(DISTINCT file_id) > 1",
+                [sample, lines, lines],
+            )
+            .fetchall()
+        )
+        return [list(r[0]) for r in rows]
+
     def count_missing_vectors(self, folder_id: int | None = None) -> tuple[int, int]:
         """(distinct texts without vectors, distinct texts) for progress, of all chunks or one folder's."""
         row = (
@@ -613,7 +672,15 @@ class Catalog:
         )
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
-    def store_vectors(self, hashes: Sequence[str], vecs: npt.NDArray[np.float32]) -> None:
+    def store_vectors(
+        self,
+        hashes: Sequence[str],
+        vecs: npt.NDArray[np.float32],
+        model_tokens: int = 0,
+        saved_tokens: int = 0,
+    ) -> None:
+        """Store these texts' vectors; model_tokens / saved_tokens (what the embedder read for them, and
+        what it was spared: duplicates, shared headers) are added to the index's running totals."""
         with self.write(chunks_changed=False) as con:
             con.execute(
                 "INSERT OR IGNORE INTO vectors SELECT unnest(?::VARCHAR[]), "
@@ -621,6 +688,22 @@ class Catalog:
                 [list(hashes), vecs.tolist()],
             )
             _stale_vector_index(con)
+            if model_tokens or saved_tokens:
+                model, saved = self.embed_tokens(con)
+                con.executemany(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    [["embed_tokens", str(model + model_tokens)], ["embed_saved", str(saved + saved_tokens)]],
+                )
+
+    def embed_tokens(self, con: CatalogConnection | None = None) -> tuple[int, int]:
+        """(tokens the embedder read, tokens it was spared) for the vectors stored since the embedder was
+        chosen: duplicate texts and boilerplate headers shared by several files are embedded once."""
+        rows = dict(
+            (con or self._cur())
+            .execute("SELECT key, value FROM meta WHERE key IN ('embed_tokens', 'embed_saved')")
+            .fetchall()
+        )
+        return int(rows.get("embed_tokens", 0)), int(rows.get("embed_saved", 0))
 
     def mark_vector_index(self, token: str) -> None:
         """Record which saved vector index file matches the catalog as it is now ("" = none does)."""
@@ -714,6 +797,7 @@ class Catalog:
         with self.write(chunks_changed=False) as con:
             self._dim = None
             con.execute("DROP TABLE vectors")
+            con.execute("DELETE FROM meta WHERE key IN ('embed_tokens', 'embed_saved')")
             con.execute(
                 f"CREATE TABLE vectors(text_hash VARCHAR PRIMARY KEY, vec FLOAT[{int(dim)}] NOT NULL)"
             )
