@@ -70,6 +70,7 @@ class IndexProgress:
     done: int
     total: int
     path: str = ""
+    eta_s: float | None = None  # the job's own estimate of seconds left (vectors: from the last run's rate)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -323,21 +324,25 @@ class Indexer:
         if not missing and not always:
             return
         done = total - missing
-        yield IndexProgress("vectors", done, total, path)
+        rate = Rate(self.catalog, done)
+        yield IndexProgress("vectors", done, total, path, rate.eta(done, total))
         heads: Heads | None = None
-        while True:
-            self._check(cancelled)
-            queue = self.catalog.embed_queue(EMBED_WINDOW, folder_id, self.catalog.recent.items())
-            if not queue:
-                break
-            if heads is None and any(q.first for q in queue):
-                heads = Heads(self.catalog.shared_heads(HEAD_LINES, HEAD_SAMPLE))
-            for start in range(0, len(queue), EMBED_BATCH):
+        try:
+            while True:
                 self._check(cancelled)
-                batch = queue[start : start + EMBED_BATCH]
-                self._embed_batch(embed, batch, heads)
-                done = min(total, done + len(batch))
-                yield IndexProgress("vectors", done, total, path)
+                queue = self.catalog.embed_queue(EMBED_WINDOW, folder_id, self.catalog.recent.items())
+                if not queue:
+                    break
+                if heads is None and any(q.first for q in queue):
+                    heads = Heads(self.catalog.shared_heads(HEAD_LINES, HEAD_SAMPLE))
+                for start in range(0, len(queue), EMBED_BATCH):
+                    self._check(cancelled)
+                    batch = queue[start : start + EMBED_BATCH]
+                    self._embed_batch(embed, batch, heads)
+                    done = min(total, done + len(batch))
+                    yield IndexProgress("vectors", done, total, path, rate.eta(done, total))
+        finally:
+            rate.keep(done)
         model, saved = self.catalog.embed_tokens()
         log.info("vectors: the embedder read %d tokens and was spared %d (duplicates, headers)", model, saved)
 
@@ -382,6 +387,37 @@ def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:
         return True
     scanner_skip = old.status == "skipped" and not error.startswith((UNSUPPORTED, NO_TEXT_LAYER))
     return old.size != result.size or old.mtime != result.mtime or scanner_skip
+
+
+class Rate:
+    """Texts embedded per second: measured as the backlog goes, and kept in the catalog so that a backlog
+    resumed at the next start has a time left from its first progress event."""
+
+    MIN_TEXTS = 2 * EMBED_BATCH  # fewer than this is too short a run to measure or to keep
+
+    def __init__(self, catalog: Catalog, done: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.catalog = catalog
+        self.clock = clock
+        self.start, self.first = clock(), done
+        try:
+            self.kept: float | None = float(catalog.meta("embed_rate")) or None
+        except ValueError:
+            self.kept = None
+
+    def measured(self, done: int) -> float | None:
+        elapsed = self.clock() - self.start
+        if done - self.first < self.MIN_TEXTS or elapsed <= 0:
+            return None
+        return (done - self.first) / elapsed
+
+    def eta(self, done: int, total: int) -> float | None:
+        rate = self.measured(done) or self.kept
+        return (total - done) / rate if rate and done < total else None
+
+    def keep(self, done: int) -> None:
+        rate = self.measured(done)
+        if rate is not None and self.catalog.snapshot is None:
+            self.catalog.set_meta("embed_rate", f"{rate:.3f}")
 
 
 class Heads:

@@ -2,8 +2,8 @@
 
 PhaseRates measures each phase's rate from the progress events of this run (files per second for the
 keyword index, chunk texts per second for vectors, any later phase alike) and turns it into seconds left.
-The CLI's ProgressLine and the desktop's folder list both read it; neither shows an ETA before a rate is
-known.
+The CLI's ProgressLine and the desktop's folder list both read it; before a rate is measured they show
+the event's own estimate where it has one (the vector backlog's, from the rate its last run measured).
 """
 
 from __future__ import annotations
@@ -56,11 +56,14 @@ class PhaseRates:
         return self._rates.get(phase)
 
     def eta(self, event: IndexProgress) -> float | None:
-        """Seconds left of this event's phase at the measured rate; None while no rate is known (and
-        when nothing is left)."""
+        """Seconds left of this event's phase at the rate measured in this run, else the event's own
+        estimate (a resumed vector backlog knows its rate from the last run); None while neither is known
+        (and when nothing is left)."""
         rate = self._rates.get(event.phase)
-        if rate is None or rate <= 0 or event.done >= event.total:
+        if event.done >= event.total:
             return None
+        if rate is None or rate <= 0:
+            return event.eta_s
         return (event.total - event.done) / rate
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from engine.api import Engine
 from engine.errors import Cancelled
+from engine.progress import PhaseRates
 from engine.store.recent import RecentFiles
 from tests.conftest import write
 
@@ -64,6 +65,7 @@ class Recorder:
     def __init__(self, engine: Engine) -> None:
         self.embedder = engine.embedder()
         self.inputs: list[str] = []
+        self.events: list[Any] = []
 
     def __call__(self, texts: list[str]) -> Any:
         self.inputs.extend(texts)
@@ -74,7 +76,7 @@ def embed(engine: Engine, cancelled: Callable[[], bool] = lambda: False) -> Reco
     """Run the engine's backlog through a recording embedder (the indexer's job, as embed_pending runs it)."""
     engine._open()
     recorder = Recorder(engine)
-    engine.run(engine._indexer().embed_pending(recorder, cancelled))
+    recorder.events = engine.run(engine._indexer().embed_pending(recorder, cancelled))
     return recorder
 
 
@@ -159,6 +161,10 @@ def test_a_backlog_cut_short_is_finished_at_the_next_start_with_nothing_embedded
     assert reopened.vector_coverage() == (64, 90)
     second = embed(reopened)
     assert len(second.inputs) == 26 and not set(first.inputs) & set(second.inputs)
+    opening = second.events[0]
+    assert (opening.done, opening.total) == (64, 90)
+    assert opening.eta_s is not None and opening.eta_s > 0  # the first run's rate, before one is measured
+    assert PhaseRates().eta(opening) == opening.eta_s  # what the CLI's and the desktop's time left show
     assert reopened.vector_coverage() == (90, 90)
     assert len(reopened._open()[2]) == 90
     hits = reopened.search("shipment numbered 15838", mode="vector", k=3).hits
