@@ -115,7 +115,7 @@ def test_texts_that_differ_only_in_whitespace_are_embedded_once(engine: Engine, 
     assert engine.catalog.embed_tokens()[1] > 0
 
 
-def test_recently_searched_then_recently_modified_files_are_embedded_first(
+def test_recently_searched_then_recently_modified_files_are_embedded_first_and_vendored_code_last(
     engine: Engine, tmp_path: Path
 ) -> None:
     root = tmp_path / "kb"  # indexed in name order: old, asked, new
@@ -125,12 +125,15 @@ def test_recently_searched_then_recently_modified_files_are_embedded_first(
     os.utime(old, (1_600_000_000, 1_600_000_000))
     os.utime(asked, (1_600_000_100, 1_600_000_100))
     os.utime(new, (1_700_000_000, 1_700_000_000))
+    copied = write(root, "vendor/lantern/README.md", "# Lantern\n\nA library that draws paper lanterns.\n")
+    os.utime(copied, (1_800_000_000, 1_800_000_000))
     engine.add_folder(root)
     engine.run(engine.sync(embed=False))
     assert [Path(h.path).name for h in engine.search("granite quarry", mode="keyword").hits] == ["b-asked.md"]
     recorder = embed(engine)
-    order = [next(w for w in ("Quarry", "Harbour", "Orchard") if w in text) for text in recorder.inputs]
-    assert order == ["Quarry", "Harbour", "Orchard"]
+    words = ("Quarry", "Harbour", "Orchard", "Lantern")
+    order = [next(w for w in words if w in text) for text in recorder.inputs]
+    assert order == ["Quarry", "Harbour", "Orchard", "Lantern"]
 
 
 def test_a_backlog_cut_short_is_finished_at_the_next_start_with_nothing_embedded_twice(

@@ -28,6 +28,9 @@ from engine.names import stored, unstored
 from engine.store.recent import RecentFiles
 
 FILE_COLS = "id, folder_id, path, size, mtime, hash, status, error, chunks"
+# Directories of code copied in from other projects, by the names package managers and GitHub's linguist
+# give them (node_modules is not indexed at all): embedded after the folder's own files.
+VENDORED = r"(^|[\\/])(vendors?|third[-_]?party|3rdparty|bower_components)[\\/]"
 CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
 
 MIGRATIONS: tuple[str, ...] = (
@@ -622,8 +625,8 @@ class Catalog:
     ) -> list[QueuedText]:
         """The next distinct chunk texts without a vector, in the order they are worth embedding: texts of
         files searches returned lately (`seen`: path, when), newest first; then of the most recently
-        modified files; then in the order they were indexed. Of one folder's files when folder_id is
-        given."""
+        modified files, code vendored from elsewhere (VENDORED) last; then in the order they were
+        indexed. Of one folder's files when folder_id is given."""
         folder = "WHERE f.folder_id = ? AND" if folder_id is not None else "WHERE"
         rows = (
             self._cur()
@@ -633,9 +636,9 @@ class Catalog:
                 "max(coalesce(c.tokens, 0)) "
                 "FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN seen s ON s.path = f.path "
                 f"{folder} c.text_hash NOT IN (SELECT text_hash FROM vectors) "
-                "GROUP BY c.text_hash ORDER BY max(s.at) DESC NULLS LAST, max(f.mtime) DESC, min(c.id) "
-                "LIMIT ?",
-                [[p for p, _ in seen], [t for _, t in seen], *_folder_arg(folder_id), limit],
+                "GROUP BY c.text_hash ORDER BY max(s.at) DESC NULLS LAST, "
+                "bool_and(regexp_matches(f.path, ?)), max(f.mtime) DESC, min(c.id) LIMIT ?",
+                [[p for p, _ in seen], [t for _, t in seen], *_folder_arg(folder_id), VENDORED, limit],
             )
             .fetchall()
         )
