@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.errors import Cancelled, CiteError
 from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexProgress
@@ -349,18 +350,24 @@ class Indexer:
     def _embed_batch(
         self, embed: Callable[[list[str]], object], batch: list[QueuedText], heads: Heads | None
     ) -> None:
-        """Run the model once per distinct input: a header that several files share is left out of
-        their first chunks' inputs (kept in the chunk, its lines still cited and keyword-searched), and
-        texts whose inputs are then the same share the one vector."""
-        inputs = [heads.strip(q.text) if heads is not None and q.first else q.text for q in batch]
-        distinct = list(dict.fromkeys(inputs))
+        """Run the model once per distinct input. A header that several files share is embedded once
+        (per run) on its own, and each first chunk that starts with it gets the token-weighted mean of
+        the header's vector and its remaining lines' vector: what the embedder's mean pooling would give
+        the two parts, without reading the header again for every file."""
+        count = self.count_tokens or approx_tokens
+        heads = heads or Heads([])
+        parts = [heads.split(q.text) if q.first else (None, q.text) for q in batch]
+        new_headers = [h for h, _ in parts if h is not None and h not in heads.vectors]
+        distinct = list(dict.fromkeys([*new_headers, *(rest for _, rest in parts)]))
         vecs = np.asarray(embed(distinct), dtype=np.float32)
         row = {text: n for n, text in enumerate(distinct)}
-        count = self.count_tokens or approx_tokens
+        for header in dict.fromkeys(new_headers):
+            heads.vectors[header] = (vecs[row[header]], count(header))
+        mat = np.stack([heads.mix(header, vecs[row[rest]], count(rest)) for header, rest in parts])
         read = sum(count(text) for text in distinct)
         covered = sum((q.tokens or count(q.text)) * q.chunks for q in batch)
         hashes = [q.hash for q in batch]
-        self.catalog.store_vectors(hashes, vecs[[row[text] for text in inputs]], read, max(0, covered - read))
+        self.catalog.store_vectors(hashes, mat, read, max(0, covered - read))
         ids, mat = self.catalog.vectors_for_chunks_by_hash(hashes)
         self.vectors.add(ids, mat)
 
@@ -426,20 +433,30 @@ class Heads:
 
     def __init__(self, groups: list[list[str]]) -> None:
         self.headers: dict[tuple[str, ...], list[str]] = {}
+        self.vectors: dict[str, tuple[npt.NDArray[np.float32], int]] = {}  # header -> vector, tokens
         for texts in groups:
             shared = _common_lines([text.split("\n") for text in texts])
             if len(shared) >= HEAD_LINES:
                 self.headers[tuple(shared[:HEAD_LINES])] = shared
 
-    def strip(self, text: str) -> str:
-        """What the embedder reads of a first chunk: the chunk without the header its group shares, or
-        the chunk itself when there is none or nothing but the header is left."""
+    def split(self, text: str) -> tuple[str | None, str]:
+        """(the header its group shares, the rest) of a first chunk; (None, the chunk) when it has no
+        such header or nothing but the header (a copy of a whole file: embedded once as it is)."""
         lines = text.split("\n")
         header = self.headers.get(tuple(lines[:HEAD_LINES]))
         if header is None or lines[: len(header)] != header:
-            return text
+            return None, text
         rest = "\n".join(lines[len(header) :])
-        return rest if rest.strip() else text
+        return ("\n".join(header), rest) if rest.strip() else (None, text)
+
+    def mix(self, header: str | None, vec: npt.NDArray[np.float32], tokens: int) -> npt.NDArray[np.float32]:
+        """The vector of a header and the rest of its chunk (`vec`, `tokens` long), weighted by tokens."""
+        if header is None:
+            return vec
+        head_vec, head_tokens = self.vectors[header]
+        mixed = head_tokens * head_vec + tokens * vec
+        norm = float(np.linalg.norm(mixed))
+        return (mixed / norm if norm > 0 else vec).astype(np.float32)
 
 
 def _common_lines(texts: list[list[str]]) -> list[str]:
