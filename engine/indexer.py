@@ -342,8 +342,10 @@ class Indexer:
                     self._embed_batch(embed, batch, heads)
                     done = min(total, done + len(batch))
                     yield IndexProgress("vectors", done, total, path, rate.eta(done, total))
-        finally:
+        except Cancelled:  # kept for the next start (not on GeneratorExit: the catalog may be closed)
             rate.keep(done)
+            raise
+        rate.keep(done)
         model, saved = self.catalog.embed_tokens()
         log.info("vectors: the embedder read %d tokens and was spared %d (duplicates, headers)", model, saved)
 
