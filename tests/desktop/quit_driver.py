@@ -11,6 +11,7 @@ interrupted, such as loading a model file.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ import desktop.mainwindow
 from desktop.tasks import Job, State
 
 STUCK_S = 60.0
+NEVER_BUSY_S = 45.0  # no job seen running by then: say so and end, so the test fails instead of hanging
 
 
 class QuittingWindow(desktop.mainwindow.MainWindow):
@@ -32,10 +34,20 @@ class QuittingWindow(desktop.mainwindow.MainWindow):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._busy: Job | None = None
+        self._pressed = False
         self._watch = QTimer(self)
         self._watch.setInterval(20)
         self._watch.timeout.connect(self._quit_when_busy)
         self.first_shown.connect(self._start)
+        QTimer.singleShot(int(NEVER_BUSY_S * 1000), self._never_busy)
+
+    def _never_busy(self) -> None:
+        if self._pressed:
+            return
+        started = "started" if self._watch.isActive() else "never started"
+        job = self._busy.state if self._busy is not None else None
+        print(f"never busy: {self.mode} {started}, job {job}", flush=True)
+        os._exit(3)
 
     def _start(self) -> None:
         if self.mode == "stuck":
@@ -48,6 +60,7 @@ class QuittingWindow(desktop.mainwindow.MainWindow):
         if not self._running():
             return
         self._watch.stop()
+        self._pressed = True
         print(f"quitting {time.time():.3f}", flush=True)
         QTest.keyClick(self, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
 
