@@ -205,6 +205,10 @@ def run_eval(
         report = Report(
             dataset.name, dataset.kind, len(dataset.queries), seconds, engine.status().chunks, mode_reports
         )
+        read, spared = engine.catalog.embed_tokens()
+        report.extra["embedding tokens"] = (
+            f"{read:,} read by the model, {spared:,} spared (duplicates, shared headers)"
+        )
         if calibrate:
             from engine.eval.answers import calibrate_gate
 
