@@ -25,6 +25,7 @@ from tests.conftest import REPO
 
 pytest.importorskip("qdrant_client")
 
+from engine.store import sparse
 from engine.store.qdrant import QdrantLexical, QdrantVectors, parse_backend
 
 pytestmark = pytest.mark.models
@@ -199,3 +200,22 @@ def test_missing_package_and_unreachable_server_are_clear_errors(
     with pytest.raises(MissingDependency, match="qdrant-client"):
         engine.status()
     engine.close()
+
+
+def test_sparse_bm25_follows_tantivy_lengths_and_phrases() -> None:
+    """Field norms as Tantivy quantises them (exact to 40, then coarser), and a snake_case word is a
+    phrase: its pairs, never its loose words, so a chunk that only has the words apart does not match."""
+    assert [sparse.quantised(n) for n in (0, 40, 41, 42, 100, 10_000)] == [0, 40, 40, 42, 96, 9_240]
+    by_field = sparse.analyzers()
+    together = sparse.tokenise("/k/a.py", "", "call create_agent(model)", by_field)
+    apart = sparse.tokenise("/k/b.md", "", "create the agent", by_field)
+    assert ("creat", "agent") in together["body"].pairs and not apart["body"].pairs
+    avgdl = dict.fromkeys(("body", "code", "path", "heading"), 3.0)
+    query = sparse.query_weights("create_agent")
+
+    def score(doc: dict[int, float]) -> float:
+        return sum(v * doc.get(i, 0.0) for i, v in query.items())
+
+    assert score(sparse.doc_weights(together, avgdl)) > 0 == score(sparse.doc_weights(apart, avgdl))
+    assert sparse.query_weights("Graph graph") != sparse.query_weights("graph graph")
+    assert sparse.query_weights("graph graph") == sparse.query_weights("graph")

@@ -8,12 +8,8 @@ catalog's chunk ids; the payload names the chunk's file, folder and type so a se
 server. Lines and quotes still come from the local DuckDB catalog: the collections are derived data,
 named by a prefix kept in a small state file beside the catalog (one catalog, one pair of collections).
 
-Sparse vectors are BM25 as Tantivy computes it: each field (body, code, path, heading) is cut by the same
-analysers as the Tantivy index (en_stem or the default tokenizer), a term's index is a hash of its field
-and text, its value the BM25 term-frequency part `tf (k1+1) / (tf + k1 (1 - b + b dl/avgdl))`, and the
-IDF is Qdrant's (`ln(1 + (N - n + 0.5) / (n + 0.5))`, Tantivy's formula). A query term's value is its
-field's boost. Differences from Tantivy: no phrase queries (a quoted phrase is its words), `avgdl` is the
-running mean of what was added (Tantivy's is exact per searcher), lengths are not quantised.
+Sparse vectors are BM25 as Tantivy scores it (engine/store/sparse.py: Tantivy's analysers, field norms
+and phrase pairs; the IDF is Qdrant's, with Tantivy's formula), so keyword hits match the embedded index's.
 
 qdrant-client is optional (`pip install 'citeline[qdrant]'`); its local mode (":memory:" or
 "qdrant-local:PATH", the same API in process, brute force) serves the tests.
@@ -26,19 +22,17 @@ import json
 import os
 import threading
 import uuid
-import zlib
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
-import tantivy
 
 from engine.errors import CiteError, MissingDependency
+from engine.store import sparse
 from engine.store.base import Ids, LexicalRow, Matrix
-from engine.store.lexical import BOOSTS, code_terms, path_terms, sanitize
+from engine.store.lexical import BOOSTS
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -49,7 +43,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 DENSE = "dense"
 SPARSE = "bm25"
-K1, B = 1.2, 0.75  # Tantivy's BM25 constants
 BATCH = 256  # points per upsert
 STATE_FORMAT = 1
 MEMORY = ":memory:"
@@ -393,36 +386,6 @@ class QdrantVectors:
 
 
 # -- keywords ----------------------------------------------------------------------------------------
-def _analyzers() -> dict[str, tantivy.TextAnalyzer]:
-    """The Tantivy index's analysers per field ("en_stem" for body and heading, "default" for code and
-    path), built here because the built-in ones are not reachable from Python; one set per call, as an
-    analyser is not shared across threads."""
-
-    def build(stem: bool) -> tantivy.TextAnalyzer:
-        builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        builder = builder.filter(tantivy.Filter.remove_long(40)).filter(tantivy.Filter.lowercase())
-        if stem:
-            builder = builder.filter(tantivy.Filter.stemmer("english"))
-        return builder.build()
-
-    stemmed, plain = build(True), build(False)
-    return {"body": stemmed, "code": plain, "path": plain, "heading": stemmed}
-
-
-def term_index(field: str, term: str) -> int:
-    """A sparse dimension for a field's term (32 bits, as Qdrant's sparse indices are)."""
-    return zlib.crc32(f"{field}\x1f{term}".encode())
-
-
-def _fields(path: str, heading: str, text: str) -> dict[str, str]:
-    return {
-        "body": text,
-        "code": code_terms(text + " " + heading),
-        "path": path_terms(path),
-        "heading": heading,
-    }
-
-
 class QdrantLexical:
     """Sparse BM25 in `<prefix>_bm25`, with the body's and heading's stems in the payload (`terms`) so
     doc_freq is a count on the server."""
@@ -457,9 +420,10 @@ class QdrantLexical:
             self.conn.keyword_indexes(self.conn.sparse, fields)
 
     def generation(self) -> int:
-        if not self.conn.exists(self.conn.sparse):
-            return -1  # lost or never built: rebuild from the catalog
-        return int(self._state().get("generation", -1))
+        state = self._state()
+        if state.get("encoding") != sparse.VERSION or not self.conn.exists(self.conn.sparse):
+            return -1  # lost, never built or encoded otherwise: rebuild from the catalog
+        return int(state.get("generation", -1))
 
     def apply(self, generation: int, remove_files: Iterable[int], add: Sequence[LexicalRow]) -> None:
         m = _models()
@@ -473,34 +437,27 @@ class QdrantLexical:
             points = self._points(add)
             for chunk in _batches(points):
                 self.conn.call(lambda c, p=chunk: c.upsert(self.conn.sparse, list(p), wait=True))  # type: ignore[misc]
-            self._state()["generation"] = generation
+            self._state().update(generation=generation, encoding=sparse.VERSION)
             self.conn.write_state()
 
     def _points(self, rows: Sequence[LexicalRow]) -> list[qm.PointStruct]:
         """Sparse BM25 points; the running token counts (avgdl per field) take this batch in first."""
         m = _models()
-        analyzers = _analyzers()
+        by_field = sparse.analyzers()
         folders = [f.path for f in self.catalog.folders()]
-        tokenised = [
-            (row, {f: analyzers[f].analyze(s) for f, s in _fields(*row[2:]).items()}) for row in rows
-        ]
+        tokenised = [(row, sparse.tokenise(*row[2:], by_field)) for row in rows]
         state = self._state()
         tokens = state.setdefault("tokens", {})
         state["docs"] = int(state.get("docs", 0)) + len(rows)
         for _row, fields in tokenised:
             for f, toks in fields.items():
-                tokens[f] = int(tokens.get(f, 0)) + len(toks)
+                tokens[f] = int(tokens.get(f, 0)) + len(toks.terms)
         avgdl = {f: max(1.0, tokens.get(f, 0) / max(1, state["docs"])) for f in BOOSTS}
         points = []
         for (chunk_id, file_id, path, _heading, _text), fields in tokenised:
-            weights: dict[int, float] = {}
-            for f, toks in fields.items():
-                norm = K1 * (1 - B + B * len(toks) / avgdl[f])
-                for term, tf in Counter(toks).items():
-                    idx = term_index(f, term)
-                    weights[idx] = weights.get(idx, 0.0) + tf * (K1 + 1) / (tf + norm)
+            weights = sparse.doc_weights(fields, avgdl)
             payload = _payload(path, file_id, folders)
-            payload["terms"] = sorted(set(fields["body"]) | set(fields["heading"]))
+            payload["terms"] = sorted(set(fields["body"].terms) | set(fields["heading"].terms))
             vector = m.SparseVector(indices=list(weights), values=list(weights.values()))
             points.append(m.PointStruct(id=chunk_id, vector={SPARSE: vector}, payload=payload))
         return points
@@ -521,7 +478,7 @@ class QdrantLexical:
         return int(self.conn.call(lambda c: c.count(self.conn.sparse, exact=True)).count)
 
     def doc_freq(self, word: str) -> tuple[int, int]:
-        stems = sorted(set(_analyzers()["body"].analyze(word)))
+        stems = sorted(set(sparse.analyzers()["body"].analyze(word)))
         total = self.num_docs()
         if not stems or not total:
             return 0, total
@@ -530,22 +487,11 @@ class QdrantLexical:
         found = self.conn.call(lambda c: c.count(self.conn.sparse, count_filter=flt, exact=True))
         return int(found.count), total
 
-    def query_vector(self, query: str) -> dict[int, float]:
-        """The query's sparse vector: each term's field boost, once per occurrence (as Tantivy's parser
-        adds one clause per term and field)."""
-        text = sanitize(query).replace('"', " ")
-        weights: dict[int, float] = {}
-        for f, analyzer in _analyzers().items():
-            for token in analyzer.analyze(text):
-                idx = term_index(f, token)
-                weights[idx] = weights.get(idx, 0.0) + BOOSTS[f]
-        return weights
-
     def search(
         self, query: str, limit: int, folder: str | None = None, types: Sequence[str] = ()
     ) -> list[tuple[int, float]]:
         """BM25-style top-`limit` (chunk id, score); `folder` and `types` filter on the server."""
-        weights = self.query_vector(query)
+        weights = sparse.query_weights(query)
         if not weights or limit <= 0 or not self.conn.exists(self.conn.sparse):
             return []
         m = _models()
