@@ -96,6 +96,7 @@ class QdrantConnection:
         self.shards, self.replicas, self.writable = shards, replicas, writable
         self.local = target.url is None
         self._lock = threading.RLock()
+        self._present: set[str] = set()  # collections known to exist: a search asks the server nothing more
         self._state_path = None if target.path == MEMORY else state_path
         self.state = self._read_state()
         self.client = _connect(target)
@@ -136,13 +137,21 @@ class QdrantConnection:
 
     def ensure(self, name: str, create: Callable[[QdrantClient], object]) -> bool:
         """Create the collection if it is missing; True when it was created."""
-        if self.call(lambda c: c.collection_exists(name)):
+        if self.exists(name):
             return False
         self.call(create)
+        self._present.add(name)
         return True
 
     def exists(self, name: str) -> bool:
-        return self.call(lambda c: c.collection_exists(name))
+        if name not in self._present and self.call(lambda c: c.collection_exists(name)):
+            self._present.add(name)
+        return name in self._present
+
+    def drop(self, name: str) -> None:
+        self._present.discard(name)
+        if self.call(lambda c: c.collection_exists(name)):
+            self.call(lambda c: c.delete_collection(name))
 
     def keyword_indexes(self, name: str, fields: Iterable[tuple[str, str]]) -> None:
         """Payload indexes for the filters (a server only: the local mode warns that it has none)."""
@@ -334,8 +343,7 @@ class QdrantVectors:
 
     def reset(self, dim: int) -> None:
         self.dim = dim
-        if self.conn.exists(self.conn.dense):
-            self.conn.call(lambda c: c.delete_collection(self.conn.dense))
+        self.conn.drop(self.conn.dense)
         self._ensure()
         self._changes += 1
 
@@ -467,8 +475,7 @@ class QdrantLexical:
 
     def clear(self) -> None:
         with self._lock:
-            if self.conn.exists(self.conn.sparse):
-                self.conn.call(lambda c: c.delete_collection(self.conn.sparse))
+            self.conn.drop(self.conn.sparse)
             self.conn.state["lexical"] = {}
             self._ensure()
 
