@@ -39,6 +39,11 @@ EMBED_BATCH = 32
 EMBED_WINDOW = 256  # texts taken from the queue at once: a search re-orders what follows within ~13 s
 HEAD_LINES = 3  # first lines that several files' first chunks must share to be a copied header
 HEAD_SAMPLE = 50  # first chunks of a group read to find how long their shared header is
+# A shared header shorter than this is embedded with its chunk as before: embedding a chunk in two parts
+# moves its vector (cosine 0.84-0.97 to the whole chunk's on LangChain's docs, whose shared leading lines
+# are 8-25 token notes and diagram openings), worth it for a licence notice (~100-200 tokens a file
+# spared) but not for a line or two.
+MIN_HEAD_TOKENS = 64
 
 
 def text_hash(text: str) -> str:
@@ -335,7 +340,8 @@ class Indexer:
                 if not queue:
                     break
                 if heads is None and any(q.first for q in queue):
-                    heads = Heads(self.catalog.shared_heads(HEAD_LINES, HEAD_SAMPLE))
+                    groups = self.catalog.shared_heads(HEAD_LINES, HEAD_SAMPLE)
+                    heads = Heads(groups, self.count_tokens or approx_tokens)
                 for start in range(0, len(queue), EMBED_BATCH):
                     self._check(cancelled)
                     batch = queue[start : start + EMBED_BATCH]
@@ -357,7 +363,7 @@ class Indexer:
         the header's vector and its remaining lines' vector: what the embedder's mean pooling would give
         the two parts, without reading the header again for every file."""
         count = self.count_tokens or approx_tokens
-        heads = heads or Heads([])
+        heads = heads or Heads([], count)
         parts = [heads.split(q.text) if q.first else (None, q.text) for q in batch]
         new_headers = [h for h, _ in parts if h is not None and h not in heads.vectors]
         distinct = list(dict.fromkeys([*new_headers, *(rest for _, rest in parts)]))
@@ -433,12 +439,12 @@ class Heads:
     """Headers copied to the top of several files (licence and copyright notices, generated-file
     banners): the longest run of leading lines that all sampled first chunks of a group share."""
 
-    def __init__(self, groups: list[list[str]]) -> None:
+    def __init__(self, groups: list[list[str]], count: Callable[[str], int]) -> None:
         self.headers: dict[tuple[str, ...], list[str]] = {}
         self.vectors: dict[str, tuple[npt.NDArray[np.float32], int]] = {}  # header -> vector, tokens
         for texts in groups:
             shared = _common_lines([text.split("\n") for text in texts])
-            if len(shared) >= HEAD_LINES:
+            if len(shared) >= HEAD_LINES and count("\n".join(shared)) >= MIN_HEAD_TOKENS:
                 self.headers[tuple(shared[:HEAD_LINES])] = shared
 
     def split(self, text: str) -> tuple[str | None, str]:
