@@ -419,6 +419,7 @@ def _eval_followups(args: argparse.Namespace) -> int:
         split=args.split,
         work_dir=Path(args.work_dir) if args.work_dir else None,
         progress=lambda conv: print(conv, end=" ", file=sys.stderr, flush=True),
+        condense=args.generator == "local",
     )
     print(file=sys.stderr)
     if report is None:

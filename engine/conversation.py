@@ -167,6 +167,31 @@ def standalone(question: str, previous: Turn, doc_freq: DocFreq | None = None) -
     return f"{question.strip()} ({' '.join(kept)})" if kept else question.strip()
 
 
+CONDENSE_SYSTEM = (
+    "Rewrite the user's follow-up question so that it can be understood without the conversation: "
+    "replace its pronouns and fill in what it leaves out from the previous question and answer. Keep "
+    "its meaning and its own words. Reply with the rewritten question only, on one line."
+)
+CONDENSE_TOKENS = 48
+CONDENSE_ANSWER_WORDS = 60
+
+
+def condense(question: str, previous: Turn, chat: Callable[[list[dict[str, str]], int], str]) -> str:
+    """The local model's standalone version of a follow-up (`chat(messages, max_tokens)`), from the
+    previous turn's question and the start of its answer; the question itself when it writes nothing."""
+    said = " ".join(s.text for s in previous.answer.sentences).split()[:CONDENSE_ANSWER_WORDS]
+    user = (
+        f"Previous question: {previous.searched or previous.question}\n"
+        f"Previous answer: {' '.join(said) or '(none)'}\n"
+        f"Follow-up question: {question.strip()}"
+    )
+    reply = chat(
+        [{"role": "system", "content": CONDENSE_SYSTEM}, {"role": "user", "content": user}], CONDENSE_TOKENS
+    )
+    line = next((x.strip() for x in reply.splitlines() if x.strip()), "")
+    return line.removeprefix("Rewritten question:").strip() or question.strip()
+
+
 def coverage(terms: Sequence[str], texts: Sequence[str], doc_freq: DocFreq | None) -> float:
     """IDF-weighted share of `terms` the best single text holds (0 without terms or texts)."""
     weights = {t: idf(t, doc_freq) for t in dict.fromkeys(terms)}

@@ -10,6 +10,7 @@ import pytest
 
 from engine.api import Engine
 from engine.backends import llama_cpp
+from engine.conversation import Turn
 from engine.errors import Cancelled
 from engine.events import Answer, Draft, EvidenceReady, GenerationProgress
 
@@ -107,3 +108,23 @@ def test_new_settings_drop_the_local_generator_they_change(local: Engine) -> Non
     local.use_settings(local.settings.model_copy(update={"local_model": "generator"}))
     second = local.generator("local")
     assert second is not first and second.model_path == local.locator.path("generator")
+
+
+def test_the_model_rewrites_a_follow_up_on_one_line_and_answers_the_same_afterwards(local: Engine) -> None:
+    """conversation.condense (measured by `citeline eval evalsets/followups --generator local`): the
+    model's reply is one line, never empty, and the chat shares the KV cache with answers safely."""
+    from engine.conversation import condense
+
+    first = local.ask(QUESTION, "local")
+    turn = _turn(first)
+    generator = local.generator("local")
+    assert isinstance(generator, llama_cpp.LlamaGenerator)
+    rewritten = condense("And how long does it take?", turn, generator.chat)
+    assert rewritten and "\n" not in rewritten
+    assert local.ask(QUESTION, "local").text == first.text  # the chat left no state behind
+
+
+def _turn(answer: Answer) -> Turn:
+    from datetime import datetime
+
+    return Turn(1, 1, 1, answer.question, answer.question, False, answer, datetime.now())

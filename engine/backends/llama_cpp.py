@@ -275,6 +275,18 @@ class LlamaGenerator:
         stop = [] if result.stop is None else [result.stop] if isinstance(result.stop, str) else result.stop
         return Prompt(tokens, list(stop), result.stopping_criteria)
 
+    def chat(self, messages: list[dict[str, str]], max_tokens: int) -> str:
+        """A short free-text reply (greedy), for tasks other than answers: one at a time with answers."""
+        with self._answer_lock:
+            if self._last is not None:
+                self._last.thread.join()
+            self.abort_flag = False
+            prompt = self.prompt(messages)
+            out = self.llm().create_completion(
+                prompt=prompt.tokens, max_tokens=max_tokens, temperature=0.0, seed=0, stop=prompt.stop
+            )
+            return str(out["choices"][0].get("text") or "")
+
     # -- answering ----------------------------------------------------------------------------------
     def generate(
         self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]

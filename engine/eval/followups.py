@@ -23,12 +23,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.api import Engine, TurnSaved
+from engine.backends.llama_cpp import LlamaGenerator
+from engine.conversation import condense as condense_question
 from engine.conversation import engine_chunks, engine_embed, engine_search, plan
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, DatasetError, load
@@ -92,6 +95,11 @@ class FollowupReport:
             "judged new": metrics.mean(0.0 if r["follow_up"] else 1.0 for r in new),
         }
         out["thread / standalone"] = out["thread"] / out["standalone"] if out["standalone"] else 0.0
+        condensed = [r for r in follow if "model" in r]
+        if condensed:
+            out["model"] = metrics.mean(r["model"] for r in condensed)
+            out["model / standalone"] = out["model"] / out["standalone"] if out["standalone"] else 0.0
+            out["model ms p50"] = float(sorted(r["model_ms"] for r in condensed)[len(condensed) // 2])
         return out
 
     def markdown(self) -> str:
@@ -116,6 +124,12 @@ class FollowupReport:
                 f"{s['new topics']:.0f} | {new if s['new topics'] else '– | – | –'} |"
             )
         s = self.summary()
+        if "model" in s:
+            lines += [
+                "",
+                f"The local model's rewrite searched instead: {s['model']:.3f} "
+                f"({s['model / standalone']:.1%} of standalone), {s['model ms p50']:.0f} ms p50 to write.",
+            ]
         verdict = "met" if s["thread / standalone"] >= TARGET else "not met"
         lines += ["", f"Target thread >= {TARGET:.0%} of standalone: {verdict}."]
         return "\n".join(lines)
@@ -171,9 +185,11 @@ def run_followups(
     work_dir: Path | None = None,
     shared: Path | None = None,
     progress: Progress | None = None,
+    condense: bool = False,
 ) -> FollowupReport | None:
     """Score the set's conversations of `split` (test/heldout, train/tune or all); None when the shared
-    sets are not on this machine."""
+    sets are not on this machine. `condense`: also search each follow-up as the local model rewrites it
+    (conversation.condense), in a `model` column."""
     part = SPLITS.get(split)
     if part is None:
         raise DatasetError(f"The follow-up set has no split {split!r}.", "use heldout, tune or all")
@@ -193,7 +209,7 @@ def run_followups(
         try:
             root = datasets[name].corpus_dir.resolve()
             for conv in todo:
-                report.rows += score_conversation(engine, conv, root)
+                report.rows += score_conversation(engine, conv, root, condense)
                 if progress is not None:
                     progress(conv.id)
         finally:
@@ -201,14 +217,16 @@ def run_followups(
     return report
 
 
-def score_conversation(engine: Engine, conv: Conversation, root: Path) -> list[dict[str, Any]]:
+def score_conversation(
+    engine: Engine, conv: Conversation, root: Path, condense: bool = False
+) -> list[dict[str, Any]]:
     """Ask the conversation in a new thread; score every turn after the first (then drop the thread)."""
     thread: int | None = None
     rows = []
     try:
         for number, spec in enumerate(conv.turns, start=1):
             if thread is not None:
-                rows.append(_score_turn(engine, conv, number, spec, thread, root))
+                rows.append(_score_turn(engine, conv, number, spec, thread, root, condense))
             for event in engine.ask_thread_stream(spec.question, thread, generator="extractive"):
                 if isinstance(event, TurnSaved):
                     thread = event.turn.thread_id
@@ -219,7 +237,13 @@ def score_conversation(engine: Engine, conv: Conversation, root: Path) -> list[d
 
 
 def _score_turn(
-    engine: Engine, conv: Conversation, number: int, spec: TurnSpec, thread: int, root: Path
+    engine: Engine,
+    conv: Conversation,
+    number: int,
+    spec: TurnSpec,
+    thread: int,
+    root: Path,
+    condense: bool = False,
 ) -> dict[str, Any]:
     search = engine_search(engine)
     previous = engine.thread_turns(thread)
@@ -230,7 +254,19 @@ def _score_turn(
         return metrics.recall_at_k(file_keys(hits, root), spec.gold, 5)
 
     alone = recall(search(spec.question, CHUNK_DEPTH))
-    return {
+    model: dict[str, Any] = {}
+    if condense and not spec.new_topic and previous:
+        local = engine.generator("local")
+        assert isinstance(local, LlamaGenerator)
+        chat = local.chat
+        started = time.perf_counter()
+        rewritten = condense_question(spec.question, previous[-1], chat)
+        model = {
+            "model_searched": rewritten,
+            "model": recall(search(rewritten, CHUNK_DEPTH)),
+            "model_ms": round((time.perf_counter() - started) * 1000),
+        }
+    return model | {
         "id": f"{conv.id}.{number}",
         "set": conv.set_name,
         "part": conv.part,
