@@ -150,6 +150,8 @@ class Status:
     vectors_total: int
     skipped: list[FileRow] = field(default_factory=list)
     truncated: int = 0  # chunks longer than the embedder's 256-token window
+    embed_tokens: int = 0  # tokens the embedder read for the stored vectors
+    embed_saved: int = 0  # tokens it was spared: duplicate texts, headers several files share
 
     @property
     def vectors_fraction(self) -> float:
@@ -791,6 +793,7 @@ class Engine:
             )
             skipped.extend(f for f in files if f.status != "indexed")
         missing, total = catalog.count_missing_vectors()
+        read, saved = catalog.embed_tokens()
         return Status(
             str(self.home),
             folders,
@@ -799,6 +802,8 @@ class Engine:
             total,
             skipped,
             catalog.count_truncated(EMBED_WINDOW),
+            read,
+            saved,
         )
 
     def close(self) -> None:

@@ -114,6 +114,11 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(
             f"chunks longer than the embedder's window (tail not embedded): {status.truncated} ({share:.1%})"
         )
+    if status.embed_tokens or status.embed_saved:
+        print(
+            f"embedding: the model read {status.embed_tokens:,} tokens; {status.embed_saved:,} spared "
+            "(duplicate texts, headers several files share)"
+        )
     if status.skipped:
         print("skipped or failed:")
         for row in status.skipped[: args.limit]:

@@ -93,6 +93,8 @@ def test_a_licence_header_two_files_share_is_embedded_once(engine: Engine, tmp_p
     assert done == total > 0
     model, saved = engine.catalog.embed_tokens()
     assert model > 0 and saved >= 100  # the header is ~120 tokens, in one of the two files at least
+    status = engine.status()  # what `citeline status` prints
+    assert (status.embed_tokens, status.embed_saved) == (model, saved)
     for question, wanted in (
         ("turn a string like 1 March 2024 into a date", "dates.py"),
         ("deliver a notification message over SMTP", "mail.py"),
