@@ -17,7 +17,9 @@ from desktop.logs import log_path
 from tests.desktop.conftest import make_corpus
 
 REPO = Path(__file__).resolve().parents[2]
-QUIT_S = 1.0  # from the key press to the process's end
+# From the key press to the process's end. The 1 s is measured idle (0.2-0.6 s, README); on a CI
+# box that runs other jobs it took 1.26 s once. What this must catch is the old 35-83 s wait.
+QUIT_S = 3.0
 
 
 def _env(home: Path) -> dict[str, str]:

@@ -105,5 +105,6 @@ def test_search_stays_quick_while_the_local_model_answers(
     assert busy, "the answer ended before the search: nothing was measured against the model"
     assert worst < MAX_GAP_S, f"the UI thread stalled for {worst * 1000:.0f} ms"
     assert waited < 1.0, f"search results took {waited:.2f} s while the model ran"
-    with qtbot.waitSignal(window.answer.answered, timeout=120_000):
+    # the model's threads run at nice 10: on a loaded machine they get what is left, so wait generously
+    with qtbot.waitSignal(window.answer.answered, timeout=400_000):
         pass
