@@ -92,3 +92,37 @@ def test_mcp_documents_are_served_redacted(tmp_path: Path) -> None:
 )
 def test_ordinary_prose_and_code_are_left_alone(text: str) -> None:
     assert redact_text(text) == (text, 0)
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_the_whole_document_check_never_passes_over_a_line_that_holds_a_secret(where: str) -> None:
+    """redact() skips a document when no shape matches its joined text: each shape, on the first, a middle
+    or the last line, at the line's start or end, must still be found there."""
+    from engine.events import Document, Line
+    from engine.ingest.secrets import redact
+
+    plain = ["# Notes", "Nothing secret on this line.", "key: value"]
+    more = {
+        "google": "AIza" + "Sy0123456789abcdefghijklmnopqrstuvw",
+        "anthropic": "sk-ant-" + "a1B2" * 10,
+        "aws_role": "ASIA" + "Z2X3C4V5B6N7M8Q9",
+        "gh_server": "ghs_" + "Qw3" * 12,
+    }
+    for name, value in {**FAKES, **more}.items():
+        lines_with = (
+            value,
+            f"x {value}",
+            f"password={value}",
+            f"API_KEY: '{value}'",
+            f"Client_Secret={value}",
+        )
+        for line_text in lines_with:
+            if not redact_text(line_text)[1]:
+                continue  # a shape only in context (the PEM body): covered by the block tests
+            lines = list(plain)
+            at = {"first": 0, "middle": 1, "last": len(lines)}[where]
+            lines.insert(at, line_text)
+            doc = Document(tuple(Line(t, i + 1) for i, t in enumerate(lines)), "markdown")
+            redacted, count = redact(doc)
+            assert count >= 1, (name, line_text, where)
+            assert value not in "\n".join(line.text for line in redacted.lines)
