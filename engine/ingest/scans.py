@@ -11,6 +11,7 @@ This module imports no heavy package at import time (Pillow is imported when an 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import io
 import re
@@ -38,8 +39,10 @@ class NoTextLayer(ExtractError):
     `message` as the reason until then."""
 
 
+@functools.cache
 def image_suffixes() -> tuple[str, ...]:
-    """The image types this installation can open: HEIC/HEIF only with pillow-heif."""
+    """The image types this installation can open: HEIC/HEIF only with pillow-heif (looked up once: the
+    extractor registry and the scanner fix their lists at import too, and ingest asks for every file)."""
     heif = importlib.util.find_spec("pillow_heif") is not None
     return IMAGE_SUFFIXES + (HEIF_SUFFIXES if heif else ())
 
