@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from engine.answer.answerability import model as check_model
+from engine.backends.llama_cpp import reuse_prefix
 from engine.eval import metrics
 from engine.eval.calibrate import Asked, asked_for, fitted_part
 
@@ -69,13 +70,7 @@ class Judge:
             {"role": "user", "content": user(question, passage)},
         ]
         tokens = self.gen.prompt(messages).tokens
-        cached = 0
-        for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
-            if have != want:
-                break
-            cached += 1
-        llm.n_tokens = min(cached, len(tokens) - 1)
-        llm.eval(tokens[llm.n_tokens :])
+        llm.eval(tokens[reuse_prefix(llm, tokens) :])
         logits = np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
         return float(_lse(logits[self.yes]) - _lse(logits[self.no]))
 
@@ -171,7 +166,7 @@ def report(records: list[dict[str, Any]], spent: list[float]) -> dict[str, Any]:
     neg = [r for r in records if not r["answerable"]]
     checks = np.array([max(r["check"]) for r in records])
     llms = np.array([max(r["llm"]) for r in records])
-    z = (np.log(checks / (1 - checks + 1e-9) + 1e-9) - 0) / 1.0
+    z = np.log(checks / (1 - checks + 1e-9) + 1e-9)  # the check's probability as a logit
     fused_raw = (z - z.mean()) / (z.std() or 1) + (llms - llms.mean()) / (llms.std() or 1)
     fused = {r["id"]: float(v) for r, v in zip(records, fused_raw, strict=True)}
     out: dict[str, Any] = {

@@ -114,6 +114,17 @@ sys.stdin.read()
 """
 
 
+def _child(script: str, home: Path) -> subprocess.Popen[str]:
+    """`script` in another Python process over the data dir `home`, talking on its stdin and stdout."""
+    return subprocess.Popen(
+        [sys.executable, "-c", script, str(home)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+
+
 @pytest.mark.slow
 def test_a_sigkill_after_embedding_loses_no_vector(engine: Engine, small_folder: Path) -> None:
     """The file saved before the kill lacks the new file's vectors and still holds the deleted file's: the
@@ -123,13 +134,7 @@ def test_a_sigkill_after_embedding_loses_no_vector(engine: Engine, small_folder:
     engine.close()
     write(small_folder, "notes/new.md", "# Lighthouse\n\nThe lighthouse keeper logs every ship at dusk.\n")
     (small_folder / "docs" / "pto.md").unlink()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", KILLED, str(engine.home)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-    )
+    proc = _child(KILLED, engine.home)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "synced"
     proc.kill()
     proc.communicate()  # reaps it and closes the pipes
@@ -174,13 +179,7 @@ def test_a_snapshot_reader_never_writes_the_file(engine: Engine, small_folder: P
     engine.add_folder(small_folder)
     engine.run(engine.sync())
     engine.close()
-    writer = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(engine.home)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-    )
+    writer = _child(HOLD, engine.home)
     try:
         assert writer.stdout is not None and writer.stdout.readline().strip() == "holding"
         path = engine.home / "index" / "vectors.usearch"

@@ -64,6 +64,18 @@ def raw_sentence(obj: dict[str, Any], packed: Packed | None = None) -> RawSenten
     return RawSentence(text, tuple(dict.fromkeys(sources)), quote)
 
 
+def reuse_prefix(llm: Any, tokens: Sequence[int]) -> int:
+    """Keep the KV cache's part that `tokens` begin with (the system prompt, a question asked again) and
+    return its length; the last token is always read again, for fresh logits."""
+    cached = 0
+    for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
+        if have != want:
+            break
+        cached += 1
+    llm.n_tokens = min(cached, len(tokens) - 1)
+    return int(llm.n_tokens)
+
+
 def lower_priority() -> None:
     """Run this thread (and the OpenMP threads llama.cpp starts from it, which inherit it) at a lower CPU
     priority: on an idle machine it costs nothing, and when the user types or searches while the model
@@ -125,13 +137,7 @@ class _Run:
 
     def _read_prompt(self) -> None:
         llm, tokens = self.gen.llm(), self.prompt.tokens
-        cached = 0
-        for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
-            if have != want:
-                break
-            cached += 1
-        cached = min(cached, len(tokens) - 1)  # the last token is read again, for fresh logits
-        llm.n_tokens = cached
+        cached = reuse_prefix(llm, tokens)
         self.cached = self.read = cached
         start = time.perf_counter()
         for i in range(cached, len(tokens), READ_STEP):

@@ -197,18 +197,17 @@ def run_eval(
     work = work_dir or default_work_dir(path)
     work.mkdir(parents=True, exist_ok=True)
     dataset = load(path, work, split=split, limit=limit)
-    engine, seconds = open_index(dataset, work, progress, overrides)
-    if overrides:  # this run only: never saved, and read by backends as they are first built
-        engine.use_settings(engine.settings.model_validate({**engine.settings.model_dump(), **overrides}))
+    engine, seconds = open_index(dataset, work, progress, overrides)  # overrides: this run only, never saved
     try:
         mode_reports = [evaluate_mode(engine, dataset, m, searcher_for(engine, m)) for m in modes]
         report = Report(
             dataset.name, dataset.kind, len(dataset.queries), seconds, engine.status().chunks, mode_reports
         )
         read, spared = engine.catalog.embed_tokens()
-        report.extra["embedding tokens"] = (
-            f"{read:,} read by the model, {spared:,} spared (duplicates, shared headers)"
-        )
+        if read or spared:  # an index embedded before the counts were kept has none
+            report.extra["embedding tokens"] = (
+                f"{read:,} read by the model, {spared:,} spared (duplicates, shared headers)"
+            )
         if calibrate:
             from engine.eval.answers import calibrate_gate
 
