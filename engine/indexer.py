@@ -10,6 +10,8 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -202,19 +204,21 @@ class Indexer:
     ) -> Iterator[Event]:
         batch: list[Parsed] = []
         n_chunks = 0
-        for done, result in enumerate(todo, start=1):
-            self._check(cancelled)
-            parsed = self._parse(result, known.get(str(result.path)))
-            if parsed is None:  # vanished while we looked, or unchanged content
-                continue
-            batch.append(parsed)
-            n_chunks += len(parsed.chunks)
-            if len(batch) >= BATCH_FILES or n_chunks >= BATCH_CHUNKS:
-                yield from self._write(folder_id, batch)
-                batch, n_chunks = [], 0
-            if done % 16 == 0 or done == len(todo):
-                yield IndexProgress("lexical", done, len(todo), str(result.path))
-        yield from self._write(folder_id, batch)
+        with _Behind(lambda b: list(self._write(folder_id, b))) as writer:
+            for done, result in enumerate(todo, start=1):
+                self._check(cancelled)
+                parsed = self._parse(result, known.get(str(result.path)))
+                if parsed is None:  # vanished while we looked, or unchanged content
+                    continue
+                batch.append(parsed)
+                n_chunks += len(parsed.chunks)
+                if len(batch) >= BATCH_FILES or n_chunks >= BATCH_CHUNKS:
+                    yield from writer.submit(batch)
+                    batch, n_chunks = [], 0
+                if done % 16 == 0 or done == len(todo):
+                    yield IndexProgress("lexical", done, len(todo), str(result.path))
+            yield from writer.submit(batch)
+            yield from writer.wait()
 
     def _parse(self, result: scanner.ScanResult, old: FileRow | None) -> Parsed | None:
         if result.skip_reason is not None:
@@ -241,7 +245,7 @@ class Indexer:
             return Parsed(result, digest, [], "failed", f"parse error: {exc.message}")
         except Exception as exc:  # a broken file must never stop the sync; the reason is recorded
             return Parsed(result, digest, [], "failed", f"parse error: {type(exc).__name__}: {exc}")
-        scanned = self.scans.note(digest) if self.scans else None
+        scanned = self.scans.note(result.path, digest) if self.scans else None
         notes = [n for n in (scanned, sampled, secrets_note(n_secrets)) if n]
         return Parsed(result, digest, chunks, "indexed", "; ".join(notes) or None)
 
@@ -387,6 +391,42 @@ class Indexer:
 
 UNSUPPORTED = "unsupported file type"
 LEGACY_UNSUPPORTED = ": unsupported file type"  # how failed rows read before unsupported meant skipped
+
+
+class _Behind:
+    """Writes one batch in a thread while the caller parses the next. The catalog's and Tantivy's work is
+    native and lets the parsing run beside it (keyword ingest +12 % on 2 cores, README "Scale"). One write
+    at a time, in order; a write's events are yielded when the next batch is handed over; a failed
+    write raises there. Leaving the block (cancelled, an error) waits for the write under way, so a
+    batch is either written whole or not begun."""
+
+    def __init__(self, write: Callable[[list[Parsed]], list[Event]]) -> None:
+        self._write = write
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: Future[list[Event]] | None = None
+
+    def __enter__(self) -> _Behind:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pending is not None:
+            with suppress(Exception):  # the error that is leaving the block is the one to report
+                self._pending.result()
+            self._pending = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+
+    def submit(self, batch: list[Parsed]) -> Iterator[Event]:
+        yield from self.wait()
+        if batch:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="citeline-write")
+            self._pending = self._pool.submit(self._write, batch)
+
+    def wait(self) -> Iterator[Event]:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            yield from pending.result()
 
 
 def _changed(result: scanner.ScanResult, old: FileRow | None) -> bool:

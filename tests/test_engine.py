@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import Engine
-from engine.errors import CiteError
+from engine.errors import Cancelled, CiteError
 from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
 from tests.conftest import write
 
@@ -209,3 +209,55 @@ def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:
     reopened = Catalog(tmp_path / "catalog.duckdb")
     assert reopened.vector_dim() == 8 and reopened.vectors_for_chunks()[1].shape == (0, 8)
     reopened.close()
+
+
+def _catalog_and_lexical(engine: Engine) -> tuple[int, int]:
+    catalog, lexical, _ = engine._open()
+    return catalog.count_chunks(), lexical.num_docs()
+
+
+def test_a_sync_cancelled_between_batches_leaves_both_indexes_in_step(engine: Engine, tmp_path: Path) -> None:
+    """Batches are written in a thread while the next is parsed: a cancel must still leave every batch
+    either written to the catalog and Tantivy both, or to neither, and the next sync finishes the job."""
+    folder = tmp_path / "many"
+    for i in range(300):  # several batches of 64 files
+        write(folder, f"f{i:03d}.md", f"# Note {i}\n\nword{i} appears here, with some prose around it.\n")
+    engine.add_folder(folder)
+    indexed = 0
+
+    def cancelled() -> bool:
+        return indexed >= 70  # inside the second batch, while the first is being written
+
+    job = engine.sync(embed=False, cancelled=cancelled)
+    with pytest.raises(Cancelled):
+        for event in job:
+            indexed += isinstance(event, (FileIndexed, IndexProgress))
+    chunks, docs = _catalog_and_lexical(engine)
+    assert 0 < chunks < 300 and chunks == docs
+    engine.run(engine.sync(embed=False))
+    assert _catalog_and_lexical(engine) == (300, 300)
+    assert paths(engine, "word299") == ["f299.md"]
+
+
+def test_a_write_that_fails_in_the_writing_thread_stops_the_sync(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "many"
+    for i in range(200):
+        write(folder, f"f{i:03d}.md", f"# Note {i}\n\nword{i}\n")
+    engine.add_folder(folder)
+    _, lexical, _ = engine._open()
+    calls = 0
+    real = type(lexical).apply
+
+    def apply(self: object, *args: object, **kwargs: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise OSError(5, "Input/output error")
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(lexical), "apply", apply)
+    with pytest.raises(OSError, match="Input/output"):
+        engine.run(engine.sync(embed=False))
+    assert calls == 2  # nothing was written after the failed batch

@@ -154,9 +154,10 @@ class ScanText:
             return f"{NO_TEXT_LAYER}: {done.note or 'OCR found no text'}"
         return waiting if self.policy.ready else self.policy.why_not()
 
-    def note(self, digest: str) -> str | None:
-        """What OCR recorded for this content when it read only part of it (pages cut, time limit)."""
-        done = self.cache.finished(digest) if digest else None
+    def note(self, path: Path, digest: str) -> str | None:
+        """What OCR recorded for this content when it read only part of it (pages cut, time limit). A file
+        OCR never reads has no record to look for (the lookup was a failed open per file)."""
+        done = self.cache.finished(digest) if digest and scans.may_need_ocr(path) else None
         return done.note if done is not None else None
 
 

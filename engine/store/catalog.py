@@ -467,13 +467,22 @@ class Catalog:
         if not files:
             return {}, {}, []
         paths = [f.path for f in files]
-        removed = con.execute(
-            "DELETE FROM chunks WHERE file_id IN (SELECT id FROM files WHERE list_contains(?, path)) "
-            "RETURNING id",
-            [paths],
-        ).fetchall()
-        existing = dict(
-            con.execute("SELECT path, id FROM files WHERE list_contains(?, path)", [paths]).fetchall()
+        existing: dict[str, int] = dict(
+            con.execute(
+                "SELECT f.path, f.id FROM files f JOIN (SELECT unnest(?::VARCHAR[]) AS path) u "
+                "ON f.path = u.path",
+                [paths],
+            ).fetchall()
+        )
+        # Only files already known have chunks to remove: a fresh ingest (every path new) never scans
+        # the chunks table, which made each batch cost more the bigger the index grew.
+        removed = (
+            con.execute(
+                "DELETE FROM chunks WHERE file_id IN (SELECT unnest(?::BIGINT[])) RETURNING id",
+                [list(existing.values())],
+            ).fetchall()
+            if existing
+            else []
         )
         old = [f for f in files if f.path in existing]
         new = [f for f in files if f.path not in existing]

@@ -6,6 +6,7 @@ file written after each commit; a mismatch at open (a crash between the two comm
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -39,19 +40,25 @@ def split_identifier(ident: str) -> list[str]:
 def code_terms(text: str) -> str:
     """Text for the code field: each identifier whole (separators removed) plus its parts."""
     out: list[str] = []
-    for match in IDENT.finditer(text):
-        ident = match.group(0)
-        if (
-            "_" in ident
-            or "." in ident
-            or ":" in ident
-            or (ident != ident.lower() and ident != ident.upper())
-        ):
-            out.extend(split_identifier(ident))
+    parts = _code_parts
+    for ident in IDENT.findall(text):
+        if not (ident.isalnum() and (ident.islower() or ident.isupper())):  # a plain word has none
+            out.extend(parts(ident))
     return " ".join(out)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _code_parts(ident: str) -> tuple[str, ...]:
+    """An identifier's terms for the code field: none for a plain word (all one case, no separator).
+    Cached: ingest meets the same identifiers again and again."""
+    if "_" in ident or "." in ident or ":" in ident or (ident != ident.lower() and ident != ident.upper()):
+        return tuple(split_identifier(ident))
+    return ()
+
+
+@functools.lru_cache(maxsize=1 << 12)
 def path_terms(path: str) -> str:
+    """Cached: every chunk of a file asks for the same path's terms."""
     path = shown(path)  # a name that is not valid UTF-8 is searchable by its escaped form
     return " ".join(split_identifier(re.sub(r"[\\/]", ".", path))) + " " + re.sub(r"[\\/._-]", " ", path)
 
