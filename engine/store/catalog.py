@@ -620,9 +620,10 @@ class Catalog:
         rows = (
             self._cur()
             .execute(
-                f"SELECT text_hash, any_value(text) FROM {_chunks_of(folder_id)} "
-                "WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
-                "GROUP BY text_hash ORDER BY min(id) LIMIT ?",
+                "SELECT q.text_hash, c.text FROM (SELECT text_hash, min(id) AS first_id "
+                f"  FROM {_chunks_of(folder_id)} WHERE text_hash NOT IN (SELECT text_hash FROM vectors) "
+                "  GROUP BY text_hash ORDER BY first_id LIMIT ?) q JOIN chunks c ON c.id = q.first_id "
+                "ORDER BY q.first_id",
                 [*_folder_arg(folder_id), limit],
             )
             .fetchall()
@@ -636,18 +637,25 @@ class Catalog:
         files searches returned lately (`seen`: path, when), newest first; then of the most recently
         modified files, code vendored from elsewhere (VENDORED) last; then in the order they were
         indexed. Of one folder's files when folder_id is given."""
-        folder = "WHERE f.folder_id = ? AND" if folder_id is not None else "WHERE"
+        # Ranked by hash alone, then the texts of the window read by chunk id: carrying every text through
+        # the grouping made this ~1.5 s a window at 1M chunks, against ~0.2 s.
+        folder = "WHERE f.folder_id = ?" if folder_id is not None else ""
         rows = (
             self._cur()
             .execute(
-                "WITH seen AS (SELECT unnest(?::VARCHAR[]) AS path, unnest(?::DOUBLE[]) AS at) "
-                "SELECT c.text_hash, any_value(c.text), bool_or(c.ord = 0), count(*), "
-                "max(coalesce(c.tokens, 0)) "
-                "FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN seen s ON s.path = f.path "
-                f"{folder} c.text_hash NOT IN (SELECT text_hash FROM vectors) "
-                "GROUP BY c.text_hash ORDER BY max(s.at) DESC NULLS LAST, "
-                "bool_and(regexp_matches(f.path, ?)), max(f.mtime) DESC, min(c.id) LIMIT ?",
-                [[p for p, _ in seen], [t for _, t in seen], *_folder_arg(folder_id), VENDORED, limit],
+                "WITH seen AS (SELECT unnest(?::VARCHAR[]) AS path, unnest(?::DOUBLE[]) AS at), "
+                "ff AS (SELECT f.id, f.mtime, regexp_matches(f.path, ?) AS vendored, s.at "
+                f"  FROM files f LEFT JOIN seen s ON s.path = f.path {folder}), "
+                "top AS (SELECT c.text_hash, min(c.id) AS first_id, bool_or(c.ord = 0) AS first, "
+                "  count(*) AS n, max(coalesce(c.tokens, 0)) AS tokens, max(ff.at) AS seen_at, "
+                "  bool_and(ff.vendored) AS vendored, max(ff.mtime) AS mtime "
+                "  FROM chunks c JOIN ff ON ff.id = c.file_id "
+                "  WHERE c.text_hash NOT IN (SELECT text_hash FROM vectors) GROUP BY c.text_hash "
+                "  ORDER BY seen_at DESC NULLS LAST, vendored, mtime DESC, first_id LIMIT ?) "
+                "SELECT top.text_hash, c.text, top.first, top.n, top.tokens "
+                "FROM top JOIN chunks c ON c.id = top.first_id "
+                "ORDER BY top.seen_at DESC NULLS LAST, top.vendored, top.mtime DESC, top.first_id",
+                [[p for p, _ in seen], [t for _, t in seen], VENDORED, *_folder_arg(folder_id), limit],
             )
             .fetchall()
         )
