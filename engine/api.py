@@ -30,6 +30,7 @@ from engine.backends.registry import embedders, generators, rerankers
 from engine.conversation import Searched, Thread, Turn, TurnSaved
 from engine.conversation_export import Format as ExportFormat
 from engine.documents import DocFormat, DocumentLines, document_lines, read_document
+from engine.embed_spool import Spool, embedder_identity, run_worker
 from engine.errors import CiteError, MissingModel
 from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
@@ -429,7 +430,29 @@ class Engine:
     def _embed(self, embedder: Embedder, cancelled: Callable[[], bool]) -> Iterator[IndexProgress]:
         with self._write_lock:
             self._fit_vectors(embedder.dim)
-            yield from self._indexer().embed_pending(embedder.embed, cancelled)
+            spool = Spool(self.spool_dir(), embedder_identity(embedder))
+            yield from self._indexer().embed_pending(embedder.embed, cancelled, spool)
+
+    def spool_dir(self) -> Path:
+        """Where embedding batches are shared with `citeline embed-worker` processes (the `embed_spool`
+        setting; by default beside the index)."""
+        if self.settings.embed_spool:
+            return Path(self.settings.embed_spool).expanduser()
+        return self.home / "index" / "embed-spool"
+
+    def embed_worker(
+        self,
+        stop: Callable[[], bool] = _never,
+        idle_exit: float | None = None,
+        report: Callable[[str], None] | None = None,
+    ) -> int:
+        """Serve another process's embedding backlog (`citeline embed-worker`): embed the batches its
+        owner puts in the spool until `stop()` or `idle_exit` idle seconds; returns the batches done.
+        Opens no index, so it runs beside the app or `citeline watch` that owns it."""
+        embedder = self.embedder()
+        embedder.embed(["warm up"])  # load the model before announcing this worker
+        spool = Spool(self.spool_dir(), embedder_identity(embedder))
+        return run_worker(spool, embedder.embed, stop, idle_exit, report)
 
     def ocr_pending(self, cancelled: Callable[[], bool] = _never) -> Iterator[Event]:
         """OCR every waiting page ("ocr" progress counts pages), re-indexing each file as it is read."""

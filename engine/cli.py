@@ -462,6 +462,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_embed_worker(args: argparse.Namespace) -> int:
+    """Embed the batches another process's backlog puts in the spool, until Ctrl+C or --idle-exit."""
+    import signal
+    import threading
+
+    from engine.api import Engine
+
+    engine = Engine(args.data_dir)
+    if args.spool:
+        engine.use_settings(engine.settings.model_copy(update={"embed_spool": args.spool}))
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    print(f"embed-worker: serving {engine.spool_dir()} (Ctrl+C to stop)", file=sys.stderr, flush=True)
+
+    def report(line: str) -> None:
+        if args.verbose:
+            print(f"embed-worker: {line}", file=sys.stderr, flush=True)
+
+    try:
+        done = engine.embed_worker(stopping.is_set, args.idle_exit, report)
+    except KeyboardInterrupt:
+        done = -1
+    print("embed-worker: stopped" + (f" after {done} batches" if done >= 0 else ""), file=sys.stderr)
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from engine.mcp_server import serve
 
@@ -582,6 +608,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--embed-sample", type=int, default=256)
     p.add_argument("--json")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("embed-worker", help="help another process (the app, sync, watch) embed its backlog")
+    p.add_argument("--spool", help="the spool folder (default: the embed_spool setting, or beside the index)")
+    p.add_argument("--idle-exit", type=float, metavar="SECONDS", help="stop after this long without work")
+    p.set_defaults(func=cmd_embed_worker)
 
     p = sub.add_parser("mcp", help="serve the index read-only to MCP clients (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead")

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from engine.embed_spool import OWNER, Spool
 from engine.errors import Cancelled, CiteError
 from engine.events import Chunk, FileIndexed, FileRemoved, FileSkipped, IndexProgress
 from engine.ingest import scanner
@@ -302,7 +303,7 @@ class Indexer:
 
     # -- vectors --------------------------------------------------------------------------------------
     def embed_pending(
-        self, embed: Callable[[list[str]], object], cancelled: Callable[[], bool]
+        self, embed: Callable[[list[str]], object], cancelled: Callable[[], bool], spool: Spool | None = None
     ) -> Iterator[IndexProgress]:
         """Embed every distinct chunk text that has no vector yet, folder by folder in the order they were
         added; each batch is committed as it lands.
@@ -310,14 +311,19 @@ class Indexer:
         Progress counts one folder's distinct texts (path = the folder): a folder that needs none yields
         nothing, so a finished folder never reads as busy. When no folder needs any, one event with the
         whole index's counts (no path) says so.
+
+        With a `spool` that live `citeline embed-worker` processes serve, each window's batches are
+        shared with them (engine/embed_spool.py); the vectors stored are the same either way.
         """
+        if spool is not None:
+            spool.clear()  # left by an earlier run: what still lacks a vector is asked for again
         embedded = False
         for folder in sorted(self.catalog.folders(), key=lambda f: f.id):
-            for event in self._embed(embed, cancelled, folder):
+            for event in self._embed(embed, cancelled, folder, spool=spool):
                 embedded = True
                 yield event
         if not embedded:
-            yield from self._embed(embed, cancelled, None, always=True)
+            yield from self._embed(embed, cancelled, None, always=True, spool=spool)
 
     def _embed(
         self,
@@ -325,6 +331,7 @@ class Indexer:
         cancelled: Callable[[], bool],
         folder: FolderRow | None,
         always: bool = False,
+        spool: Spool | None = None,
     ) -> Iterator[IndexProgress]:
         """One folder's texts, taken from the catalog's queue (recently searched, then recently modified
         files first) a window at a time, embedded in batches that are each committed as they land: a
@@ -346,11 +353,13 @@ class Indexer:
                 if heads is None and any(q.first for q in queue):
                     groups = self.catalog.shared_heads(HEAD_LINES, HEAD_SAMPLE)
                     heads = Heads(groups, self.count_tokens or approx_tokens)
-                for start in range(0, len(queue), EMBED_BATCH):
-                    self._check(cancelled)
-                    batch = queue[start : start + EMBED_BATCH]
-                    self._embed_batch(embed, batch, heads)
-                    done = min(total, done + len(batch))
+                window_heads = heads or Heads([], self.count_tokens or approx_tokens)
+                for n in (
+                    self._embed_shared(embed, queue, window_heads, spool, cancelled)
+                    if spool is not None and spool.live_workers()
+                    else self._embed_here(embed, queue, window_heads, cancelled)
+                ):
+                    done = min(total, done + n)
                     yield IndexProgress("vectors", done, total, path, rate.eta(done, total))
         except Cancelled:  # kept for the next start (not on GeneratorExit: the catalog may be closed)
             rate.keep(done)
@@ -359,26 +368,81 @@ class Indexer:
         model, saved = self.catalog.embed_tokens()
         log.info("vectors: the embedder read %d tokens and was spared %d (duplicates, headers)", model, saved)
 
-    def _embed_batch(
-        self, embed: Callable[[list[str]], object], batch: list[QueuedText], heads: Heads | None
-    ) -> None:
-        """Run the model once per distinct input. A header that several files share is embedded once
-        (per run) on its own, and each first chunk that starts with it gets the token-weighted mean of
-        the header's vector and its remaining lines' vector: what the embedder's mean pooling would give
-        the two parts, without reading the header again for every file."""
-        count = self.count_tokens or approx_tokens
-        heads = heads or Heads([], count)
+    def _embed_here(
+        self,
+        embed: Callable[[list[str]], object],
+        queue: list[QueuedText],
+        heads: Heads,
+        cancelled: Callable[[], bool],
+    ) -> Iterator[int]:
+        """A window's batches embedded in this process; yields each batch's size as it is stored."""
+        for start in range(0, len(queue), EMBED_BATCH):
+            self._check(cancelled)
+            batch = queue[start : start + EMBED_BATCH]
+            job = self._prepare(batch, heads)
+            self._store(job, np.asarray(embed(job.distinct), dtype=np.float32), heads)
+            yield len(batch)
+
+    def _embed_shared(
+        self,
+        embed: Callable[[list[str]], object],
+        queue: list[QueuedText],
+        heads: Heads,
+        spool: Spool,
+        cancelled: Callable[[], bool],
+    ) -> Iterator[int]:
+        """A window's batches put in the spool; workers and this process take them until all are stored.
+        A batch a worker fails, or returns in the wrong shape, is embedded here."""
+        jobs = {spool.publish(job.distinct): job for job in self._window_jobs(queue, heads)}
+        try:
+            while jobs:
+                self._check(cancelled)
+                for batch, vecs in spool.results():
+                    job = jobs.pop(batch, None)
+                    if job is None:
+                        continue
+                    if vecs is None or vecs.shape != (len(job.distinct), self.catalog.vector_dim()):
+                        vecs = np.asarray(embed(job.distinct), dtype=np.float32)
+                    self._store(job, vecs, heads)
+                    yield len(job.batch)
+                spool.reclaim()
+                taken = spool.take(OWNER)
+                if taken is not None:
+                    batch = taken[0]
+                    job = jobs.pop(batch, None)
+                    spool.drop_claim(batch, OWNER)
+                    if job is not None:
+                        self._store(job, np.asarray(embed(job.distinct), dtype=np.float32), heads)
+                        yield len(job.batch)
+                elif jobs:
+                    time.sleep(0.02)  # the workers have the rest
+        finally:
+            spool.withdraw(list(jobs))
+
+    def _window_jobs(self, queue: list[QueuedText], heads: Heads) -> list[_Job]:
+        starts = range(0, len(queue), EMBED_BATCH)
+        return [self._prepare(queue[at : at + EMBED_BATCH], heads) for at in starts]
+
+    def _prepare(self, batch: list[QueuedText], heads: Heads) -> _Job:
+        """What the model must read for a batch: each distinct input once. A header that several files
+        share is read once (per run) on its own, and each first chunk that starts with it later gets the
+        token-weighted mean of the header's vector and its remaining lines' vector (`_store`)."""
         parts = [heads.split(q.text) if q.first else (None, q.text) for q in batch]
         new_headers = [h for h, _ in parts if h is not None and h not in heads.vectors]
         distinct = list(dict.fromkeys([*new_headers, *(rest for _, rest in parts)]))
-        vecs = np.asarray(embed(distinct), dtype=np.float32)
-        row = {text: n for n, text in enumerate(distinct)}
-        for header in dict.fromkeys(new_headers):
-            heads.vectors[header] = (vecs[row[header]], count(header))
-        mat = np.stack([heads.mix(header, vecs[row[rest]], count(rest)) for header, rest in parts])
-        read = sum(count(text) for text in distinct)
-        covered = sum((q.tokens or count(q.text)) * q.chunks for q in batch)
-        hashes = [q.hash for q in batch]
+        return _Job(batch, parts, list(dict.fromkeys(new_headers)), distinct)
+
+    def _store(self, job: _Job, vecs: npt.NDArray[np.float32], heads: Heads) -> None:
+        """Store a batch's vectors (mixing in shared headers' vectors) and add them to the vector index:
+        what the embedder's mean pooling would give the two parts, without reading the header again."""
+        count = self.count_tokens or approx_tokens
+        row = {text: n for n, text in enumerate(job.distinct)}
+        for header in job.new_headers:
+            heads.vectors.setdefault(header, (vecs[row[header]], count(header)))
+        mat = np.stack([heads.mix(header, vecs[row[rest]], count(rest)) for header, rest in job.parts])
+        read = sum(count(text) for text in job.distinct)
+        covered = sum((q.tokens or count(q.text)) * q.chunks for q in job.batch)
+        hashes = [q.hash for q in job.batch]
         self.catalog.store_vectors(hashes, mat, read, max(0, covered - read))
         ids, mat = self.catalog.vectors_for_chunks_by_hash(hashes)
         self.vectors.add(ids, mat)
@@ -391,6 +455,16 @@ class Indexer:
 
 UNSUPPORTED = "unsupported file type"
 LEGACY_UNSUPPORTED = ": unsupported file type"  # how failed rows read before unsupported meant skipped
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One batch of queued texts, and the distinct inputs the model must read for it."""
+
+    batch: list[QueuedText]
+    parts: list[tuple[str | None, str]]  # (shared header or None, the rest) per queued text
+    new_headers: list[str]  # headers no earlier batch has read
+    distinct: list[str]  # the model's inputs: new headers, then each distinct rest
 
 
 class _Behind:

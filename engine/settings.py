@@ -101,6 +101,11 @@ class Settings(BaseModel):
         "qdrant://host:6333 (a Qdrant server or cluster, docs/scale.md), qdrant-local:PATH or :memory: "
         "(qdrant-client's in-process mode). Lines and quotes always come from the local catalog.",
     )
+    embed_spool: str = Field(
+        "",
+        description="Folder where embedding batches are shared with `citeline embed-worker` processes "
+        "(empty: beside the index). On a filesystem other machines mount, their workers help too.",
+    )
     qdrant_shards: int = Field(1, ge=1, le=1024, description="Shards of a new Qdrant collection.")
     qdrant_replicas: int = Field(
         1, ge=1, le=16, description="Copies of each shard of a new Qdrant collection (replication factor)."
