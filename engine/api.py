@@ -12,6 +12,7 @@ Tantivy.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -55,6 +56,8 @@ from engine.store.lexical import LexicalIndex
 from engine.store.qdrant import open_stores, parse_backend
 from engine.store.vectors import VectorIndex
 from models.locator import Locator, ModelSpec, ModelStatus
+
+log = logging.getLogger(__name__)
 
 # The public types front-ends may name, re-exported from the rooms that define them.
 __all__ = [
@@ -430,7 +433,13 @@ class Engine:
     def _embed(self, embedder: Embedder, cancelled: Callable[[], bool]) -> Iterator[IndexProgress]:
         with self._write_lock:
             self._fit_vectors(embedder.dim)
-            spool = Spool(self.spool_dir(), embedder_identity(embedder))
+            try:
+                spool: Spool | None = Spool(
+                    self.spool_dir(), embedder_identity(embedder), owner=str(self.home.resolve())
+                )
+            except OSError as exc:  # an unmounted or read-only spool folder: no workers, not no vectors
+                log.warning("embedding spool %s is unusable (%s)", self.spool_dir(), exc)
+                spool = None
             yield from self._indexer().embed_pending(embedder.embed, cancelled, spool)
 
     def spool_dir(self) -> Path:

@@ -11,14 +11,18 @@ Layout; every hand-over is an atomic rename, so two processes never take one bat
 
     workers/<worker>.json           a worker's heartbeat (its embedder, batches done), refreshed every
                                     HEARTBEAT seconds
-    pending/<emb>-<batch>.json      texts to embed; <emb> names the embedder they must be embedded with
-    claimed/<emb>-<batch>~<worker>.json
-    done/<emb>-<batch>.npy          the vectors, float32, one row per text
-    failed/<emb>-<batch>.json       a worker could not embed them (the owner does)
+    pending/<emb>-<owner>-<batch>.json   texts to embed; <emb> names the embedder they must be
+                                         embedded with, <owner> the index that asked (several may share
+                                         a spool: each takes back and clears only its own batches)
+    claimed/<emb>-<owner>-<batch>~<worker>.json
+    done/<emb>-<owner>-<batch>.npy       the vectors, float32, one row per text
+    failed/<emb>-<owner>-<batch>.json    a worker could not embed them (the owner does)
 
-A claim whose worker has not been heard from for STALE seconds goes back to pending. The owner empties
-the spool whenever it starts embedding: the catalog records which texts have vectors, so nothing in the
-spool has to outlive the owner.
+A claim whose worker has not been heard from for STALE seconds goes back to pending; one a worker has
+held much longer than a batch takes is embedded by the owner as well (a hung worker never stalls it;
+the late result is ignored). The owner clears its own batches whenever it starts embedding: the catalog
+records which texts have vectors, so nothing in the spool has to outlive the owner. Heartbeats are
+judged by file times, so the machines' clocks must agree to well within STALE (NTP).
 """
 
 from __future__ import annotations
@@ -65,13 +69,22 @@ class Worker:
 
 
 class Spool:
-    def __init__(self, root: Path, embedder: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, root: Path, embedder: str, owner: str = "", clock: Callable[[], float] = time.time
+    ) -> None:
+        """`owner`: what names this index among those sharing the spool (workers pass none)."""
         self.root = root
         self.embedder = embedder
         self.tag = hashlib.blake2b(embedder.encode(), digest_size=4).hexdigest()
+        self.owner = hashlib.blake2b(owner.encode(), digest_size=4).hexdigest() if owner else ""
         self.clock = clock
         for name in DIRS:
             (root / name).mkdir(parents=True, exist_ok=True)
+
+    @property
+    def mine(self) -> str:
+        """The name prefix of this owner's batches (every batch of this embedder for a worker)."""
+        return f"{self.tag}-{self.owner}-" if self.owner else f"{self.tag}-"
 
     # -- the owner ------------------------------------------------------------------------------------
     def live_workers(self) -> list[Worker]:
@@ -79,14 +92,14 @@ class Spool:
         return [w for w in self._workers() if w.embedder == self.embedder and self._alive(w)]
 
     def clear(self) -> None:
-        """Empty every batch (not the workers' heartbeats)."""
+        """Remove this owner's batches, wherever they are (left by an earlier run of it)."""
         for name in DIRS[1:]:
-            for path in (self.root / name).iterdir():
-                with contextlib.suppress(FileNotFoundError):
+            for path in (self.root / name).glob(f"{self.mine}*"):
+                with contextlib.suppress(OSError):
                     path.unlink()
 
     def publish(self, texts: list[str]) -> str:
-        batch = f"{self.tag}-{time.time_ns():x}-{uuid.uuid4().hex[:6]}"
+        batch = f"{self.mine}{time.time_ns():x}-{uuid.uuid4().hex[:6]}"
         body = json.dumps({"embedder": self.embedder, "texts": texts})
         _write_atomic(self.root / "pending" / f"{batch}.json", body.encode("utf-8"))
         return batch
@@ -94,27 +107,35 @@ class Spool:
     def results(self) -> list[tuple[str, Matrix | None]]:
         """Batches the workers finished (their vectors) or gave up on (None), taken out of the spool."""
         out: list[tuple[str, Matrix | None]] = []
-        for path in sorted((self.root / "done").glob(f"{self.tag}-*.npy")):
+        for path in sorted((self.root / "done").glob(f"{self.mine}*.npy")):
             try:
                 vecs = np.load(path, allow_pickle=False).astype(np.float32, copy=False)
             except (OSError, ValueError):
                 vecs = None  # torn or unreadable: the owner embeds the batch itself
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                path.unlink()
             out.append((path.stem, vecs))
-        for path in sorted((self.root / "failed").glob(f"{self.tag}-*.json")):
-            path.unlink(missing_ok=True)
+        for path in sorted((self.root / "failed").glob(f"{self.mine}*.json")):
+            with contextlib.suppress(OSError):
+                path.unlink()
             out.append((path.stem, None))
         return out
 
     def reclaim(self) -> int:
-        """Put the claims of workers that stopped answering back in pending; returns how many."""
-        alive = {w.id for w in self._workers() if self._alive(w)}
+        """Put this owner's batches claimed by workers that stopped answering back in pending, and drop
+        heartbeats long dead; returns how many batches went back."""
+        workers = self._workers()
+        alive = {w.id for w in workers if self._alive(w)}
+        for w in workers:
+            if self.clock() - w.seen > 10 * STALE:  # killed without leaving
+                with contextlib.suppress(OSError):
+                    (self.root / "workers" / f"{w.id}.json").unlink()
         back = 0
-        for path in (self.root / "claimed").glob("*.json"):
+        for path in (self.root / "claimed").glob(f"{self.mine}*.json"):
             batch, _, worker = path.stem.partition("~")
             if worker == OWNER or worker in alive:
                 continue
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):
                 os.replace(path, self.root / "pending" / f"{batch}.json")
                 back += 1
         return back
@@ -122,16 +143,18 @@ class Spool:
     def withdraw(self, batches: list[str]) -> None:
         """Take back batches nobody has claimed (the owner stopped)."""
         for batch in batches:
-            (self.root / "pending" / f"{batch}.json").unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                (self.root / "pending" / f"{batch}.json").unlink()
 
     # -- anyone who embeds ----------------------------------------------------------------------------
     def take(self, worker: str) -> tuple[str, list[str]] | None:
-        """Claim the oldest pending batch for this embedder: (batch, texts), or None when there is none."""
-        for path in sorted((self.root / "pending").glob(f"{self.tag}-*.json")):
+        """Claim the oldest pending batch (an owner: of its own; a worker: of its embedder): (batch, texts),
+        or None when there is none."""
+        for path in sorted((self.root / "pending").glob(f"{self.mine}*.json")):
             claim = self.root / "claimed" / f"{path.stem}~{worker}.json"
             try:
                 os.replace(path, claim)  # atomic: of two takers, one finds the file gone
-            except FileNotFoundError:
+            except OSError:  # gone (taken), or held open by another process (Windows)
                 continue
             try:
                 body = json.loads(claim.read_text(encoding="utf-8"))
@@ -140,7 +163,8 @@ class Spool:
                 self._note_failed(path.stem, "the batch file could not be read")
                 continue
             if body.get("embedder") != self.embedder:  # another model's batch with a colliding tag
-                os.replace(claim, path)
+                with contextlib.suppress(OSError):
+                    os.replace(claim, path)
                 continue
             return path.stem, [str(t) for t in body["texts"]]
         return None
@@ -154,7 +178,8 @@ class Spool:
         self.drop_claim(batch, worker)
 
     def drop_claim(self, batch: str, worker: str) -> None:
-        (self.root / "claimed" / f"{batch}~{worker}.json").unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            (self.root / "claimed" / f"{batch}~{worker}.json").unlink()
 
     def _note_failed(self, batch: str, reason: str) -> None:
         _write_atomic(self.root / "failed" / f"{batch}.json", json.dumps({"reason": reason}).encode())
@@ -165,9 +190,10 @@ class Spool:
         _write_atomic(self.root / "workers" / f"{worker}.json", json.dumps(body).encode("utf-8"))
 
     def leave(self, worker: str) -> None:
-        (self.root / "workers" / f"{worker}.json").unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            (self.root / "workers" / f"{worker}.json").unlink()
         for claim in (self.root / "claimed").glob(f"*~{worker}.json"):  # unfinished: back to pending
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):
                 os.replace(claim, self.root / "pending" / f"{claim.stem.partition('~')[0]}.json")
 
     def _workers(self) -> list[Worker]:
@@ -205,7 +231,7 @@ def run_worker(
             with contextlib.suppress(OSError):
                 spool.heartbeat(worker, done)
 
-    spool.heartbeat(worker, done)
+    spool.heartbeat(worker, done)  # an unwritable spool fails here, at the start, with its reason
     beating = threading.Thread(target=beat, name="citeline-heartbeat", daemon=True)
     beating.start()
     idle_since = time.monotonic()
@@ -215,25 +241,33 @@ def run_worker(
             if taken is None:
                 if idle_exit is not None and time.monotonic() - idle_since > idle_exit:
                     break
-                time.sleep(0.1)
+                time.sleep(0.2)
                 continue
             batch, texts = taken
             started = time.monotonic()
             try:
                 vecs = np.asarray(embed(texts), dtype=np.float32)
             except Exception as exc:  # the owner embeds it instead; the reason is reported
-                spool.fail(batch, worker, f"{type(exc).__name__}: {exc}")
+                with contextlib.suppress(OSError):
+                    spool.fail(batch, worker, f"{type(exc).__name__}: {exc}")
                 if report:
                     report(f"batch {batch}: failed ({type(exc).__name__}: {exc})")
                 continue
-            spool.finish(batch, worker, vecs)
+            try:
+                spool.finish(batch, worker, vecs)
+            except OSError as exc:  # the owner gave the batch up, or the spool is unreachable a moment
+                if report:
+                    report(f"batch {batch}: not handed back ({exc})")
+                continue
             done += 1
-            spool.heartbeat(worker, done)
+            with contextlib.suppress(OSError):
+                spool.heartbeat(worker, done)
             idle_since = time.monotonic()
             if report:
                 report(f"batch {batch}: {len(texts)} texts in {time.monotonic() - started:.1f} s")
     finally:
         quit_beating.set()
+        beating.join()  # so no heartbeat lands after leaving
         spool.leave(worker)
     return done
 

@@ -47,6 +47,7 @@ HEAD_SAMPLE = 50  # first chunks of a group read to find how long their shared h
 # are 8-25 token notes and diagram openings), worth it for a licence notice (~100-200 tokens a file
 # spared) but not for a line or two.
 MIN_HEAD_TOKENS = 64
+SPOOL_PATIENCE = 30.0  # seconds a worker may hold a batch before this process has timed one of its own
 
 
 def text_hash(text: str) -> str:
@@ -316,7 +317,11 @@ class Indexer:
         shared with them (engine/embed_spool.py); the vectors stored are the same either way.
         """
         if spool is not None:
-            spool.clear()  # left by an earlier run: what still lacks a vector is asked for again
+            try:
+                spool.clear()  # left by an earlier run: what still lacks a vector is asked for again
+            except OSError as exc:  # an unreachable spool folder: embed here alone
+                log.warning("embedding spool %s is unusable (%s); embedding without workers", spool.root, exc)
+                spool = None
         embedded = False
         for folder in sorted(self.catalog.folders(), key=lambda f: f.id):
             for event in self._embed(embed, cancelled, folder, spool=spool):
@@ -392,8 +397,12 @@ class Indexer:
         cancelled: Callable[[], bool],
     ) -> Iterator[int]:
         """A window's batches put in the spool; workers and this process take them until all are stored.
-        A batch a worker fails, or returns in the wrong shape, is embedded here."""
+        A batch a worker fails, returns in the wrong shape, or holds far longer than a batch takes here
+        (a hung worker) is embedded here; a late result of it is then ignored."""
         jobs = {spool.publish(job.distinct): job for job in self._window_jobs(queue, heads)}
+        published = time.monotonic()
+        mine = SPOOL_PATIENCE  # seconds a batch takes here, once measured
+        checked = 0.0
         try:
             while jobs:
                 self._check(cancelled)
@@ -405,17 +414,24 @@ class Indexer:
                         vecs = np.asarray(embed(job.distinct), dtype=np.float32)
                     self._store(job, vecs, heads)
                     yield len(job.batch)
-                spool.reclaim()
+                if time.monotonic() - checked > 2.0:
+                    spool.reclaim()
+                    checked = time.monotonic()
                 taken = spool.take(OWNER)
-                if taken is not None:
-                    batch = taken[0]
-                    job = jobs.pop(batch, None)
-                    spool.drop_claim(batch, OWNER)
-                    if job is not None:
-                        self._store(job, np.asarray(embed(job.distinct), dtype=np.float32), heads)
-                        yield len(job.batch)
-                elif jobs:
-                    time.sleep(0.02)  # the workers have the rest
+                here = taken[0] if taken is not None else None
+                if here is None and jobs and time.monotonic() - published > 4 * mine:
+                    here = next(iter(jobs))  # held by a worker far too long: done here as well
+                if here is None:
+                    time.sleep(0.05)  # the workers have the rest
+                    continue
+                job = jobs.pop(here, None)
+                spool.drop_claim(here, OWNER)
+                if job is not None:
+                    started = time.monotonic()
+                    self._store(job, np.asarray(embed(job.distinct), dtype=np.float32), heads)
+                    mine = max(1.0, time.monotonic() - started)
+                    published = time.monotonic()  # the workers' batches are judged from here on
+                    yield len(job.batch)
         finally:
             spool.withdraw(list(jobs))
 

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from engine.api import Engine
-from engine.embed_spool import OWNER, STALE, Spool
+from engine.embed_spool import OWNER, STALE, Spool, embedder_identity
 from engine.indexer import text_hash
 from tests.conftest import REPO, write
 
@@ -55,6 +56,59 @@ def test_a_silent_workers_claim_goes_back_to_pending(tmp_path: Path) -> None:
     assert spool.take(OWNER) == (batch, ["text"])
 
 
+def test_owners_sharing_a_spool_take_back_and_clear_only_their_own_batches(tmp_path: Path) -> None:
+    a, b = Spool(tmp_path / "spool", "model", owner="/a"), Spool(tmp_path / "spool", "model", owner="/b")
+    worker = Spool(tmp_path / "spool", "model")
+    mine, theirs = a.publish(["a"]), b.publish(["b"])
+    b.clear()
+    assert b.take(OWNER) is None  # its own batch cleared, a's left alone
+    assert worker.take("w1") == (mine, ["a"])
+    worker.finish(mine, "w1", np.zeros((1, 2), dtype=np.float32))
+    assert b.results() == []
+    assert [batch for batch, _ in a.results()] == [mine]
+    assert theirs != mine
+
+
+def test_a_hung_workers_batch_is_embedded_by_the_owner(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that claims batches and never hands them back (its heartbeat still beating) must not
+    stall the owner: past its patience the owner embeds those batches itself."""
+    from engine import indexer
+
+    monkeypatch.setattr(indexer, "SPOOL_PATIENCE", 0.5)
+    monkeypatch.setattr(indexer, "EMBED_BATCH", 8)
+    folder = tmp_path / "notes"
+    for i in range(12):
+        write(folder, f"n{i:02d}.md", f"# Note {i}\n\nSome words about topic number {i}.\n")
+    engine.add_folder(folder)
+    engine.run(engine.sync(embed=False))
+    embedder = engine.embedder()
+    hung = Spool(engine.spool_dir(), embedder_identity(embedder))
+    stop = threading.Event()
+
+    def claim_and_hold() -> None:
+        while not stop.is_set():
+            hung.heartbeat("w-hung", 0)
+            hung.take("w-hung")
+            time.sleep(0.01)
+
+    holder = threading.Thread(target=claim_and_hold, daemon=True)
+    holder.start()
+    try:
+        while not hung.live_workers():
+            time.sleep(0.01)
+        owner = threading.Thread(target=lambda: engine.run(engine.embed_pending()), daemon=True)
+        owner.start()
+        owner.join(timeout=120)
+        assert not owner.is_alive(), "the owner waited on the hung worker"
+    finally:
+        stop.set()
+        holder.join()
+    assert engine.catalog.count_missing_vectors() == (0, 12)
+    assert list((engine.spool_dir() / "claimed").glob("*~w-hung.json"))  # the worker did hold them
+
+
 def test_a_failed_batch_is_reported_to_the_owner(tmp_path: Path) -> None:
     spool = Spool(tmp_path / "spool", "model-a")
     batch = spool.publish(["text"])
@@ -76,7 +130,22 @@ def _worker(home: Path, idle_exit: float) -> subprocess.Popen[str]:
 
 
 @pytest.mark.slow
-def test_a_worker_process_embeds_part_of_the_backlog(citeline_home: Path, tmp_path: Path) -> None:
+def test_a_worker_process_embeds_part_of_the_backlog(
+    citeline_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine import indexer
+    from engine.backends.onnx_embed import OnnxEmbedder
+
+    # Eight batches, and this process takes a little longer over each than the worker's poll interval,
+    # so the worker (a separate process) gets some of them however busy the machine is.
+    monkeypatch.setattr(indexer, "EMBED_BATCH", 8)
+    real_embed = OnnxEmbedder.embed
+
+    def slower(self: OnnxEmbedder, texts: list[str]) -> object:
+        time.sleep(0.5)
+        return real_embed(self, texts)
+
+    monkeypatch.setattr(OnnxEmbedder, "embed", slower)
     folder = tmp_path / "notes"
     for i in range(60):
         topic = ["harbor tides", "copper wiring", "violet meadows", "orbit mechanics"][i % 4]
