@@ -12,7 +12,6 @@ Tantivy.
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -32,6 +31,7 @@ from engine.conversation import Searched, Thread, Turn, TurnSaved
 from engine.conversation_export import Format as ExportFormat
 from engine.documents import DocFormat, DocumentLines, document_lines, read_document
 from engine.embed_spool import Spool, embedder_identity, run_worker
+from engine.embed_spool import for_owner as spool_for_owner
 from engine.errors import CiteError, MissingModel
 from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
@@ -56,8 +56,6 @@ from engine.store.lexical import LexicalIndex
 from engine.store.qdrant import open_stores, parse_backend
 from engine.store.vectors import VectorIndex
 from models.locator import Locator, ModelSpec, ModelStatus
-
-log = logging.getLogger(__name__)
 
 # The public types front-ends may name, re-exported from the rooms that define them.
 __all__ = [
@@ -433,13 +431,7 @@ class Engine:
     def _embed(self, embedder: Embedder, cancelled: Callable[[], bool]) -> Iterator[IndexProgress]:
         with self._write_lock:
             self._fit_vectors(embedder.dim)
-            try:
-                spool: Spool | None = Spool(
-                    self.spool_dir(), embedder_identity(embedder), owner=str(self.home.resolve())
-                )
-            except OSError as exc:  # an unmounted or read-only spool folder: no workers, not no vectors
-                log.warning("embedding spool %s is unusable (%s)", self.spool_dir(), exc)
-                spool = None
+            spool = spool_for_owner(self.spool_dir(), embedder_identity(embedder), str(self.home.resolve()))
             yield from self._indexer().embed_pending(embedder.embed, cancelled, spool)
 
     def spool_dir(self) -> Path:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import socket
 import threading
@@ -49,6 +50,8 @@ DIRS = ("workers", "pending", "claimed", "done", "failed")
 
 Matrix = npt.NDArray[np.float32]
 
+log = logging.getLogger(__name__)
+
 
 def embedder_identity(embedder: object) -> str:
     """What must match for a worker's vectors to stand in for the owner's: the model file (name and size)
@@ -57,6 +60,19 @@ def embedder_identity(embedder: object) -> str:
     size = Path(model).stat().st_size if model is not None and Path(model).exists() else 0
     name = Path(model).name if model is not None else "-"
     return f"{type(embedder).__name__}:{name}:{size}:{getattr(embedder, 'dim', 0)}"
+
+
+def for_owner(root: Path, embedder: str, owner: str) -> Spool | None:
+    """The spool an index's owner shares its backlog through, its own batches left by an earlier run
+    cleared (what still lacks a vector is asked for again); None when the folder is unusable (unmounted,
+    read-only): embedding then goes on without workers, never stops."""
+    try:
+        spool = Spool(root, embedder, owner)
+        spool.clear()
+    except OSError as exc:
+        log.warning("embedding spool %s is unusable (%s); embedding without workers", root, exc)
+        return None
+    return spool
 
 
 @dataclass(frozen=True)

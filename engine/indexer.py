@@ -313,15 +313,9 @@ class Indexer:
         nothing, so a finished folder never reads as busy. When no folder needs any, one event with the
         whole index's counts (no path) says so.
 
-        With a `spool` that live `citeline embed-worker` processes serve, each window's batches are
-        shared with them (engine/embed_spool.py); the vectors stored are the same either way.
+        With a `spool` (embed_spool.for_owner) that live `citeline embed-worker` processes serve, each
+        window's batches are shared with them; the vectors stored are the same either way.
         """
-        if spool is not None:
-            try:
-                spool.clear()  # left by an earlier run: what still lacks a vector is asked for again
-            except OSError as exc:  # an unreachable spool folder: embed here alone
-                log.warning("embedding spool %s is unusable (%s); embedding without workers", spool.root, exc)
-                spool = None
         embedded = False
         for folder in sorted(self.catalog.folders(), key=lambda f: f.id):
             for event in self._embed(embed, cancelled, folder, spool=spool):
@@ -381,11 +375,10 @@ class Indexer:
         cancelled: Callable[[], bool],
     ) -> Iterator[int]:
         """A window's batches embedded in this process; yields each batch's size as it is stored."""
-        for start in range(0, len(queue), EMBED_BATCH):
+        for batch in _batches(queue):
             self._check(cancelled)
-            batch = queue[start : start + EMBED_BATCH]
             job = self._prepare(batch, heads)
-            self._store(job, np.asarray(embed(job.distinct), dtype=np.float32), heads)
+            self._store(job, _embedded(embed, job), heads)
             yield len(batch)
 
     def _embed_shared(
@@ -399,7 +392,8 @@ class Indexer:
         """A window's batches put in the spool; workers and this process take them until all are stored.
         A batch a worker fails, returns in the wrong shape, or holds far longer than a batch takes here
         (a hung worker) is embedded here; a late result of it is then ignored."""
-        jobs = {spool.publish(job.distinct): job for job in self._window_jobs(queue, heads)}
+        prepared = [self._prepare(batch, heads) for batch in _batches(queue)]
+        jobs = {spool.publish(job.distinct): job for job in prepared}
         published = time.monotonic()
         mine = SPOOL_PATIENCE  # seconds a batch takes here, once measured
         checked = 0.0
@@ -411,7 +405,7 @@ class Indexer:
                     if job is None:
                         continue
                     if vecs is None or vecs.shape != (len(job.distinct), self.catalog.vector_dim()):
-                        vecs = np.asarray(embed(job.distinct), dtype=np.float32)
+                        vecs = _embedded(embed, job)
                     self._store(job, vecs, heads)
                     yield len(job.batch)
                 if time.monotonic() - checked > 2.0:
@@ -428,16 +422,12 @@ class Indexer:
                 spool.drop_claim(here, OWNER)
                 if job is not None:
                     started = time.monotonic()
-                    self._store(job, np.asarray(embed(job.distinct), dtype=np.float32), heads)
+                    self._store(job, _embedded(embed, job), heads)
                     mine = max(1.0, time.monotonic() - started)
                     published = time.monotonic()  # the workers' batches are judged from here on
                     yield len(job.batch)
         finally:
             spool.withdraw(list(jobs))
-
-    def _window_jobs(self, queue: list[QueuedText], heads: Heads) -> list[_Job]:
-        starts = range(0, len(queue), EMBED_BATCH)
-        return [self._prepare(queue[at : at + EMBED_BATCH], heads) for at in starts]
 
     def _prepare(self, batch: list[QueuedText], heads: Heads) -> _Job:
         """What the model must read for a batch: each distinct input once. A header that several files
@@ -481,6 +471,15 @@ class _Job:
     parts: list[tuple[str | None, str]]  # (shared header or None, the rest) per queued text
     new_headers: list[str]  # headers no earlier batch has read
     distinct: list[str]  # the model's inputs: new headers, then each distinct rest
+
+
+def _batches(queue: list[QueuedText]) -> Iterator[list[QueuedText]]:
+    for at in range(0, len(queue), EMBED_BATCH):
+        yield queue[at : at + EMBED_BATCH]
+
+
+def _embedded(embed: Callable[[list[str]], object], job: _Job) -> npt.NDArray[np.float32]:
+    return np.asarray(embed(job.distinct), dtype=np.float32)
 
 
 class _Behind:

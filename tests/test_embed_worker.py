@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from engine.api import Engine
-from engine.embed_spool import OWNER, STALE, Spool, embedder_identity
+from engine.embed_spool import OWNER, STALE, Spool, embedder_identity, for_owner
 from engine.indexer import text_hash
 from tests.conftest import REPO, write
 
@@ -107,6 +107,13 @@ def test_a_hung_workers_batch_is_embedded_by_the_owner(
         holder.join()
     assert engine.catalog.count_missing_vectors() == (0, 12)
     assert list((engine.spool_dir() / "claimed").glob("*~w-hung.json"))  # the worker did hold them
+
+
+def test_an_unusable_spool_folder_means_no_workers(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    assert for_owner(tmp_path / "a-file" / "spool", "model", "/index") is None
+    spool = for_owner(tmp_path / "spool", "model", "/index")
+    assert spool is not None and spool.live_workers() == []
 
 
 def test_a_failed_batch_is_reported_to_the_owner(tmp_path: Path) -> None:
