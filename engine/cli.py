@@ -442,11 +442,18 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     result = calibrate(
         [Path(p) for p in args.sets], progress=lambda msg: print(msg, file=sys.stderr, flush=True)
     )
+    floor = result["extractive"]
+    print(f"extractive floor: {floor['floor']}")
+    for row in floor["tried"]:
+        print("  " + "  ".join(f"{k} {v}" for k, v in row.items()))
     for key, model in result["answer_check"].items():
-        print(f"answer check ({key}): threshold {model['threshold']}")
+        print(f"answer check ({key}): threshold {model['threshold']} (brackets: no check; neither)")
         for part, row in result["figures"][key].items():
-            base = row.pop("without_check")
-            print(f"  {part:36} " + "  ".join(f"{k} {v} ({base.get(k, '-')})" for k, v in row.items()))
+            base, bare = row.pop("without_check"), row.pop("without_floor_or_check")
+            print(
+                f"  {part:36} "
+                + "  ".join(f"{k} {v} ({base.get(k, '-')}; {bare.get(k, '-')})" for k, v in row.items())
+            )
     for name, recorded in result["decisions"].items():
         print(f"{name} (extractive): " + "  ".join(f"{k} {v}" for k, v in recorded["figures"].items()))
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,3 +66,52 @@ def test_the_answer_model_joins_the_fit_only_when_given(tmp_path: Path) -> None:
     cache.write_text(json.dumps({"q1": [1.5, -2.0]}), encoding="utf-8")  # read back, not re-scored
     assert [v[column] for v in with_answer_model(asked, dataset, scorer, cache)[0].values] == [1.5, -2.0]
     assert column in columns(True, with_model=True) and column not in columns(True)
+
+
+def _question(qid: str, answerable: bool, relevance: list[float], gold: list[bool]) -> Any:
+    from engine.answer.answerability import FEATURES
+    from engine.eval.calibrate import Asked
+
+    n = len(relevance)
+    return Asked(
+        qid,
+        answerable,
+        True,
+        [[0.0] * len(FEATURES) for _ in range(n)],
+        gold,
+        [False] * n,
+        [True] * n,
+        [],
+        relevance,
+        [r - 0.01 * i for i, r in enumerate(relevance)],
+    )
+
+
+def test_a_floor_keeps_the_sentences_reaching_it_and_reproposes_from_them() -> None:
+    from engine.eval.calibrate import at_floor
+
+    a = _question("q", True, [0.5, 0.3, 0.2], [False, True, False])
+    assert at_floor(a, 0.15).gold == [False, True, False]
+    low = at_floor(a, 0.25)
+    assert low.relevance == [0.5, 0.3] and low.gold == [False, True]
+    assert low.chosen == [True, False]  # 0.29 is more than MARGIN below the best, 0.5
+    assert at_floor(a, 0.6).values == [] and at_floor(a, 0.6).chosen == []
+
+
+def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> None:
+    """The floor is fitted with the check: it rises while it refuses unanswerable questions, until it
+    would refuse more than MAX_RISE of some collection's answerable ones (a collection whose answers
+    score low, as paraphrased code questions do, holds it down for all)."""
+    from engine.eval.calibrate import choose_floor
+
+    docs = (
+        [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
+        + [_question(f"u{i}", False, [0.2], [False]) for i in range(10)]
+        + [_question(f"v{i}", False, [0.33], [False]) for i in range(10)]
+    )
+    code = [_question(f"c{i}", True, [0.3 if i < 38 else 0.5], [True]) for i in range(40)]
+    alone, _ = choose_floor({"docs": (docs, [])}, {"docs"}, True, False)
+    assert alone == 0.35  # the lowest floor refusing all 20: every answer scores 0.5
+    both, tried = choose_floor({"docs": (docs, []), "code": (code, [])}, {"docs"}, True, False)
+    assert both == 0.225  # above 0.3 the code answers would be refused
+    assert all(not row["within_budget"] for row in tried if row["floor"] > 0.3)

@@ -13,10 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from engine.answer.calibration import calibration
 from engine.events import Hit, RawSentence
 from engine.text import content_terms, relevance, split_sentences
 
 MAX_SENTENCES = 3
+# The relevance a sentence needs to be proposed at all: fitted by `citeline calibrate` with the answer
+# check behind it (calibration.json, "extractive"); this is the line as designed, used until fitted.
 MIN_SCORE = 0.35
 MARGIN = 0.08  # keep sentences scoring within this of the best one
 SOURCES = 5
@@ -88,6 +91,11 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     return out
 
 
+def min_score() -> float:
+    """The fitted relevance floor (calibration.json), else the designed MIN_SCORE."""
+    return float(calibration().get("extractive", {}).get("floor", MIN_SCORE))
+
+
 class ExtractiveGenerator:
     name = "extractive"
 
@@ -97,20 +105,25 @@ class ExtractiveGenerator:
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
         return relevance(question, [c.display or c.text for c in found], self.embed)
 
-    def ranked(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, Candidate]]:
-        """Sentences that answer well enough, best first, with a prior for their source's rank."""
+    def scored(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, float, Candidate]]:
+        """Every candidate sentence as (relevance, relevance less its source's rank prior, sentence),
+        best first by the second."""
         found = candidates(evidence)
         if not found:
             return []
         scores = self.scores(question, found)
         return sorted(
-            (
-                (s - RANK_PRIOR * (c.source - 1), c)
-                for s, c in zip(scores, found, strict=True)
-                if s >= MIN_SCORE
-            ),
-            key=lambda p: -p[0],
+            ((s, s - RANK_PRIOR * (c.source - 1), c) for s, c in zip(scores, found, strict=True)),
+            key=lambda p: -p[1],
         )
+
+    def ranked(
+        self, question: str, evidence: Sequence[Hit], floor: float | None = None
+    ) -> list[tuple[float, Candidate]]:
+        """Sentences that answer well enough (relevance at least `floor`, by default the fitted one),
+        best first, with a prior for their source's rank."""
+        line = min_score() if floor is None else floor
+        return [(adj, c) for s, adj, c in self.scored(question, evidence) if s >= line]
 
     def generate(
         self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]

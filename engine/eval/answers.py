@@ -2,6 +2,7 @@
 
 - abstention: share of unanswerable questions refused (target: all);
 - false refusals: answerable questions refused;
+- answers citing a gold file (`cites_gold`), of the answers that cite anything;
 - citation precision: cited files that are among the gold sources (also without the conflict notes,
   whose citation of the other version gold lists naming only the current one count as wrong);
 - quote verification: generated sentences kept by the contract / all generated sentences (the shown
@@ -68,6 +69,7 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
     }
     if cited and query.relevant:
         row["citation_precision"] = len(cited & set(query.relevant)) / len(cited)
+        row["cites_gold"] = bool(cited & set(query.relevant))  # at least one gold file among the cited
         # The same over the answer's own sentences: a conflict note cites the other version by design
         # (the issue asks for both), which gold lists naming only the current version count as wrong.
         stated = {_rel(c.path, root) for s in answer.sentences if not s.is_conflict_note for c in s.citations}
@@ -119,7 +121,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     support = [r["passage_support"] for r in rows if "passage_support" in r]
     if support:
         out["quotes_overlap_supporting_passage"] = round(metrics.mean(1.0 if s else 0.0 for s in support), 3)
-    for key in ("evidence_holds_passage", "gold_shown", "plausible_shown"):
+    for key in ("cites_gold", "evidence_holds_passage", "gold_shown", "plausible_shown"):
         seen = [r[key] for r in rows if key in r]
         if seen:
             out[key] = round(metrics.mean(1.0 if s else 0.0 for s in seen), 3)

@@ -13,11 +13,14 @@ sentences of unanswerable questions and their distractor spans among them.
 
 Fit. L2-regularised logistic regression (Newton's method, standardised features), each set weighing the
 same whatever its size, once with every feature and once without the embedding features for
-keyword-only answers. The threshold is the highest that adds at most MAX_RISE to the false refusals of
-any set's fitted part (against the same questions answered without the check): the check exists to
-refuse what the folders do not answer, and what it may cost on questions they do answer is capped per
-kind of collection, so that no one collection's style (SQuAD's questions were written by reading the
-paragraph, docs questions paraphrase) sets the line for the others.
+keyword-only answers. Two lines refuse after the gate: the extractive generator's relevance floor (a
+sentence below it is never proposed) and the check's threshold. They are fitted together, on a grid of
+floors, each with its own fitted check: the pair refusing the most unanswerable questions (each set's
+fitted part weighing the same) among those adding at most MAX_RISE to the false refusals of any set's
+fitted part, against the same questions answered with neither (the lowest floor, no check). The lines
+exist to refuse what the folders do not answer, and what they may cost on questions they do answer is
+capped per kind of collection, so that no one collection's style (SQuAD's questions were written by
+reading the paragraph, docs and code questions paraphrase) sets the line for the others.
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ GATE_BUDGET = 0.03  # answerable questions the evidence gate may refuse in any s
 MAX_RISE = 0.03  # false refusals the check may add on any set's fitted part
 L2 = 1.0
 TRAIN_CANDIDATES = 6  # ranked sentences per question the model learns from (the generator shows <= 3)
+FLOORS = tuple(round(0.15 + 0.025 * i, 3) for i in range(11))  # the extractive floors tried: 0.15-0.40
+KEPT = 10  # ranked sentences kept per question, enough for the top TRAIN_CANDIDATES above any floor
 
 Progress = Callable[[str], None]
 
@@ -71,6 +76,8 @@ class Asked:
     plausible: list[bool]  # the sentence holds the distractor span
     chosen: list[bool]  # the extractive generator would propose it
     passages: list[str] = field(default_factory=list)  # what the answer model reads of each sentence
+    relevance: list[float] = field(default_factory=list)  # the generator's score, which its floor reads
+    adjusted: list[float] = field(default_factory=list)  # the score less the source's rank prior
 
 
 @dataclass
@@ -227,21 +234,48 @@ def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) 
     out: list[Asked] = []
     for i, q in enumerate(dataset.queries):
         _, evidence = gather(engine, q.text)
-        ranked = extractive.ranked(q.text, evidence)[:TRAIN_CANDIDATES]
+        ranked = [r for r in extractive.scored(q.text, evidence) if r[0] >= FLOORS[0]][:KEPT]
         checker = Checker(q.text, engine.doc_freq, embed)
-        best = ranked[0][0] if ranked else 0.0
         asked = Asked(q.id, q.answerable, True, [], [], [], [])  # gate_passed: through_gate sets it
-        for place, (score, cand) in enumerate(ranked):
+        for score, adjusted, cand in ranked:
             hit = evidence[cand.source - 1]
             asked.values.append(checker.values(cand.text, hit, with_model=False))
             asked.passages.append(model_passage(cand.text, hit))
             asked.gold.append(q.answerable and answers(q, cand.text, hit.path, root))
             asked.plausible.append(any(holds(a, cand.text) for a in q.plausible))
-            asked.chosen.append(place < MAX_SENTENCES and score >= best - MARGIN)
+            asked.relevance.append(score)
+            asked.adjusted.append(adjusted)
+        asked.chosen = [
+            place < MAX_SENTENCES and adj >= asked.adjusted[0] - MARGIN
+            for place, adj in enumerate(asked.adjusted)
+        ]
         out.append(asked)
         if progress is not None and i % 100 == 0:
             progress(f"{dataset.name}: {i}/{len(dataset.queries)} questions")
     return out
+
+
+def at_floor(a: Asked, floor: float) -> Asked:
+    """The question as the generator sees it with relevance floor `floor`: the ranked sentences reaching
+    it (the first TRAIN_CANDIDATES), and which it would propose (ExtractiveGenerator.generate)."""
+    if not a.relevance:  # asked before the floor was fitted: as recorded
+        return a
+    keep = [i for i, r in enumerate(a.relevance) if r >= floor][:TRAIN_CANDIDATES]
+    best = a.adjusted[keep[0]] if keep else 0.0
+
+    def pick(values: list[Any]) -> list[Any]:
+        return [values[i] for i in keep]
+
+    return replace(
+        a,
+        values=pick(a.values),
+        gold=pick(a.gold),
+        plausible=pick(a.plausible),
+        passages=pick(a.passages) if a.passages else [],
+        chosen=[place < MAX_SENTENCES and a.adjusted[i] >= best - MARGIN for place, i in enumerate(keep)],
+        relevance=pick(a.relevance),
+        adjusted=pick(a.adjusted),
+    )
 
 
 def answers(q: Query, quote: str, path: str, root: Path) -> bool:
@@ -301,16 +335,33 @@ def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool, with_model: bool =
     return Model(names, tuple(mean), tuple(scale), tuple(w[1:]), float(w[0]), 0.5)
 
 
-def outcomes(asked: Sequence[Asked], m: Model, threshold: float) -> dict[str, Any]:
+Probabilities = dict[str, list[float]]
+
+
+def probabilities(asked: Sequence[Asked], m: Model) -> Probabilities:
+    """The check's probability for each proposed sentence of each question (0 for the others)."""
+    return {
+        a.id: [m.probability(v) if a.gate_passed and a.chosen[i] else 0.0 for i, v in enumerate(a.values)]
+        for a in asked
+    }
+
+
+def outcomes(
+    asked: Sequence[Asked], m: Model | None, threshold: float, probs: Probabilities | None = None
+) -> dict[str, Any]:
     """The shown answer per question, as the pipeline decides it: the gate, then the generator's
-    proposed sentences that reach the threshold; refused when none does."""
+    proposed sentences that reach the threshold; refused when none does. `probs`: probabilities(asked, m)
+    when already computed."""
     unans = [a for a in asked if not a.answerable]
     ans = [a for a in asked if a.answerable]
+    if probs is None:
+        assert m is not None, "outcomes needs the model or its probabilities"
+        probs = probabilities(asked, m)
 
     def shown(a: Asked) -> list[int]:
         if not a.gate_passed:
             return []
-        return [i for i, v in enumerate(a.values) if a.chosen[i] and m.probability(v) >= threshold]
+        return [i for i, p in enumerate(probs[a.id]) if a.chosen[i] and p >= threshold]
 
     shows = {a.id: shown(a) for a in asked}
     return {
@@ -326,17 +377,27 @@ def _share(n: int, d: int) -> float:
     return round(n / d, 3) if d else 0.0
 
 
-def choose_threshold(parts: Sequence[Sequence[Asked]], m: Model, max_rise: float = MAX_RISE) -> float:
-    """The highest threshold adding at most `max_rise` false refusals on every part (it refuses most)."""
-    base = [outcomes(part, m, 0.0)["false_refusals"] for part in parts]
-    best = 0.0
-    for t in np.arange(0.01, 0.9, 0.01):
+def choose_threshold(
+    parts: Sequence[Sequence[Asked]],
+    m: Model,
+    max_rise: float = MAX_RISE,
+    base: Sequence[float] | None = None,
+) -> float | None:
+    """The highest threshold adding at most `max_rise` false refusals on every part to `base` (each
+    part's false refusals without the check, by default at its own floor); None when even no check
+    (threshold 0) adds more."""
+    probs = [probabilities(part, m) for part in parts]
+    if base is None:
+        base = [outcomes(part, m, 0.0, p)["false_refusals"] for part, p in zip(parts, probs, strict=True)]
+    best: float | None = None
+    for t in np.arange(0.0, 0.9, 0.01):
         rise = [
-            outcomes(part, m, float(t))["false_refusals"] - b for part, b in zip(parts, base, strict=True)
+            outcomes(part, m, float(t), p)["false_refusals"] - b
+            for part, p, b in zip(parts, probs, base, strict=True)
         ]
         if max(rise) <= max_rise + 1e-9:
-            best = float(t)
-    return round(best, 2)
+            best = round(float(t), 2)
+    return best
 
 
 def auc(asked: Sequence[Asked], m: Model) -> float:
@@ -508,6 +569,7 @@ RECORDED = (
     "abstention",
     "false_refusals",
     "citation_precision",
+    "cites_gold",
     "quotes_overlap_supporting_passage",
     "conflicts_flagged_both_cited",
     "evidence_holds_passage",
@@ -537,21 +599,27 @@ def fit_and_score(
     spans: set[str],
     with_model: bool = False,
 ) -> dict[str, Any]:
-    """The gate's lines, then both answer-check models (with and without the embedding) behind them,
-    their thresholds, and their figures per set and part beside the same questions without the check.
+    """The gate's lines, then the extractive floor and both answer-check models (with and without the
+    embedding) behind them, their thresholds, and their figures per set and part beside the same
+    questions without the check, and with neither floor nor check.
 
     The gate judges a question's evidence, and every set says which questions its folder answers: its
     lines are fitted on every set. The check's weights judge a sentence, so they learn from the sets that
     say which sentence answers (`spans`: a gold span or a supporting passage), not from those that only
-    name a gold file (any sentence of it would count); its threshold is held to MAX_RISE on every set."""
+    name a gold file (any sentence of it would count). The floor and the threshold refuse together: they
+    are chosen as a pair (choose_floor) and held to MAX_RISE on every set. The floor reads the generator's
+    relevance, which uses the embedder whether or not the folders' vectors are there, so it is fitted
+    once, with vectors, and the keyword-only check is fitted behind the same floor."""
     screening = fit_rules(screens)
     result: dict[str, Any] = {
         "gate": {},
         "rules": screening["lines"],
         "rule_figures": screening["figures"],
+        "extractive": {},
         "answer_check": {},
         "figures": {},
     }
+    floor: float | None = None
     for key, vectors in (("vectors", True), ("keyword", False)):
         line = choose_gate([fitted for fitted, _ in screens.values()], key)
         by_id = {s.id: s for parts in screens.values() for part in parts for s in part}
@@ -559,19 +627,84 @@ def fit_and_score(
             name: (through_gate(parts[0], by_id, key, line), through_gate(parts[1], by_id, key, line))
             for name, parts in asked.items()
         }
-        fitted = [part for part, _ in gated.values()]
-        m = fit([gated[name][0] for name in gated if name in spans], vectors, with_model)
-        m = with_threshold(m, choose_threshold(fitted, m))
+        if floor is None:
+            floor, tried = choose_floor(gated, spans, vectors, with_model)
+            result["extractive"] = {"floor": floor, "tried": tried}
+        m, viewed = check_at(gated, spans, vectors, with_model, floor)
         result["gate"][key] = {"threshold": line, "budget": GATE_BUDGET}
         result["answer_check"][key] = m.as_dict()
         result["figures"][key] = {
-            f"{name} {part_name}": outcomes(part, m, m.threshold)
-            | {"without_check": outcomes(part, m, 0.0)}
-            | {"auc": auc(part, m)}
+            f"{name} {part_name}": outcomes(view, m, m.threshold)
+            | {"without_check": outcomes(view, m, 0.0)}
+            | {"without_floor_or_check": unchecked([at_floor(a, FLOORS[0]) for a in part])}
+            | {"auc": auc(view, m)}
             for name, parts in gated.items()
-            for part_name, part in zip(("fitted", "held out"), parts, strict=True)
+            for part_name, part, view in zip(("fitted", "held out"), parts, viewed[name], strict=True)
         }
     return result
+
+
+def check_at(
+    gated: dict[str, tuple[list[Asked], list[Asked]]],
+    spans: set[str],
+    vectors: bool,
+    with_model: bool,
+    floor: float,
+) -> tuple[Model, dict[str, tuple[list[Asked], list[Asked]]]]:
+    """The check fitted behind relevance floor `floor`, its threshold the highest adding at most MAX_RISE
+    false refusals to any set's fitted part answered with neither (0 when none does), and every part as
+    the generator sees it at that floor."""
+    viewed = {
+        name: ([at_floor(a, floor) for a in parts[0]], [at_floor(a, floor) for a in parts[1]])
+        for name, parts in gated.items()
+    }
+    fitted = [part for part, _ in viewed.values()]
+    m = fit([viewed[name][0] for name in viewed if name in spans], vectors, with_model)
+    base = [unchecked([at_floor(a, FLOORS[0]) for a in part])["false_refusals"] for part, _ in gated.values()]
+    threshold = choose_threshold(fitted, m, base=base)
+    return with_threshold(m, 0.0 if threshold is None else threshold), viewed
+
+
+def choose_floor(
+    gated: dict[str, tuple[list[Asked], list[Asked]]], spans: set[str], vectors: bool, with_model: bool
+) -> tuple[float, list[dict[str, Any]]]:
+    """The extractive floor: of FLOORS, each with its own fitted check and threshold, the one whose pair
+    keeps every fitted part within MAX_RISE of no floor and no check and refuses the most unanswerable
+    questions (the mean over the fitted parts that have any; ties: fewer false refusals, then the lower
+    floor). With what each floor tried gives, for the record."""
+    best: tuple[tuple[float, float, float], float] | None = None
+    tried: list[dict[str, Any]] = []
+    base = [unchecked([at_floor(a, FLOORS[0]) for a in part])["false_refusals"] for part, _ in gated.values()]
+    for floor in FLOORS:
+        m, viewed = check_at(gated, spans, vectors, with_model, floor)
+        figures = [outcomes(part, m, m.threshold) for part, _ in viewed.values()]
+        rise = max(f["false_refusals"] - b for f, b in zip(figures, base, strict=True))
+        with_unanswerable = [
+            f
+            for f, (part, _) in zip(figures, viewed.values(), strict=True)
+            if any(not a.answerable for a in part)
+        ]
+        refused = float(np.mean([f["unanswerable_refused"] for f in with_unanswerable] or [0.0]))
+        false = float(np.mean([f["false_refusals"] for f in figures]))
+        feasible = rise <= MAX_RISE + 1e-9
+        tried.append(
+            {
+                "floor": floor,
+                "threshold": m.threshold,
+                "within_budget": feasible,
+                "unanswerable_refused": round(refused, 3),
+                "false_refusals": round(false, 3),
+            }
+        )
+        rank = (refused, -false, -floor)
+        if feasible and (best is None or rank > best[0]):
+            best = (rank, floor)
+    return (FLOORS[0] if best is None else best[1]), tried
+
+
+def unchecked(asked: Sequence[Asked]) -> dict[str, Any]:
+    """outcomes() with no check: every proposed sentence shown."""
+    return outcomes(asked, None, 0.0, {a.id: [0.0] * len(a.values) for a in asked})
 
 
 def dump(asked: Sequence[Asked], path: Path) -> None:
