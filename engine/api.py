@@ -607,6 +607,15 @@ class Engine:
         once and kept loaded."""
         return self._once("generator", name, self._generators, lambda: generators.create(name, self))
 
+    def extractive_floor(self) -> float:
+        """The relevance the extractive generator asks of a sentence: fitted by `citeline calibrate`
+        (calibration.json), else the line as designed. Read here because the generators sit below the
+        answer pipeline, whose calibration file it is."""
+        from engine.answer.calibration import calibration
+        from engine.backends.extractive import MIN_SCORE
+
+        return float(calibration().get("extractive", {}).get("floor", MIN_SCORE))
+
     def evidence(self, question: str, k: int = 12) -> list[Hit]:
         """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked only when
         `rerank_answers` is set (plan_search)."""

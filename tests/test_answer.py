@@ -793,3 +793,24 @@ def test_extractive_prefers_the_top_source_and_never_quotes_a_question() -> None
     evidence[3] = hit(2, evidence[3].text)  # the same sentence second in the evidence stays in
     sentences = list(generator.generate("Who approves invoices in finance?", evidence[::3], lambda: False))
     assert sorted(s.sources for s in sentences) == [(1,), (2,)]
+
+
+def test_the_engine_gives_the_extractive_generator_its_fitted_floor(indexed: Engine) -> None:
+    import numpy as np
+
+    from engine.answer.calibration import calibration
+    from engine.backends.extractive import MIN_SCORE, ExtractiveGenerator
+
+    fitted = calibration()["extractive"]["floor"]
+    generator = indexed.generator("extractive")
+    assert isinstance(generator, ExtractiveGenerator) and generator.floor == fitted != MIN_SCORE
+
+    def embed(texts: list[str]) -> np.ndarray:  # the question is [1, 0]; the sentence has cosine 0.5
+        return np.asarray([[1.0, 0.0] if t.endswith("?") else [0.5, 0.866] for t in texts], dtype=np.float32)
+
+    plants = "The office plants are watered on Fridays by the crew."
+    evidence = [Hit(1, "/kb/f1.md", 1, 1, None, "", plants, 1.0)]
+    question = "Who approves invoices in finance?"  # no word shared: relevance 0.5 x 0.5 = 0.25
+    assert [round(s, 3) for s, _, _ in ExtractiveGenerator(embed).scored(question, evidence)] == [0.25]
+    assert ExtractiveGenerator(embed, floor=0.2).ranked(question, evidence)
+    assert not ExtractiveGenerator(embed).ranked(question, evidence)  # the designed line, 0.35

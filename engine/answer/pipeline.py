@@ -286,7 +286,7 @@ def generator_for(engine: Engine, name: str) -> Generator:
             raise
         from engine.backends.extractive import ExtractiveGenerator
 
-        return ExtractiveGenerator(None)
+        return ExtractiveGenerator(None, engine.extractive_floor())
 
 
 def usage(generator: object) -> dict[str, float]:

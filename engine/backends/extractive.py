@@ -13,13 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer.calibration import calibration
 from engine.events import Hit, RawSentence
 from engine.text import content_terms, relevance, split_sentences
 
 MAX_SENTENCES = 3
-# The relevance a sentence needs to be proposed at all: fitted by `citeline calibrate` with the answer
-# check behind it (calibration.json, "extractive"); this is the line as designed, used until fitted.
+# The relevance a sentence needs to be proposed at all, as designed: `citeline calibrate` fits the line
+# the engine gives the generator (Engine.extractive_floor, calibration.json "extractive").
 MIN_SCORE = 0.35
 MARGIN = 0.08  # keep sentences scoring within this of the best one
 SOURCES = 5
@@ -91,16 +90,14 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     return out
 
 
-def min_score() -> float:
-    """The fitted relevance floor (calibration.json), else the designed MIN_SCORE."""
-    return float(calibration().get("extractive", {}).get("floor", MIN_SCORE))
-
-
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, embed: Callable[[list[str]], npt.NDArray[np.float32]] | None) -> None:
+    def __init__(
+        self, embed: Callable[[list[str]], npt.NDArray[np.float32]] | None, floor: float = MIN_SCORE
+    ) -> None:
         self.embed = embed
+        self.floor = floor  # the relevance a sentence needs to be proposed
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
         return relevance(question, [c.display or c.text for c in found], self.embed)
@@ -120,9 +117,9 @@ class ExtractiveGenerator:
     def ranked(
         self, question: str, evidence: Sequence[Hit], floor: float | None = None
     ) -> list[tuple[float, Candidate]]:
-        """Sentences that answer well enough (relevance at least `floor`, by default the fitted one),
+        """Sentences that answer well enough (relevance at least `floor`, by default the generator's),
         best first, with a prior for their source's rank."""
-        line = min_score() if floor is None else floor
+        line = self.floor if floor is None else floor
         return [(adj, c) for s, adj, c in self.scored(question, evidence) if s >= line]
 
     def generate(
