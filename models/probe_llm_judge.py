@@ -31,7 +31,7 @@ import numpy as np
 from engine.answer.answerability import model as check_model
 from engine.backends.llama_cpp import reuse_prefix
 from engine.eval import metrics
-from engine.eval.calibrate import Asked, asked_for, fitted_part
+from engine.eval.calibrate import Asked, asked_for, at_floor, fitted_part
 
 SQUAD = Path(__file__).resolve().parents[2] / "shared" / "train" / "squad2_10_articles"
 SYSTEM = (
@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     from engine.answer.calibration import calibration
 
     line = calibration()["gate"]["vectors"]["threshold"]
+    floor = float(calibration()["extractive"]["floor"])  # what the generator proposes in the product
+    asked = [at_floor(a, floor) for a in asked]
     for a in asked:
         a.gate_passed = gate[a.id].vectors >= line
     want = {q.id for q in dataset.queries if fitted_part(dataset, q) == (args.part == "fitted")}

@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from engine.answer.calibration import calibration
 from engine.eval import metrics
-from engine.eval.calibrate import Asked, code_hash, data_hash, load_asked, load_set
+from engine.eval.calibrate import Asked, at_floor, code_hash, data_hash, load_asked, load_set
 from engine.eval.datasets import heldout_articles
 from models.train_reranker import logits_of, make_model, minilm_dir, sha256, store_fp16
 
@@ -69,7 +70,9 @@ def load_pairs(
     text = {q.id: q.text for q in dataset.queries}
     train: list[Pair] = []
     dev_pairs: list[Pair] = []
-    for a in load_asked(record):
+    floor = float(calibration()["extractive"]["floor"])  # what the generator proposes in the product
+    for recorded in load_asked(record):
+        a = at_floor(recorded, floor)
         if group[a.id] in held:
             continue  # never read: the calibration scores these
         into = dev_pairs if group[a.id] == dev else train

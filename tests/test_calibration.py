@@ -115,3 +115,54 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
     both, tried = choose_floor({"docs": (docs, []), "code": (code, [])}, {"docs"}, True, False)
     assert both == 0.225  # above 0.3 the code answers would be refused
     assert all(not row["within_budget"] for row in tried if row["floor"] > 0.3)
+
+
+def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() -> None:
+    """calibrate asks each question once, at the lowest floor, and replays the others with at_floor: the
+    replay must propose what ExtractiveGenerator.generate proposes at that floor."""
+    import numpy as np
+
+    from engine.backends.extractive import ExtractiveGenerator
+    from engine.eval.calibrate import FLOORS, Asked, at_floor, kept
+    from engine.events import Hit
+
+    lines = [  # (source, sentence, its cosine with the question)
+        (1, "The harbour office opens at seven on weekdays.", 0.30),
+        (1, "Ferries to the island leave from pier four.", 0.62),
+        (2, "The ferry timetable changes twice a year in spring.", 0.70),
+        (3, "Tickets for the ferry are sold at the harbour kiosk.", 0.66),
+        (4, "Parking near the terminal is limited on Sundays.", 0.20),
+        (5, "Island ferries carry bicycles free of charge.", 0.74),
+    ]
+    cosine = {text: c for _, text, c in lines}
+
+    def embed(texts: list[str]) -> np.ndarray:
+        out = [[1.0, 0.0] if t not in cosine else [cosine[t], (1 - cosine[t] ** 2) ** 0.5] for t in texts]
+        return np.asarray(out, dtype=np.float32)
+
+    evidence = [
+        Hit(n, f"/kb/f{n}.md", 1, 2, None, "", " ".join(t for m, t, _ in lines if m == n), 1.0 / n)
+        for n in range(1, 6)
+    ]
+    question = "What time does the first boat depart?"  # no word shared: relevance is half the cosine
+    scored = kept(ExtractiveGenerator(embed).scored(question, evidence))
+    record = Asked(
+        "q",
+        True,
+        True,
+        [[0.0] for _ in scored],
+        [False] * len(scored),
+        [False] * len(scored),
+        [False] * len(scored),
+        [c.text for _, _, c in scored],
+        [r for r, _, _ in scored],
+        [adj for _, adj, _ in scored],
+    )
+    seen = set()
+    for floor in FLOORS:
+        replay = at_floor(record, floor)
+        proposed = {text for text, chosen in zip(replay.passages, replay.chosen, strict=True) if chosen}
+        generated = ExtractiveGenerator(embed, floor=floor).generate(question, evidence, lambda: False)
+        assert proposed == {raw.quote for raw in generated}, floor
+        seen.add(frozenset(proposed))
+    assert len(seen) >= 3  # the floors tried do change what is proposed

@@ -286,7 +286,7 @@ def generator_for(engine: Engine, name: str) -> Generator:
             raise
         from engine.backends.extractive import ExtractiveGenerator
 
-        return ExtractiveGenerator(None, engine.extractive_floor())
+        return ExtractiveGenerator(None)  # the floor was fitted on relevance with the embedder: as designed
 
 
 def usage(generator: object) -> dict[str, float]:
