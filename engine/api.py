@@ -611,10 +611,9 @@ class Engine:
         """The relevance the extractive generator asks of a sentence: fitted by `citeline calibrate`
         (calibration.json), else the line as designed. Read here because the generators sit below the
         answer pipeline, whose calibration file it is."""
-        from engine.answer.calibration import calibration
-        from engine.backends.extractive import MIN_SCORE
+        from engine.answer.calibration import extractive_floor
 
-        return float(calibration().get("extractive", {}).get("floor", MIN_SCORE))
+        return extractive_floor()
 
     def evidence(self, question: str, k: int = 12) -> list[Hit]:
         """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked only when

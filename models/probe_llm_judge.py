@@ -124,10 +124,10 @@ def main(argv: list[str] | None = None) -> int:
 
     dataset, asked, screened = asked_for(SQUAD, print)
     gate = {s.id: s for s in screened}
-    from engine.answer.calibration import calibration
+    from engine.answer.calibration import calibration, extractive_floor
 
     line = calibration()["gate"]["vectors"]["threshold"]
-    floor = float(calibration()["extractive"]["floor"])  # what the generator proposes in the product
+    floor = extractive_floor()  # what the generator proposes in the product
     asked = [at_floor(a, floor) for a in asked]
     for a in asked:
         a.gate_passed = gate[a.id].vectors >= line

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.answer.calibration import calibration
+from engine.answer.calibration import extractive_floor
 from engine.eval import metrics
 from engine.eval.calibrate import Asked, at_floor, code_hash, data_hash, load_asked, load_set
 from engine.eval.datasets import heldout_articles
@@ -70,7 +70,7 @@ def load_pairs(
     text = {q.id: q.text for q in dataset.queries}
     train: list[Pair] = []
     dev_pairs: list[Pair] = []
-    floor = float(calibration()["extractive"]["floor"])  # what the generator proposes in the product
+    floor = extractive_floor()  # what the generator proposes in the product
     for recorded in load_asked(record):
         a = at_floor(recorded, floor)
         if group[a.id] in held:

@@ -102,7 +102,7 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
     """The floor is fitted with the check: it rises while it refuses unanswerable questions, until it
     would refuse more than MAX_RISE of some collection's answerable ones (a collection whose answers
     score low, as paraphrased code questions do, holds it down for all)."""
-    from engine.eval.calibrate import choose_floor
+    from engine.eval.calibrate import choose_floor, neither
 
     docs = (
         [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
@@ -110,9 +110,12 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
         + [_question(f"v{i}", False, [0.33], [False]) for i in range(10)]
     )
     code = [_question(f"c{i}", True, [0.3 if i < 38 else 0.5], [True]) for i in range(40)]
-    alone, _ = choose_floor({"docs": (docs, [])}, {"docs"}, True, False)
+    base = {name: neither(part)["false_refusals"] for name, part in (("docs", docs), ("code", code))}
+    alone, _ = choose_floor({"docs": (docs, [])}, {"docs"}, True, False, [base["docs"]])
     assert alone == 0.35  # the lowest floor refusing all 20: every answer scores 0.5
-    both, tried = choose_floor({"docs": (docs, []), "code": (code, [])}, {"docs"}, True, False)
+    both, tried = choose_floor(
+        {"docs": (docs, []), "code": (code, [])}, {"docs"}, True, False, [base["docs"], base["code"]]
+    )
     assert both == 0.225  # above 0.3 the code answers would be refused
     assert all(not row["within_budget"] for row in tried if row["floor"] > 0.3)
 

@@ -20,3 +20,10 @@ def calibration() -> dict[str, Any]:
 def mode(with_vectors: bool) -> str:
     """The key of a fitted line: answers with vectors, or keyword-only while vectors are pending."""
     return "vectors" if with_vectors else "keyword"
+
+
+def extractive_floor() -> float:
+    """The relevance the extractive generator asks of a sentence: fitted, else the line as designed."""
+    from engine.backends.extractive import MIN_SCORE
+
+    return float(calibration().get("extractive", {}).get("floor", MIN_SCORE))

@@ -72,6 +72,12 @@ def row_display(row: str, header: list[str]) -> str:
     return "; ".join(f"{plain(h)}: {plain(c)}" for h, c in zip(header, cells, strict=True) if c)
 
 
+def proposed(adjusted: Sequence[float]) -> list[bool]:
+    """Of sentences ranked best first by adjusted score, those the generator proposes: the first
+    MAX_SENTENCES within MARGIN of the best."""
+    return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
+
+
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, hit in enumerate(evidence[:SOURCES], start=1):
@@ -126,9 +132,8 @@ class ExtractiveGenerator:
         self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
     ) -> Iterator[RawSentence]:
         ranked = [] if cancelled() else self.ranked(question, evidence)
-        if not ranked:
-            return
-        best = ranked[0][0]
-        chosen = [c for adj, c in ranked[:MAX_SENTENCES] if adj >= best - MARGIN]
+        chosen = [
+            c for (_, c), keep in zip(ranked, proposed([adj for adj, _ in ranked]), strict=True) if keep
+        ]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
             yield RawSentence(cand.display or plain(cand.text), (cand.source,), cand.text)

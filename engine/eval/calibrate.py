@@ -49,7 +49,7 @@ from engine.answer.answerability import (
 )
 from engine.answer.pipeline import gather
 from engine.api import Engine
-from engine.backends.extractive import MARGIN, MAX_SENTENCES, ExtractiveGenerator
+from engine.backends.extractive import ExtractiveGenerator, proposed
 from engine.eval.answers import holds, quote_overlaps
 from engine.eval.datasets import Dataset, Query, heldout_articles
 from engine.text import Embed
@@ -244,10 +244,7 @@ def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) 
             asked.plausible.append(any(holds(a, cand.text) for a in q.plausible))
             asked.relevance.append(score)
             asked.adjusted.append(adjusted)
-        asked.chosen = [
-            place < MAX_SENTENCES and adj >= asked.adjusted[0] - MARGIN
-            for place, adj in enumerate(asked.adjusted)
-        ]
+        asked.chosen = proposed(asked.adjusted)
         out.append(asked)
         if progress is not None and i % 100 == 0:
             progress(f"{dataset.name}: {i}/{len(dataset.queries)} questions")
@@ -270,7 +267,6 @@ def at_floor(a: Asked, floor: float) -> Asked:
     if len(a.relevance) != len(a.values):
         raise ValueError(f"{a.id}: recorded without relevance; ask the set again (delete its asked-*.json)")
     keep = [i for i, r in enumerate(a.relevance) if r >= floor][:TRAIN_CANDIDATES]
-    best = a.adjusted[keep[0]] if keep else 0.0
 
     def pick(values: list[Any]) -> list[Any]:
         return [values[i] for i in keep]
@@ -281,7 +277,7 @@ def at_floor(a: Asked, floor: float) -> Asked:
         gold=pick(a.gold),
         plausible=pick(a.plausible),
         passages=pick(a.passages) if a.passages else [],
-        chosen=[place < MAX_SENTENCES and a.adjusted[i] >= best - MARGIN for place, i in enumerate(keep)],
+        chosen=proposed(pick(a.adjusted)),
         relevance=pick(a.relevance),
         adjusted=pick(a.adjusted),
     )
@@ -387,17 +383,12 @@ def _share(n: int, d: int) -> float:
 
 
 def choose_threshold(
-    parts: Sequence[Sequence[Asked]],
-    m: Model,
-    max_rise: float = MAX_RISE,
-    base: Sequence[float] | None = None,
+    parts: Sequence[Sequence[Asked]], m: Model, base: Sequence[float], max_rise: float = MAX_RISE
 ) -> float | None:
     """The highest threshold adding at most `max_rise` false refusals on every part to `base` (each
-    part's false refusals without the check, by default at its own floor); None when even no check
-    (threshold 0) adds more."""
+    part's false refusals with neither floor nor check); None when even no check (threshold 0) adds
+    more."""
     probs = [probabilities(part, m) for part in parts]
-    if base is None:
-        base = [outcomes(part, m, 0.0, p)["false_refusals"] for part, p in zip(parts, probs, strict=True)]
     best: float | None = None
     for t in np.arange(0.0, 0.9, 0.01):
         rise = [
@@ -642,30 +633,49 @@ def fit_and_score(
             name: (through_gate(parts[0], by_id, key, line), through_gate(parts[1], by_id, key, line))
             for name, parts in asked.items()
         }
+        bare = {name: (neither(fitted), neither(held)) for name, (fitted, held) in gated.items()}
+        base = [fitted["false_refusals"] for fitted, _ in bare.values()]
         if floor is None:
-            floor, tried = choose_floor(gated, spans, vectors, with_model)
+            floor, tried = choose_floor(gated, spans, vectors, with_model, base)
             result["extractive"] = {"floor": floor, "tried": tried}
-        m, viewed = check_at(gated, spans, vectors, with_model, floor)
+        checked = check_at(gated, spans, vectors, with_model, floor, base)
+        m, viewed = checked.model, checked.viewed
         result["gate"][key] = {"threshold": line, "budget": GATE_BUDGET}
         result["answer_check"][key] = m.as_dict()
-        rise = max(
-            outcomes(view, m, m.threshold)["false_refusals"]
-            - unchecked([at_floor(a, FLOORS[0]) for a in part])["false_refusals"]
-            for (part, _), (view, _) in zip(gated.values(), viewed.values(), strict=True)
-        )
         # the keyword-only check sits behind the floor fitted with vectors: whether that pair keeps the
         # budget too is recorded, not assumed
-        within = rise <= MAX_RISE + 1e-9
-        result["budget"][key] = {"max_rise": MAX_RISE, "rise": round(rise, 3), "within": within}
+        result["budget"][key] = {
+            "max_rise": MAX_RISE,
+            "rise": round(checked.rise, 3),
+            "within": checked.within,
+        }
         result["figures"][key] = {
             f"{name} {part_name}": outcomes(view, m, m.threshold)
             | {"without_check": outcomes(view, m, 0.0)}
-            | {"without_floor_or_check": unchecked([at_floor(a, FLOORS[0]) for a in part])}
+            | {"without_floor_or_check": unfloored}
             | {"auc": auc(view, m)}
-            for name, parts in gated.items()
-            for part_name, part, view in zip(("fitted", "held out"), parts, viewed[name], strict=True)
+            for name in gated
+            for part_name, view, unfloored in zip(
+                ("fitted", "held out"), viewed[name], bare[name], strict=True
+            )
         }
     return result
+
+
+@dataclass
+class Checked:
+    """The check fitted behind one floor: the model with its threshold, every part as the generator sees
+    it at that floor, their figures at the threshold (fitted parts) and the most false refusals the pair
+    adds to any fitted part."""
+
+    model: Model
+    viewed: dict[str, tuple[list[Asked], list[Asked]]]
+    figures: list[dict[str, Any]]
+    rise: float
+
+    @property
+    def within(self) -> bool:
+        return self.rise <= MAX_RISE + 1e-9
 
 
 def check_at(
@@ -674,56 +684,63 @@ def check_at(
     vectors: bool,
     with_model: bool,
     floor: float,
-) -> tuple[Model, dict[str, tuple[list[Asked], list[Asked]]]]:
+    base: Sequence[float],
+) -> Checked:
     """The check fitted behind relevance floor `floor`, its threshold the highest adding at most MAX_RISE
-    false refusals to any set's fitted part answered with neither (0 when none does), and every part as
-    the generator sees it at that floor."""
+    false refusals to `base`, each set's fitted part answered with neither (0 when none does)."""
     viewed = {
         name: ([at_floor(a, floor) for a in parts[0]], [at_floor(a, floor) for a in parts[1]])
         for name, parts in gated.items()
     }
     fitted = [part for part, _ in viewed.values()]
     m = fit([viewed[name][0] for name in viewed if name in spans], vectors, with_model)
-    base = [unchecked([at_floor(a, FLOORS[0]) for a in part])["false_refusals"] for part, _ in gated.values()]
-    threshold = choose_threshold(fitted, m, base=base)
-    return with_threshold(m, 0.0 if threshold is None else threshold), viewed
+    threshold = choose_threshold(fitted, m, base)
+    m = with_threshold(m, 0.0 if threshold is None else threshold)
+    figures = [outcomes(part, m, m.threshold) for part in fitted]
+    rise = max(f["false_refusals"] - b for f, b in zip(figures, base, strict=True))
+    return Checked(m, viewed, figures, rise)
 
 
 def choose_floor(
-    gated: dict[str, tuple[list[Asked], list[Asked]]], spans: set[str], vectors: bool, with_model: bool
+    gated: dict[str, tuple[list[Asked], list[Asked]]],
+    spans: set[str],
+    vectors: bool,
+    with_model: bool,
+    base: Sequence[float],
 ) -> tuple[float, list[dict[str, Any]]]:
     """The extractive floor: of FLOORS, each with its own fitted check and threshold, the one whose pair
-    keeps every fitted part within MAX_RISE of no floor and no check and refuses the most unanswerable
-    questions (the mean over the fitted parts that have any; ties: fewer false refusals, then the lower
-    floor). With what each floor tried gives, for the record."""
+    keeps every fitted part within MAX_RISE of no floor and no check (`base`) and refuses the most
+    unanswerable questions (the mean over the fitted parts that have any; ties: fewer false refusals,
+    then the lower floor). With what each floor tried gives, for the record."""
     best: tuple[tuple[float, float, float], float] | None = None
     tried: list[dict[str, Any]] = []
-    base = [unchecked([at_floor(a, FLOORS[0]) for a in part])["false_refusals"] for part, _ in gated.values()]
     for floor in FLOORS:
-        m, viewed = check_at(gated, spans, vectors, with_model, floor)
-        figures = [outcomes(part, m, m.threshold) for part, _ in viewed.values()]
-        rise = max(f["false_refusals"] - b for f, b in zip(figures, base, strict=True))
+        checked = check_at(gated, spans, vectors, with_model, floor, base)
         with_unanswerable = [
             f
-            for f, (part, _) in zip(figures, viewed.values(), strict=True)
+            for f, (part, _) in zip(checked.figures, checked.viewed.values(), strict=True)
             if any(not a.answerable for a in part)
         ]
         refused = float(np.mean([f["unanswerable_refused"] for f in with_unanswerable] or [0.0]))
-        false = float(np.mean([f["false_refusals"] for f in figures]))
-        feasible = rise <= MAX_RISE + 1e-9
+        false = float(np.mean([f["false_refusals"] for f in checked.figures]))
         tried.append(
             {
                 "floor": floor,
-                "threshold": m.threshold,
-                "within_budget": feasible,
+                "threshold": checked.model.threshold,
+                "within_budget": checked.within,
                 "unanswerable_refused": round(refused, 3),
                 "false_refusals": round(false, 3),
             }
         )
         rank = (refused, -false, -floor)
-        if feasible and (best is None or rank > best[0]):
+        if checked.within and (best is None or rank > best[0]):
             best = (rank, floor)
     return (FLOORS[0] if best is None else best[1]), tried
+
+
+def neither(asked: Sequence[Asked]) -> dict[str, Any]:
+    """outcomes() with neither floor nor check: what the budget is counted against."""
+    return unchecked([at_floor(a, FLOORS[0]) for a in asked])
 
 
 def unchecked(asked: Sequence[Asked]) -> dict[str, Any]:
