@@ -22,11 +22,12 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.backends.greedy import GrammarGreedy
 from engine.backends.jsonstream import SentenceStream
 from engine.backends.packing import Packed, pack
 from engine.backends.prompts import SCHEMA, SYSTEM, user_message
@@ -151,6 +152,29 @@ class _Run:
     def _write(self) -> None:
         llm = self.gen.llm()
         start = time.perf_counter()
+        # greedy under the grammar, the grammar asked about the best token first (greedy.py); with the
+        # prompt-lookup draft model the library's own loop runs it
+        greedy = None if self.gen.lookup_decoding else GrammarGreedy(llm, self.gen.grammar())
+        if greedy is None:
+            pieces = self._library_pieces(llm)
+        else:
+            pieces = greedy.tokens(self.gen.answer_tokens, step=lambda t: self._decode(lambda: llm.eval([t])))
+        try:
+            while True:
+                piece = self._decode(lambda: next(pieces, None))
+                if piece is None:
+                    return
+                self.written += 1
+                self.write_s = time.perf_counter() - start
+                self.items.put(("text", piece))
+                if self.gen.abort_flag:
+                    raise Aborted()
+        finally:
+            pieces.close()
+            if greedy is not None:
+                greedy.close()
+
+    def _library_pieces(self, llm: Any) -> Generator[str, None, None]:
         stream = llm.create_completion(
             prompt=self.prompt.tokens,
             grammar=self.gen.grammar(),
@@ -161,17 +185,11 @@ class _Run:
             stop=self.prompt.stop,
             stopping_criteria=self.prompt.stopping,
         )
-        chunks = iter(stream)
-        while True:
-            chunk = self._decode(lambda: next(chunks, None))
-            if chunk is None:
-                return
-            self.written += 1
-            self.write_s = time.perf_counter() - start
-            self.items.put(("text", chunk["choices"][0].get("text") or ""))
-            if self.gen.abort_flag:
-                stream.close()
-                raise Aborted()
+        try:
+            for chunk in stream:
+                yield chunk["choices"][0].get("text") or ""
+        finally:
+            stream.close()
 
 
 class LlamaGenerator:
