@@ -141,6 +141,7 @@ def bundle(full: bool) -> None:
     probe = subprocess.run([sys.executable, "-c", "import PyInstaller"], capture_output=True, check=False)
     if probe.returncode != 0:
         sys.exit("[build] PyInstaller is missing: pip install -e '.[packaging]' (with this venv's pip)")
+    check_portable_llama()
     icons()
     started = time.monotonic()
     env = dict(os.environ, CITELINE_BUNDLE_VARIANT="full" if full else "standard")
@@ -169,6 +170,22 @@ def bundle(full: bool) -> None:
     say(f"bundle {BUNDLE}: {mb(report['bytes'])} ({report['variant']}) in {seconds:.0f} s")
     for name, size in report["largest"][:12]:
         say(f"  {mb(size):>9}  {name}")
+
+
+def check_portable_llama() -> None:
+    """An installer runs on other CPUs: its llama.cpp must not need AVX-512 (bootstrap.py compiles for the
+    set-up machine's CPU unless CITELINE_PORTABLE_BUILD=1)."""
+    probe = "import llama_cpp; print(llama_cpp.llama_print_system_info().decode())"
+    info = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False).stdout
+    if non_portable(info):
+        sys.exit(
+            "[build] this venv's llama.cpp was compiled for this CPU (AVX-512): set up again with "
+            "CITELINE_PORTABLE_BUILD=1 python3 bootstrap.py setup"
+        )
+
+
+def non_portable(system_info: str) -> bool:
+    return "AVX512 = 1" in system_info
 
 
 def check_no_forbidden(folder: Path) -> None:

@@ -113,3 +113,11 @@ def test_every_data_file_of_the_code_ships_in_the_bundle_and_the_wheel() -> None
         assert f'"{parts[0]}" / ' in spec and all(f'"{p}"' in spec for p in parts), f"{name} not in the spec"
         globs = package_data.get(package, [])
         assert any(fnmatch.fnmatch(rest, g) for g in globs), f"{name} not in the wheel"
+
+
+def test_an_installer_refuses_a_llama_cpp_compiled_for_avx512() -> None:
+    build = _build_script()
+    avx2 = "CPU : SSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | OPENMP = 1 | REPACK = 1 |"
+    avx512 = "CPU : SSE3 = 1 | AVX2 = 1 | AVX512 = 1 | AVX512_VNNI = 1 | OPENMP = 1 |"
+    assert not build.non_portable(avx2)  # type: ignore[attr-defined]
+    assert build.non_portable(avx512)  # type: ignore[attr-defined]
