@@ -40,12 +40,13 @@ log = logging.getLogger(__name__)
 ANSWER_TOKENS = 320
 EXPECTED_TOKENS = 110  # a typical answer's length, for the ETA before the model has written anything
 PROMPT_SLACK = 64
-# Prompt reading runs at 40-80 tokens/s on 2 cores: the sources get at most this many tokens (the
+# Prompt reading runs at 40-100 tokens/s on 2 cores: the sources get at most this many tokens (the
 # setting local_sources; 300 measured 3.5 s sooner to the first verified sentence than 520, README).
 SOURCE_BUDGET = 300
 WINDOW_TOKENS = 90
-# Reading a prompt token costs a fraction of writing one (batched vs one at a time): 4-5x on this CPU for
-# the shipped models (../shared/MODELS.md: 40-54 vs 9-10, 72-84 vs 21, 123-135 vs 42-45 tokens/s).
+# Reading a prompt token costs a fraction of writing one (batched vs one at a time): 3-5x on this CPU for
+# the shipped models (../shared/MODELS.md: 40-54 vs 9-10, 72-84 vs 21, 123-135 vs 42-45 tokens/s; the
+# 1.5B with AVX-512 and the grammar-first decoder: ~100 vs ~26).
 READ_PER_WRITE = 4.0
 READ_STEP = 64  # tokens per prompt step: a progress report every ~1.5 s at 45 tokens/s
 NICE = 10  # the model thread's niceness: interactive work comes first (lower_priority)
