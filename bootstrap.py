@@ -122,10 +122,14 @@ def llama_wheel_dir() -> Path:
 
 
 def ensure_llama() -> None:
-    probe = "import llama_cpp, sys; sys.exit(0 if llama_cpp.__version__ == '0.3.36' else 1)"
-    if subprocess.run([str(PY), "-c", probe], check=False, capture_output=True).returncode == 0:
-        return
+    """llama-cpp-python built with LLAMA_CMAKE_ARGS: a venv holding a build with other flags (an earlier
+    bootstrap's, or CITELINE_PORTABLE_BUILD changed) gets the right one."""
     folder = llama_wheel_dir()
+    marker = VENV / "citeline-llama-build"
+    probe = "import llama_cpp, sys; sys.exit(0 if llama_cpp.__version__ == '0.3.36' else 1)"
+    installed = subprocess.run([str(PY), "-c", probe], check=False, capture_output=True).returncode == 0
+    if installed and marker.exists() and marker.read_text(encoding="utf-8").strip() == folder.name:
+        return
     wheels = sorted(folder.glob("llama_cpp_python-*.whl"))
     if not wheels:
         say(f"building llama-cpp-python for this CPU (once; ~5-15 minutes on 2 cores): {LLAMA_CMAKE_ARGS}")
@@ -147,7 +151,10 @@ def ensure_llama() -> None:
             env=env,
         )
         wheels = sorted(folder.glob("llama_cpp_python-*.whl"))
+    if installed:  # another build of the same version: pip would keep it
+        pip("uninstall", "-q", "-y", "llama-cpp-python")
     pip("install", "-q", str(wheels[-1]))
+    marker.write_text(folder.name, encoding="utf-8")
 
 
 def ensure_models() -> None:

@@ -176,8 +176,10 @@ def check_portable_llama() -> None:
     """An installer runs on other CPUs: its llama.cpp must not need AVX-512 (bootstrap.py compiles for the
     set-up machine's CPU unless CITELINE_PORTABLE_BUILD=1)."""
     probe = "import llama_cpp; print(llama_cpp.llama_print_system_info().decode())"
-    info = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False).stdout
-    if non_portable(info):
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.exit(f"[build] llama_cpp does not load in this venv: {result.stderr.strip()[-500:]}")
+    if non_portable(result.stdout):
         sys.exit(
             "[build] this venv's llama.cpp was compiled for this CPU (AVX-512): set up again with "
             "CITELINE_PORTABLE_BUILD=1 python3 bootstrap.py setup"

@@ -4,7 +4,9 @@ writes, a Stop that reaches llama.cpp inside a decode, and a model that answers 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,13 +187,33 @@ def test_the_grammar_first_decoder_writes_what_the_library_writes(local: Engine,
         assert isinstance(json.loads(ours)["sentences"], list)
 
 
-def test_stop_while_writing_keeps_the_model_usable(local: Engine) -> None:
-    """A Stop after the model has written two tokens: the worker leaves llama.cpp and the next answer is
-    the same as before."""
+def test_stop_while_writing_keeps_the_model_usable(local: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Stop after the model has written two tokens: the worker leaves llama.cpp inside the next decode
+    and the next answer is the same as before. The worker holds before that decode until the Stop is
+    given, so that a fast model cannot finish first."""
+    from engine.backends.greedy import GrammarGreedy
+
     reference = local.ask(QUESTION, "local")
     generator = local.generator("local")
     assert isinstance(generator, llama_cpp.LlamaGenerator)
-    generator.llm().reset()  # read the whole prompt again, so that the stop lands while writing
+    assert reference.usage["written_tokens"] > 2
+    model: llama_cpp.LlamaGenerator = generator
+
+    class Held(GrammarGreedy):
+        def tokens(self, max_tokens: int, step: Any = None) -> Any:
+            count = 0
+
+            def held(token: int) -> None:
+                nonlocal count
+                count += 1
+                deadline = time.monotonic() + 10
+                while count == 2 and not model.abort_flag and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                step(token)
+
+            return super().tokens(max_tokens, held)
+
+    monkeypatch.setattr(llama_cpp, "GrammarGreedy", Held)
 
     def cancelled() -> bool:
         run = generator._last
@@ -201,7 +223,41 @@ def test_stop_while_writing_keeps_the_model_usable(local: Engine) -> None:
         list(local.ask_stream(QUESTION, "local", cancelled=cancelled))
     run = generator._last
     assert run is not None and not run.thread.is_alive()
-    assert 2 <= run.written < reference.usage["written_tokens"]  # it stopped before the answer's end
+    assert run.written == 2  # the decode after the second token was aborted
     assert generator.last_run == {}  # a stopped answer records no rates
+    monkeypatch.undo()
     after = local.ask(QUESTION, "local")
     assert (after.text, after.refused) == (reference.text, reference.refused)
+
+
+def test_the_grammar_first_decoder_when_the_grammar_refuses_the_best_token(local: Engine) -> None:
+    """A grammar the model would not follow on its own (digits in brackets after a request for a poem):
+    the best token is refused at nearly every step, and the decoder still writes what the library's
+    grammar sampler writes."""
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    from engine.backends.greedy import GrammarGreedy
+
+    generator = local.generator("local")
+    assert isinstance(generator, llama_cpp.LlamaGenerator)
+    llm = generator.llm()
+    grammar = LlamaGrammar.from_string('root ::= "[" [0-9]+ ("," [0-9]+)* "]"', verbose=False)
+    prompt = generator.prompt([{"role": "user", "content": "Write a short poem about the sea."}])
+
+    def read() -> None:
+        llama_cpp.reuse_prefix(llm, prompt.tokens)
+        llm.eval(prompt.tokens[llm.n_tokens :])
+
+    read()
+    library = "".join(
+        c["choices"][0]["text"]
+        for c in llm.create_completion(
+            prompt=prompt.tokens, grammar=grammar, stream=True, max_tokens=24, temperature=0.0, seed=0
+        )
+    )
+    read()
+    with GrammarGreedy(llm, grammar) as greedy:
+        ours = "".join(greedy.tokens(24))
+        redirected = greedy.redirected
+    assert ours == library and ours.startswith("[")
+    assert redirected >= 1

@@ -42,7 +42,8 @@ class GrammarGreedy:
             raise RuntimeError("llama.cpp could not compile the answer grammar")
         self._one = (llama_cpp.llama_token_data * 1)()
         self._one_array = llama_cpp.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
-        self.fallbacks = 0  # picks that needed the whole vocabulary (for measurement)
+        self.redirected = 0  # picks where the grammar refused the best token
+        self.fallbacks = 0  # of those, picks that needed the whole vocabulary
 
     def close(self) -> None:
         if self.sampler:
@@ -69,11 +70,12 @@ class GrammarGreedy:
 
     def pick(self, logits: np.ndarray) -> int:
         """The best token the grammar allows."""
-        best = int(np.argmax(logits))
+        best = int(np.argmax(logits))  # ties: the lowest id, as llama.cpp's greedy sampler
         if self.allowed(best):
             return best
+        self.redirected += 1
         order = np.argpartition(-logits, NEXT_BEST)[:NEXT_BEST]
-        for token in order[np.argsort(-logits[order])]:
+        for token in order[np.lexsort((order, -logits[order]))]:  # best first, ties by id
             if int(token) != best and self.allowed(int(token)):
                 return int(token)
         self.fallbacks += 1
@@ -103,8 +105,9 @@ class GrammarGreedy:
     ) -> Generator[str, None, None]:
         llm = self.llm
         advance = step or (lambda token: llm.eval([token]))
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        for _ in range(max_tokens):
+        # bytes that are not UTF-8 are dropped, as llama-cpp-python drops them
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
+        for written in range(max_tokens):
             if llm.n_tokens >= llm.n_ctx():
                 break
             token = self.pick(self.logits())
@@ -112,9 +115,10 @@ class GrammarGreedy:
                 break
             self.lib.llama_sampler_accept(self.sampler, token)
             text = decoder.decode(self.piece(token))
-            advance(token)
             if text:
-                yield text
+                yield text  # before the token is evaluated: the caller sees it a decode sooner
+            if written + 1 < max_tokens:
+                advance(token)
         tail = decoder.decode(b"", final=True)
         if tail:
             yield tail
