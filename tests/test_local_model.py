@@ -145,7 +145,6 @@ def test_the_grammar_first_decoder_writes_what_the_library_writes(local: Engine,
     """greedy.GrammarGreedy offers the best token to the grammar alone before the whole vocabulary: the
     answer is token for token the one llama-cpp-python's grammar sampler chain writes, and valid JSON."""
     from engine.answer.pipeline import gather
-    from engine.backends.greedy import GrammarGreedy
     from engine.backends.prompts import SYSTEM, SourceWindow, user_message
 
     generator = local.generator("local")
@@ -160,27 +159,7 @@ def test_the_grammar_first_decoder_writes_what_the_library_writes(local: Engine,
         {"role": "user", "content": user_message(question, windows)},
     ]
     prompt = generator.prompt(messages)
-
-    def read() -> None:
-        llama_cpp.reuse_prefix(llm, prompt.tokens)
-        llm.eval(prompt.tokens[llm.n_tokens :])
-
-    read()
-    library = "".join(
-        c["choices"][0]["text"]
-        for c in llm.create_completion(
-            prompt=prompt.tokens,
-            grammar=generator.grammar(),
-            stream=True,
-            max_tokens=120,
-            temperature=0.0,
-            seed=0,
-            stop=prompt.stop,
-        )
-    )
-    read()
-    with GrammarGreedy(llm, generator.grammar()) as greedy:
-        ours = "".join(greedy.tokens(120))
+    ours, library, _ = _both_decoders(llm, prompt, generator.grammar(), 120)
     assert ours == library
     assert ours.startswith("{")
     if len(llm.tokenize(ours.encode(), add_bos=False)) < 110:  # finished within the budget: whole JSON
@@ -236,28 +215,36 @@ def test_the_grammar_first_decoder_when_the_grammar_refuses_the_best_token(local
     grammar sampler writes."""
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    from engine.backends.greedy import GrammarGreedy
-
     generator = local.generator("local")
     assert isinstance(generator, llama_cpp.LlamaGenerator)
     llm = generator.llm()
     grammar = LlamaGrammar.from_string('root ::= "[" [0-9]+ ("," [0-9]+)* "]"', verbose=False)
     prompt = generator.prompt([{"role": "user", "content": "Write a short poem about the sea."}])
+    ours, library, redirected = _both_decoders(llm, prompt, grammar, 24)
+    assert ours == library and ours.startswith("[")
+    assert redirected >= 1
+
+
+def _both_decoders(llm: Any, prompt: llama_cpp.Prompt, grammar: Any, max_tokens: int) -> tuple[str, str, int]:
+    """(GrammarGreedy's text, the library's grammar-constrained greedy text, the picks where the grammar
+    refused the best token), each written after the same prompt read afresh."""
+    from engine.backends.greedy import GrammarGreedy
 
     def read() -> None:
         llama_cpp.reuse_prefix(llm, prompt.tokens)
         llm.eval(prompt.tokens[llm.n_tokens :])
 
     read()
-    library = "".join(
-        c["choices"][0]["text"]
-        for c in llm.create_completion(
-            prompt=prompt.tokens, grammar=grammar, stream=True, max_tokens=24, temperature=0.0, seed=0
-        )
+    stream = llm.create_completion(
+        prompt=prompt.tokens,
+        grammar=grammar,
+        stream=True,
+        max_tokens=max_tokens,
+        temperature=0.0,
+        seed=0,
+        stop=prompt.stop,
     )
+    library = "".join(c["choices"][0]["text"] for c in stream)
     read()
     with GrammarGreedy(llm, grammar) as greedy:
-        ours = "".join(greedy.tokens(24))
-        redirected = greedy.redirected
-    assert ours == library and ours.startswith("[")
-    assert redirected >= 1
+        return "".join(greedy.tokens(max_tokens)), library, greedy.redirected
