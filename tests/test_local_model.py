@@ -103,7 +103,7 @@ def test_stop_aborts_inside_a_decode_and_the_model_still_answers(
                 flag["stop"] = reports == 2  # a report later: the decode of the whole prompt is under way
     assert llm.n_tokens == 0  # the one decode was aborted: nothing of the prompt was kept
     assert generator.last_run == {}  # a stopped answer records no rates
-    monkeypatch.setattr(llama_cpp, "READ_STEP", 64)
+    monkeypatch.undo()  # prompts read in steps again
     after = local.ask(QUESTION, "local")
     assert (after.text, after.refused) == (reference.text, reference.refused)
 
