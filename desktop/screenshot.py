@@ -36,6 +36,7 @@ class Shot(QObject):
         self.window, self.out, self.question, self.drop = window, out, question, drop
         self.code = 1
         self._asked = False
+        self._answered_yet = False
         window.indexing.empty.connect(self._on_empty)
         window.indexing.idle.connect(self._ask)
         window.answer.answered.connect(self._answered)
@@ -58,6 +59,7 @@ class Shot(QObject):
         self.window.ask(self.question)
 
     def _answered(self, state: AnswerState) -> None:
+        self._answered_yet = True
         cited = [c for s in state.sentences for c in s.citations]
         if cited:
             c = cited[-1]
@@ -66,6 +68,8 @@ class Shot(QObject):
             QTimer.singleShot(300, self.grab)
 
     def _shown(self, target: SourceTarget) -> None:
+        if not self._answered_yet:  # the evidence's first source, shown while a model still writes
+            return
         QTimer.singleShot(300, self.grab)  # let the last layout and paint settle
 
     def grab(self) -> None:

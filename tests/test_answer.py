@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -20,7 +21,7 @@ from engine.backends.jsonstream import SentenceStream
 from engine.backends.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
 from engine.backends.registry import generators
 from engine.errors import CiteError, MissingDependency
-from engine.events import Answer, AnswerSentence, Draft, EvidenceReady, Hit, RawSentence
+from engine.events import Answer, AnswerSentence, Citation, Conflict, Draft, EvidenceReady, Hit, RawSentence
 from engine.text import relevance
 from tests.conftest import write
 
@@ -535,6 +536,8 @@ def test_conflict_note_quotes_both_statements_and_only_when_the_answer_touches_i
         "The meal allowance for travel is 80 euros per day.",
         "The meal allowance for travel is 50 euros per day.",
     }
+    # the answer leads with the current version (see test_the_current_version_leads_the_answer)
+    assert {Path(c.path).name for c in answer.sentences[0].citations} == {"travel_policy.md"}
     # Both versions say the same about trains: no note, and the old version is not cited.
     same = engine.ask("How is train travel booked?", "extractive")
     assert not same.refused and not same.conflicts
@@ -814,3 +817,31 @@ def test_the_engine_gives_the_extractive_generator_its_fitted_floor(indexed: Eng
     assert [round(s, 3) for s, _, _ in ExtractiveGenerator(embed).scored(question, evidence)] == [0.25]
     assert ExtractiveGenerator(embed, floor=0.2).ranked(question, evidence)
     assert not ExtractiveGenerator(embed).ranked(question, evidence)  # the designed line, 0.35
+
+
+def test_the_current_version_leads_the_answer(engine: Engine, tmp_path: Path) -> None:
+    """The demo's price question: retrieval ranks the superseded 2023 price list first and the answer
+    quotes both lists; the current one (2025) leads, the old one follows, then the conflict note."""
+    demo = Path(__file__).resolve().parents[1] / "assets" / "demo"
+    folder = tmp_path / "demo"
+    shutil.copytree(demo, folder)
+    engine.add_folder(folder)
+    engine.run(engine.sync())
+    answer = engine.ask("How much does the Team plan cost?", "extractive")
+    assert not answer.refused and answer.conflicts
+    assert Path(answer.evidence[0].path).name == "pricing-2023.md"  # what makes the order matter
+    files = [{Path(c.path).name for c in s.citations} for s in answer.sentences if not s.is_conflict_note]
+    assert files[0] == {"pricing-2025.md"}
+    assert answer.sentences[-1].is_conflict_note
+
+
+def test_current_first_moves_only_sentences_citing_nothing_but_old_versions() -> None:
+    from engine.answer.pipeline import current_first
+
+    def said(text: str, *sources: int) -> AnswerSentence:
+        return AnswerSentence(text, tuple(Citation(n, f"/kb/{n}.md", 1, 1, None, text) for n in sources))
+
+    kept = [said("old", 1), said("both", 1, 2), said("other", 3), said("new", 2), said("uncited")]
+    conflict = Conflict((1, 2), 2, "newer date")
+    assert [s.text for s in current_first(kept, [conflict])] == ["both", "other", "new", "uncited", "old"]
+    assert current_first(kept, []) == kept

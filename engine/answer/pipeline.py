@@ -102,6 +102,17 @@ def disagreement(quote: str, text: str) -> str | None:
     return best.strip()
 
 
+def current_first(kept: list[AnswerSentence], found: Sequence[Conflict]) -> list[AnswerSentence]:
+    """The answer's sentences with those citing only versions a conflict judged not current moved after
+    the rest (each group in its order): where both versions are quoted, the current one leads."""
+    stale = {n for c in found for n in c.sources if n != c.current}
+
+    def old(sentence: AnswerSentence) -> bool:
+        return bool(sentence.citations) and all(c.source in stale for c in sentence.citations)
+
+    return [s for s in kept if not old(s)] + [s for s in kept if old(s)]
+
+
 def statements(text: str) -> Iterator[str]:
     """The sentences and lines of `text` that can state something: not headings, at least STATEMENT_WORDS
     content words."""
@@ -429,7 +440,7 @@ def ask_stream(
         conflict, note = reported
         found, notes = [conflict], [note]
     yield from notes
-    sentences = tuple(kept + notes)  # the answer leads; a conflict note follows it
+    sentences = tuple(current_first(kept, found) + notes)  # the answer leads; a conflict note follows it
     yield Answer(
         question,
         contract.render(sentences),
