@@ -179,18 +179,14 @@ def test_stop_while_writing_keeps_the_model_usable(local: Engine, monkeypatch: p
     model: llama_cpp.LlamaGenerator = generator
 
     class Held(GrammarGreedy):
-        def tokens(self, max_tokens: int, step: Any = None) -> Any:
-            count = 0
+        count = 0
 
-            def held(token: int) -> None:
-                nonlocal count
-                count += 1
-                deadline = time.monotonic() + 10
-                while count == 2 and not model.abort_flag and time.monotonic() < deadline:
-                    time.sleep(0.005)
-                step(token)
-
-            return super().tokens(max_tokens, held)
+        def advance(self, token: int) -> None:
+            self.count += 1
+            deadline = time.monotonic() + 10
+            while self.count == 2 and not model.abort_flag and time.monotonic() < deadline:
+                time.sleep(0.005)
+            super().advance(token)
 
     monkeypatch.setattr(llama_cpp, "GrammarGreedy", Held)
 

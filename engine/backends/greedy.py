@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import codecs
 import ctypes
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import Any
 
 import numpy as np
@@ -25,8 +25,7 @@ class GrammarGreedy:
     """Greedy tokens of a loaded llama_cpp.Llama whose prompt has just been evaluated, each allowed by
     the grammar (a llama_cpp.LlamaGrammar). Yields the text of each token (UTF-8 across token
     boundaries kept whole); stops at an end-of-generation token, after `max_tokens`, or at the context's
-    end. `step(token)` evaluates a chosen token (by default llm.eval([token])): the caller may wrap it,
-    e.g. to turn an aborted decode into its own exception."""
+    end."""
 
     def __init__(self, llm: Any, grammar: Any) -> None:
         import llama_cpp
@@ -100,11 +99,12 @@ class GrammarGreedy:
                 return buffer.raw[:n]
             size = -n  # the piece needs this many bytes
 
-    def tokens(
-        self, max_tokens: int, step: Callable[[int], None] | None = None
-    ) -> Generator[str, None, None]:
+    def advance(self, token: int) -> None:
+        """Evaluate the chosen token, for the next one's logits."""
+        self.llm.eval([token])
+
+    def tokens(self, max_tokens: int) -> Generator[str, None, None]:
         llm = self.llm
-        advance = step or (lambda token: llm.eval([token]))
         # bytes that are not UTF-8 are dropped, as llama-cpp-python drops them
         decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
         for written in range(max_tokens):
@@ -118,7 +118,7 @@ class GrammarGreedy:
             if text:
                 yield text  # before the token is evaluated: the caller sees it a decode sooner
             if written + 1 < max_tokens:
-                advance(token)
+                self.advance(token)
         tail = decoder.decode(b"", final=True)
         if tail:
             yield tail

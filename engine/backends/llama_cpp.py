@@ -156,12 +156,9 @@ class _Run:
         llm = self.gen.llm()
         start = time.perf_counter()
         # greedy under the grammar, the grammar asked about the best token first (greedy.py); with the
-        # prompt-lookup draft model the library's own loop runs it
+        # prompt-lookup draft model the library's own loop runs it. An aborted decode surfaces from next().
         greedy = None if self.gen.lookup_decoding else GrammarGreedy(llm, self.gen.grammar())
-        if greedy is None:
-            pieces = self._library_pieces(llm)
-        else:
-            pieces = greedy.tokens(self.gen.answer_tokens, step=lambda t: self._decode(lambda: llm.eval([t])))
+        pieces = self._library_pieces(llm) if greedy is None else greedy.tokens(self.gen.answer_tokens)
         try:
             while True:
                 piece = self._decode(lambda: next(pieces, None))
