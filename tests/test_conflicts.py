@@ -54,6 +54,15 @@ def test_names_that_share_a_stem_are_related() -> None:
         ("/p/expense_policy.md", "/p/expense_policy_DRAFT.md", True),
         ("/p/pto_policy.md", "/p/remote_work_policy.md", False),
         ("/p/README_api_gateway.md", "/p/README_feature_store.md", False),
+        ("/p/2023/pto_policy.md", "/p/2024/pto_policy.md", True),
+        ("/p/archive/pto_policy.md", "/p/pto_policy.md", True),
+        ("/p/pto_policy.md", "/p/pto_policy_2023.pdf", True),
+        # a module and the page documenting it; one name in two folders; code is not prose
+        ("/repo/docs/testing.md", "/repo/docs/testing.py", False),
+        ("/repo/docs/testing.md", "/repo/src/click/testing.py", False),
+        ("/repo/docs/README.md", "/repo/src/README.md", False),
+        ("/repo/a/utils.py", "/repo/b/utils.py", False),
+        ("/repo/utils_v1.py", "/repo/utils_v2.py", True),
     ],
 )
 def test_document_families(a: str, b: str, same: bool) -> None:

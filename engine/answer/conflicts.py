@@ -1,10 +1,11 @@
 """Versions of one document, and which of them is current. The one home of these rules: the answer pipeline
 flags conflicting evidence with them, the MCP tool check_staleness reports a file's standing with them.
 
-Two files are versions of one document when their names, without versions, years, dates and noise words
-("draft", "final", ...), are the same (leave.md, leave_2023.md), or when they start with the same
-numbered identifier (adr_003_database_migration.md, adr_003_v2_database_strategy.md). No list of pairs is
-kept anywhere. Which one is current is decided by the first of these tiers that has a say:
+Two files are versions of one document when they are the same kind of file (prose, or the same suffix)
+in the same folder (folders naming only a version or a year, 2023/ or archive/, aside), and their names,
+without versions, years, dates and noise words ("draft", "final", ...), are the same (leave.md,
+leave_2023.md), or start with the same numbered identifier (adr_003_database_migration.md,
+adr_003_v2_database_strategy.md). No list of pairs is kept anywhere. Which one is current is decided by the first of these tiers that has a say:
 
 1. markers: "supersedes/replaces X" or "superseded by X", where X names the other file (its name, its name
    words with its year, or its numbered identifier when its version is lower); a draft's claims do not count;
@@ -100,10 +101,32 @@ def name_ident(stem: str) -> tuple[str, ...] | None:
     return None
 
 
+# Prose formats: a document may be kept as Markdown and as a PDF export. Any other kind of file (source
+# code, data, configuration) is a version only of a file of its own suffix: testing.py documents nothing
+# that testing.md says differently.
+_PROSE = frozenset(
+    ".md .markdown .mdx .txt .text .rst .rest .adoc .asciidoc .org .tex .html .htm .xhtml .pdf .docx .odt "
+    ".rtf".split()
+)
+
+
+def _kind(path: PurePath) -> str:
+    suffix = path.suffix.lower()
+    return "prose" if suffix in _PROSE else suffix
+
+
+def _folder_key(path: PurePath) -> tuple[tuple[str, ...], ...]:
+    """A file's folders without the ones naming only a version, a year or a noise word (2023/, v2/,
+    archive/): versions of one document sit in one folder or in such siblings."""
+    return tuple(key for part in path.parent.parts if (key := name_key(part)))
+
+
 def same_family(a: str | PurePath, b: str | PurePath) -> bool:
-    """Whether two different files look like versions of one document: same name key or numbered id."""
+    """Whether two different files look like versions of one document: the same kind of file in the same
+    folder (up to version folders), with the same name key or numbered id. Two README.md files in two
+    folders, or a module and the page documenting it, are not versions of each other."""
     pa, pb = PurePath(a), PurePath(b)
-    if pa == pb:
+    if pa == pb or _kind(pa) != _kind(pb) or _folder_key(pa) != _folder_key(pb):
         return False
     key, ident = name_key(pa.stem), name_ident(pa.stem)
     return (bool(key) and key == name_key(pb.stem)) or (ident is not None and ident == name_ident(pb.stem))
