@@ -9,12 +9,14 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
 
 from engine.answer import answerability, contract
+from engine.answer.pipeline import NO_FOLDERS
 from engine.api import Engine
 from engine.backends import packing
 from engine.backends.jsonstream import SentenceStream
@@ -258,11 +260,20 @@ def test_a_short_quote_is_judged_with_the_sentences_around_it() -> None:
     assert values["cover_quote"] == 0.0 < values["cover_window"]
 
 
-def test_a_figure_restated_from_the_question_is_not_an_invented_one() -> None:
-    evidence = [hit("Q4 product priorities: Dashboard V2 GA and SQL editor joins.")]
+def test_a_figure_the_sentence_states_must_come_from_the_cited_file_not_the_question() -> None:
+    text = "Q4 product priorities: Dashboard V2 GA and SQL editor joins."
     raw = RawSentence("The Q4 2024 priorities are Dashboard V2 GA and SQL joins.", (1,), "Dashboard V2 GA")
-    assert contract.check(raw, evidence, None, "What are the Q4 2024 product priorities?").sentence
-    assert "2024" in contract.check(raw, evidence, None, "What are the product priorities?").reason
+    question = "What are the Q4 2024 product priorities?"
+    # the year in the file's name, or in another supplied passage of the same file, supports it
+    assert contract.check(raw, [hit(text, path="/kb/roadmap_2024.md")], None, question).sentence
+    other = hit("Roadmap for 2024.", start=1, n=2)
+    assert contract.check(raw, [hit(text), other], None, question).sentence
+    assert "2024" in contract.check(raw, [hit(text), replace(other, path="/kb/b.md")], None, question).reason
+    # a false premise's figure restated over a source that says otherwise is not an answer
+    wrap = [hit("Help text is wrapped to a maximum of 80 characters by default.", path="/docs/documentation.md")]
+    wrong = RawSentence("Click wraps help text to a maximum of 100 characters by default.", (1,), "maximum of 80")
+    verdict = contract.check(wrong, wrap, None, "Why does Click wrap help text at 100 characters by default?")
+    assert verdict.sentence is None and "100" in verdict.reason
 
 
 def test_render_puts_markers_before_the_full_stop() -> None:
@@ -845,3 +856,55 @@ def test_current_first_moves_only_sentences_citing_nothing_but_old_versions() ->
     conflict = Conflict((1, 2), 2, "newer date")
     assert [s.text for s in current_first(kept, [conflict])] == ["both", "other", "new", "uncited", "old"]
     assert current_first(kept, []) == kept
+
+
+def test_a_lead_in_is_quoted_with_the_list_that_answers(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write(
+        root,
+        "options.md",
+        "# Options\n\n"
+        "Every option takes its value from the following sources, in order of decreasing precedence:\n\n"
+        "1. **command line input** ({attr}`Source.COMMANDLINE`),\n"
+        "2. **environment variable** named in `envvar=`\n"
+        "   or derived from the prefix,\n"
+        "3. **parameter default**.\n\n"
+        "The first source that produces a value wins.\n",
+    )
+    write(root, "testing.md", "# Testing\n\nThe runner captures output with `capture=\"sys\"` by default.\n")
+    write(root, "testing.py", '"""Testing helpers."""\n\n\ndef run(capture="sys"):\n    """Run, capturing output."""\n')
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    answer = engine.ask("In which order of precedence are option value sources used?", "extractive")
+    lead = next(s for s in answer.sentences if "decreasing precedence" in s.text)
+    # the list is said, without its markup, and cited down to its last line
+    assert "command line input (Source.COMMANDLINE); environment variable named in envvar= or derived" in lead.text
+    assert "parameter default" in lead.text and "{attr}" not in lead.text and "\n" not in lead.text
+    assert (lead.citations[0].start_line, lead.citations[0].end_line) == (3, 8)
+    assert sum("command line input" in s.text for s in answer.sentences) == 1  # the item is not said twice
+    # a page and the module it documents are not two versions of one document
+    assert not engine.ask("What does the runner capture by default?", "extractive").conflicts
+
+
+def test_asking_before_any_folder_is_added_says_so(engine: Engine) -> None:
+    answer = engine.ask("What is the refund policy?", "extractive")
+    assert answer.refused and answer.reason == NO_FOLDERS
+
+
+def test_the_cli_lists_each_cited_span_once(
+    engine: Engine, citeline_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.cli import main
+
+    root = tmp_path / "kb"
+    for name, day, euros in (("travel_policy.md", "March 1, 2025", 80), ("travel_policy_2022.md", "May 2, 2022", 50)):
+        write(root, name, f"# Travel policy\n\nEffective Date: {day}\n\nThe meal allowance is {euros} euros per day.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    engine.close()
+    question = "What is the meal allowance?"
+    assert main(["--data-dir", str(citeline_home), "ask", question, "--generator", "extractive"]) == 0
+    out = capsys.readouterr().out
+    assert "Sources disagree" in out  # the note cites both quoted lines again
+    sources = out.split("Sources:", 1)[1].splitlines()
+    assert any(line.endswith("travel_policy.md:5-5") for line in sources), sources

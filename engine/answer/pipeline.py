@@ -315,6 +315,7 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
 
 
 INJECTED = "its only support is text addressed to an AI model (a possible prompt injection)"
+NO_FOLDERS = "no folder is indexed yet: add one first (drop it on the window, or `citeline add FOLDER`)"
 
 
 def not_injected(
@@ -359,7 +360,7 @@ def ask_stream(
             question,
             REFUSAL,
             True,
-            refused[1],
+            NO_FOLDERS if not hits and not engine.folders() else refused[1],
             evidence=tuple(evidence),
             generator=name,
             timings_ms=clock.marks,

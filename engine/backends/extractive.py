@@ -38,6 +38,7 @@ class Candidate:
     text: str  # verbatim from the source: the quote
     order: int
     display: str = ""  # what the answer shows (table rows get their column names)
+    focus: str = ""  # what is scored, when not the display: a lead-in is ranked by its own sentence
 
 
 def clean(sentence: str) -> str:
@@ -45,10 +46,14 @@ def clean(sentence: str) -> str:
     return _MARKUP.sub("", sentence).strip().strip("|").strip()
 
 
+_ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)|(?<![\w:]):[\w:.+-]+:(?=`)")  # MyST {class}`X`, reST :func:`X`
+
+
 def plain(text: str) -> str:
-    """Display text: Markdown emphasis and code ticks removed, table cells joined with semicolons."""
-    text = re.sub(r"(\*\*|__|`)", "", text)
-    return re.sub(r"\s*\|\s*", "; ", text).strip("; ")
+    """Display text: Markdown emphasis, code ticks and MyST/reST roles removed, table cells joined with
+    semicolons, line breaks and indentation as single spaces."""
+    text = re.sub(r"(\*\*|__|`)", "", _ROLE.sub("", text))
+    return " ".join(re.sub(r"\s*\|\s*", "; ", text).strip("; ").split())
 
 
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
@@ -78,11 +83,49 @@ def proposed(adjusted: Sequence[float]) -> list[bool]:
     return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
 
 
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+LIST_ITEMS = 8  # a lead-in sentence ("...in this order:") is quoted with at most this many items
+LIST_CHARS = 800
+
+
+def list_after(text: str, end: int) -> tuple[int, list[str]]:
+    """The list that follows a lead-in ending at `end` (the text's end offset of its last item, and the
+    items as display text), or (end, []) when no list follows. Items may span indented lines and be
+    separated by blank lines; the list ends at the first other line."""
+    pos = text.find("\n", end)
+    if pos < 0:
+        return end, []
+    items: list[list[str]] = []
+    last = end
+    offset = pos + 1
+    for line in text[offset:].split("\n"):
+        line_end = offset + len(line)
+        if _ITEM.match(line):
+            if len(items) == LIST_ITEMS or line_end - end > LIST_CHARS:
+                break
+            items.append([line])
+            last = line_end
+        elif line.strip() and items and line[:1].isspace():
+            items[-1].append(line)
+            last = line_end
+        elif line.strip():
+            break
+        offset = line_end + 1
+    return last, [plain(clean(" ".join(item))).rstrip(",;") for item in items]
+
+
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, hit in enumerate(evidence[:SOURCES], start=1):
         for start, end in split_sentences(hit.text):
             raw = hit.text[start:end]
+            if raw.rstrip().endswith(":"):  # a lead-in: its answer is the list after it
+                last, items = list_after(hit.text, end)
+                if items:
+                    text = clean(hit.text[start:last])
+                    lead = plain(clean(raw))
+                    out.append(Candidate(n, text, len(out), f"{lead} {'; '.join(items)}", lead))
+                    continue
             text = clean(raw)
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
                 continue
@@ -106,7 +149,7 @@ class ExtractiveGenerator:
         self.floor = floor  # the relevance a sentence needs to be proposed
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
-        return relevance(question, [c.display or c.text for c in found], self.embed)
+        return relevance(question, [c.focus or c.display or c.text for c in found], self.embed)
 
     def scored(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, float, Candidate]]:
         """Every candidate sentence as (relevance, relevance less its source's rank prior, sentence),
@@ -134,6 +177,12 @@ class ExtractiveGenerator:
         ranked = [] if cancelled() else self.ranked(question, evidence)
         chosen = [
             c for (_, c), keep in zip(ranked, proposed([adj for adj, _ in ranked]), strict=True) if keep
+        ]
+        # a list item chosen with the lead-in that quotes its list is said once
+        chosen = [
+            c
+            for c in chosen
+            if not any(o.source == c.source and len(o.text) > len(c.text) and c.text in o.text for o in chosen)
         ]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
             yield RawSentence(cand.display or plain(cand.text), (cand.source,), cand.text)
