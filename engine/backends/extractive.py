@@ -124,7 +124,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                 if items:
                     text = clean(hit.text[start:last])
                     lead = plain(clean(raw))
-                    out.append(Candidate(n, text, len(out), f"{lead} {'; '.join(items)}", lead))
+                    said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
+                    out.append(Candidate(n, text, len(out), f"{lead} {said} {items[-1]}".replace("  ", " "), lead))
                     continue
             text = clean(raw)
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
