@@ -908,3 +908,18 @@ def test_the_cli_lists_each_cited_span_once(
     assert "Sources disagree" in out  # the note cites both quoted lines again
     sources = out.split("Sources:", 1)[1].splitlines()
     assert any(line.endswith("travel_policy.md:5-5") for line in sources), sources
+
+
+def test_a_sentence_without_a_full_stop_before_a_list_leads_it_and_items_do_not() -> None:
+    from engine.backends.extractive import candidates
+
+    text = (
+        "The supported parameter types are\n\n- `str`: unicode strings\n\n- `int`: integers only\n"
+        "- `float`, for floating point values,\n- `bool`: true or false\n\nOther text follows here, at last.\n"
+    )
+    found = candidates([Hit(1, "/d/types.md", 1, 8, None, "", text, 1.0)])
+    lead = found[0]
+    assert lead.display == "The supported parameter types are str: unicode strings; int: integers only; float, for floating point values; bool: true or false"
+    assert lead.focus == "The supported parameter types are" and text.startswith(lead.text)
+    # an item ending in a comma is an item, not a lead-in of the items after it
+    assert next(c for c in found if c.text.startswith("`float`")).display == "float, for floating point values,"

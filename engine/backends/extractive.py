@@ -114,12 +114,21 @@ def list_after(text: str, end: int) -> tuple[int, list[str]]:
     return last, [plain(clean(" ".join(item))).rstrip(",;") for item in items]
 
 
+def _lead_in(text: str, start: int, raw: str) -> bool:
+    """Whether a sentence introduces what follows: it ends with a colon, or it is not itself a list item
+    and ends without a full stop ("The supported types are")."""
+    end = raw.rstrip()
+    if end.endswith(":"):
+        return True
+    return not end.endswith((".", "!", "?", ";", ",")) and not _ITEM.match(text[text.rfind("\n", 0, start) + 1 :])
+
+
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, hit in enumerate(evidence[:SOURCES], start=1):
         for start, end in split_sentences(hit.text):
             raw = hit.text[start:end]
-            if raw.rstrip().endswith(":"):  # a lead-in: its answer is the list after it
+            if _lead_in(hit.text, start, raw):  # its answer is the list after it
                 last, items = list_after(hit.text, end)
                 if items:
                     text = clean(hit.text[start:last])
