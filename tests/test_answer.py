@@ -270,8 +270,12 @@ def test_a_figure_the_sentence_states_must_come_from_the_cited_file_not_the_ques
     assert contract.check(raw, [hit(text), other], None, question).sentence
     assert "2024" in contract.check(raw, [hit(text), replace(other, path="/kb/b.md")], None, question).reason
     # a false premise's figure restated over a source that says otherwise is not an answer
-    wrap = [hit("Help text is wrapped to a maximum of 80 characters by default.", path="/docs/documentation.md")]
-    wrong = RawSentence("Click wraps help text to a maximum of 100 characters by default.", (1,), "maximum of 80")
+    wrap = [
+        hit("Help text is wrapped to a maximum of 80 characters by default.", path="/docs/documentation.md")
+    ]
+    wrong = RawSentence(
+        "Click wraps help text to a maximum of 100 characters by default.", (1,), "maximum of 80"
+    )
     verdict = contract.check(wrong, wrap, None, "Why does Click wrap help text at 100 characters by default?")
     assert verdict.sentence is None and "100" in verdict.reason
 
@@ -871,14 +875,21 @@ def test_a_lead_in_is_quoted_with_the_list_that_answers(engine: Engine, tmp_path
         "3. **parameter default**.\n\n"
         "The first source that produces a value wins.\n",
     )
-    write(root, "testing.md", "# Testing\n\nThe runner captures output with `capture=\"sys\"` by default.\n")
-    write(root, "testing.py", '"""Testing helpers."""\n\n\ndef run(capture="sys"):\n    """Run, capturing output."""\n')
+    write(root, "testing.md", '# Testing\n\nThe runner captures output with `capture="sys"` by default.\n')
+    write(
+        root,
+        "testing.py",
+        '"""Testing helpers."""\n\n\ndef run(capture="sys"):\n    """Run, capturing output."""\n',
+    )
     engine.add_folder(root)
     engine.run(engine.sync())
     answer = engine.ask("In which order of precedence are option value sources used?", "extractive")
     lead = next(s for s in answer.sentences if "decreasing precedence" in s.text)
     # the list is said, without its markup, and cited down to its last line
-    assert "command line input (Source.COMMANDLINE); environment variable named in envvar= or derived" in lead.text
+    assert (
+        "command line input (Source.COMMANDLINE); environment variable named in envvar= or derived"
+        in lead.text
+    )
     assert "parameter default" in lead.text and "{attr}" not in lead.text and "\n" not in lead.text
     assert (lead.citations[0].start_line, lead.citations[0].end_line) == (3, 8)
     assert sum("command line input" in s.text for s in answer.sentences) == 1  # the item is not said twice
@@ -897,8 +908,15 @@ def test_the_cli_lists_each_cited_span_once(
     from engine.cli import main
 
     root = tmp_path / "kb"
-    for name, day, euros in (("travel_policy.md", "March 1, 2025", 80), ("travel_policy_2022.md", "May 2, 2022", 50)):
-        write(root, name, f"# Travel policy\n\nEffective Date: {day}\n\nThe meal allowance is {euros} euros per day.\n")
+    for name, day, euros in (
+        ("travel_policy.md", "March 1, 2025", 80),
+        ("travel_policy_2022.md", "May 2, 2022", 50),
+    ):
+        write(
+            root,
+            name,
+            f"# Travel policy\n\nEffective Date: {day}\n\nThe meal allowance is {euros} euros per day.\n",
+        )
     engine.add_folder(root)
     engine.run(engine.sync())
     engine.close()
@@ -915,11 +933,16 @@ def test_a_sentence_without_a_full_stop_before_a_list_leads_it_and_items_do_not(
 
     text = (
         "The supported parameter types are\n\n- `str`: unicode strings\n\n- `int`: integers only\n"
-        "- `float`, for floating point values,\n- `bool`: true or false\n\nOther text follows here, at last.\n"
+        "- `float`, for floating point values,\n- `bool`: true or false\n\n"
+        "Other text follows here, at last.\n"
     )
     found = candidates([Hit(1, "/d/types.md", 1, 8, None, "", text, 1.0)])
     lead = found[0]
-    assert lead.display == "The supported parameter types are str: unicode strings; int: integers only; float, for floating point values; bool: true or false"
+    assert lead.display == (
+        "The supported parameter types are str: unicode strings; int: integers only; "
+        "float, for floating point values; bool: true or false"
+    )
     assert lead.focus == "The supported parameter types are" and text.startswith(lead.text)
     # an item ending in a comma is an item, not a lead-in of the items after it
-    assert next(c for c in found if c.text.startswith("`float`")).display == "float, for floating point values,"
+    item = next(c for c in found if c.text.startswith("`float`"))
+    assert item.display == "float, for floating point values,"

@@ -5,7 +5,8 @@ Two files are versions of one document when they are the same kind of file (pros
 in the same folder (folders naming only a version or a year, 2023/ or archive/, aside), and their names,
 without versions, years, dates and noise words ("draft", "final", ...), are the same (leave.md,
 leave_2023.md), or start with the same numbered identifier (adr_003_database_migration.md,
-adr_003_v2_database_strategy.md). No list of pairs is kept anywhere. Which one is current is decided by the first of these tiers that has a say:
+adr_003_v2_database_strategy.md). No list of pairs is kept anywhere. Which one is current is decided by
+the first of these tiers that has a say:
 
 1. markers: "supersedes/replaces X" or "superseded by X", where X names the other file (its name, its name
    words with its year, or its numbered identifier when its version is lower); a draft's claims do not count;

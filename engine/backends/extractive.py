@@ -120,7 +120,8 @@ def _lead_in(text: str, start: int, raw: str) -> bool:
     end = raw.rstrip()
     if end.endswith(":"):
         return True
-    return not end.endswith((".", "!", "?", ";", ",")) and not _ITEM.match(text[text.rfind("\n", 0, start) + 1 :])
+    line = text[text.rfind("\n", 0, start) + 1 :]
+    return not end.endswith((".", "!", "?", ";", ",")) and not _ITEM.match(line)
 
 
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
@@ -134,7 +135,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                     text = clean(hit.text[start:last])
                     lead = plain(clean(raw))
                     said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
-                    out.append(Candidate(n, text, len(out), f"{lead} {said} {items[-1]}".replace("  ", " "), lead))
+                    display = " ".join(f"{lead} {said} {items[-1]}".split())
+                    out.append(Candidate(n, text, len(out), display, lead))
                     continue
             text = clean(raw)
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
@@ -192,7 +194,9 @@ class ExtractiveGenerator:
         chosen = [
             c
             for c in chosen
-            if not any(o.source == c.source and len(o.text) > len(c.text) and c.text in o.text for o in chosen)
+            if not any(
+                o.source == c.source and len(c.text) < len(o.text) and c.text in o.text for o in chosen
+            )
         ]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
             yield RawSentence(cand.display or plain(cand.text), (cand.source,), cand.text)
