@@ -278,6 +278,11 @@ def test_a_figure_the_sentence_states_must_come_from_the_cited_file_not_the_ques
     )
     verdict = contract.check(wrong, wrap, None, "Why does Click wrap help text at 100 characters by default?")
     assert verdict.sentence is None and "100" in verdict.reason
+    # one figure however it is written: 5.0 in the source is the 5 the sentence says
+    assert contract.numbers("timeout=5.0, pool of 2,000 (0.0 s, 3.50 %)") == {"5", "2000", "0", "3.5"}
+    five = [hit("The default is Timeout(timeout=5.0) for every request.")]
+    said = RawSentence("The default timeout is 5 seconds for every request.", (1,), "Timeout(timeout=5.0)")
+    assert contract.check(said, five, None, "What is the default timeout?").sentence
 
 
 def test_render_puts_markers_before_the_full_stop() -> None:

@@ -97,8 +97,12 @@ def lexical_support(sentence: str, cited: str) -> float:
 
 
 def numbers(text: str) -> set[str]:
-    """Figures in a text (20, 3.5, 2,000 -> 2000), for the rule that an answer never invents one."""
-    return {m.replace(",", "") for m in NUMBER.findall(text)}
+    """Figures in a text (20, 3.5, 2,000 -> 2000, 5.0 -> 5), for the rule that an answer never invents one."""
+    return {_figure(m.replace(",", "")) for m in NUMBER.findall(text)}
+
+
+def _figure(number: str) -> str:
+    return (number.rstrip("0").rstrip(".") or "0") if "." in number else number
 
 
 def best_span(sentence: str, hit: Hit) -> tuple[str, float]:
