@@ -51,7 +51,7 @@ from engine.retrieve.snippets import QueryTerms
 from engine.settings import Settings, data_dir, model_cache_dir
 from engine.staleness import RelatedVersion, StalenessReport
 from engine.store.base import LexicalStore, VectorStore
-from engine.store.catalog import Catalog, FileRow, FolderRow
+from engine.store.catalog import Catalog, ChunkRow, FileRow, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.qdrant import open_stores, parse_backend
 from engine.store.vectors import VectorIndex
@@ -734,6 +734,10 @@ class Engine:
         """Page `page` (1-based) of a PDF or an image, drawn `width` pixels wide, as RGB."""
         file = Path(path)
         return _pageview.render(file, file.read_bytes(), page, width)
+
+    def next_chunk(self, chunk_id: int) -> ChunkRow | None:
+        """The chunk after this one in its file (a lead-in's list may sit there), or None."""
+        return self.catalog.next_chunk(chunk_id)
 
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""

@@ -81,6 +81,46 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if text[s:e].strip()]
 
 
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+LIST_ITEMS = 8  # a lead-in sentence ("...in this order:") is quoted with at most this many items
+LIST_CHARS = 800
+
+
+def lead_in(text: str, start: int, sentence: str) -> bool:
+    """Whether the sentence at `start` introduces what follows: it ends with a colon, or it is not itself
+    a list item and ends without a full stop ("The supported types are")."""
+    end = sentence.rstrip()
+    if end.endswith(":"):
+        return True
+    line = text[text.rfind("\n", 0, start) + 1 :]
+    return not end.endswith((".", "!", "?", ";", ",")) and not LIST_ITEM.match(line)
+
+
+def list_after(text: str, end: int) -> tuple[int, list[list[str]]]:
+    """The list that follows a lead-in ending at `end`: the offset where its last item ends, and each
+    item's lines; (end, []) when no list follows. Items may span indented lines and be separated by blank
+    lines; the list ends at the first other line, or at LIST_ITEMS items or LIST_CHARS characters."""
+    pos = text.find("\n", end)
+    if pos < 0:
+        return end, []
+    items: list[list[str]] = []
+    last, offset = end, pos + 1
+    for line in text[offset:].split("\n"):
+        line_end = offset + len(line)
+        if LIST_ITEM.match(line):
+            if len(items) == LIST_ITEMS or line_end - end > LIST_CHARS:
+                break
+            items.append([line])
+            last = line_end
+        elif line.strip() and items and line[:1].isspace():
+            items[-1].append(line)
+            last = line_end
+        elif line.strip():
+            break
+        offset = line_end + 1
+    return last, items
+
+
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 
 

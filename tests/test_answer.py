@@ -951,3 +951,40 @@ def test_a_sentence_without_a_full_stop_before_a_list_leads_it_and_items_do_not(
     # an item ending in a comma is an item, not a lead-in of the items after it
     item = next(c for c in found if c.text.startswith("`float`"))
     assert item.display == "float, for floating point values,"
+
+
+def test_a_list_the_chunker_put_after_its_lead_in_is_quoted_with_it(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    para = " ".join(f"Streaming keeps memory flat while a large body arrives, piece {i}." for i in range(12))
+    items = "\n".join(
+        f"* `Response.aiter_{n}()` - streams the response content as {n} while it arrives over the network."
+        for n in ("bytes", "text", "lines", "raw")
+    )
+    write(
+        root,
+        "async.md",
+        f"# Streaming\n\n{para}\n\nThe async response streaming methods are:\n\n{items}\n\nThe end.\n",
+    )
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    (row,) = engine.catalog.files_in_dir(str(root))
+    first = engine.catalog.chunks_of_file(row.id)[0]
+    assert first.text.endswith("methods are:") and first.end_line == 5  # the chunker cut after the lead-in
+    answer = engine.ask("What are the async response streaming methods?", "extractive")
+    lead = next(s for s in answer.sentences if s.text.startswith("The async response streaming methods are:"))
+    assert "Response.aiter_bytes()" in lead.text and "Response.aiter_raw()" in lead.text
+    assert (lead.citations[0].start_line, lead.citations[0].end_line) == (5, 10)  # bullets and all, verbatim
+
+
+def test_display_text_drops_markup_but_keeps_code() -> None:
+    from engine.backends.extractive import plain
+
+    assert plain("Use **bold**, *(Optional, with httpx[http2])* and {class}`Client`") == (
+        "Use bold, (Optional, with httpx[http2]) and Client"
+    )
+    assert (
+        plain("def __init__(self, data: bytes | None) -> None:")
+        == "def __init__(self, data: bytes | None) -> None:"
+    )
+    assert plain("```python\nclient = httpx.Client()\n```") == "client = httpx.Client()"
+    assert plain("| Plan | €8 |") == "Plan; €8" and plain("glob *.md and *.txt") == "glob *.md and *.txt"

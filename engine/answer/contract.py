@@ -73,7 +73,7 @@ def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
     Markdown emphasis/code marks (* and `) are ignored on both sides; the rest must match exactly
     (case-insensitively only as a fallback)."""
     flat, index = normalized_with_map(hit.text, drop=EMPHASIS)
-    needle = "".join(c for c in normalize(quote) if c not in EMPHASIS).strip(" .")
+    needle = " ".join("".join(c for c in normalize(quote) if c not in EMPHASIS).split()).strip(" .")
     if len(needle) < MIN_QUOTE_CHARS:
         return None
     pos = flat.find(needle)

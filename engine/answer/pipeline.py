@@ -28,7 +28,7 @@ from engine.events import (
     RawSentence,
 )
 from engine.retrieve.search import hit_from_row
-from engine.text import Embed, content_terms, normalize, split_sentences
+from engine.text import Embed, content_terms, lead_in, list_after, normalize, split_sentences
 
 if TYPE_CHECKING:
     from engine.api import Engine
@@ -311,7 +311,24 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     hits = engine.evidence(question) if ranked is None else list(ranked)
     hits = hits + siblings(engine, question, hits)
     hits = [replace(h, instructions=True) if instruction_like(h.text) else h for h in hits]
-    return hits, hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
+    evidence = hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
+    return hits, [with_list(engine, h) for h in evidence]
+
+
+def with_list(engine: Engine, hit: Hit) -> Hit:
+    """A passage that ends on a lead-in ("The streaming methods are:") whose list the chunker put in the
+    next chunk, extended by that list (its lines, up to the list's end), so the answer can quote it."""
+    spans = split_sentences(hit.text)
+    if not spans or not lead_in(hit.text, spans[-1][0], hit.text[spans[-1][0] : spans[-1][1]]):
+        return hit
+    following = engine.next_chunk(hit.chunk_id)
+    if following is None or following.start_line <= hit.end_line or following.page != hit.page:
+        return hit
+    joined = hit.text + "\n" * (following.start_line - hit.end_line) + following.text
+    last, items = list_after(joined, spans[-1][1])
+    if not items:
+        return hit
+    return replace(hit, text=joined[:last], end_line=hit.end_line + joined[len(hit.text) : last].count("\n"))
 
 
 INJECTED = "its only support is text addressed to an AI model (a possible prompt injection)"

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.events import Hit, RawSentence
-from engine.text import content_terms, relevance, split_sentences
+from engine.text import content_terms, lead_in, list_after, relevance, split_sentences
 
 MAX_SENTENCES = 3
 # The relevance a sentence needs to be proposed at all, as designed: `citeline calibrate` fits the line
@@ -49,11 +49,22 @@ def clean(sentence: str) -> str:
 _ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)|(?<![\w:]):[\w:.+-]+:(?=`)")  # MyST {class}`X`, reST :func:`X`
 
 
+_FENCE = re.compile(r"(?:```|~~~)[\w+-]*")  # a code fence and its language tag
+# Emphasis: **x**, *x* and __a phrase__; never a Python dunder (__init__) or a glob (*.md)
+_EMPHASIS = re.compile(
+    r"\*\*|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\S[^_]*\s)(.+?)(?<=\S)__(?!\w)"
+)
+
+
 def plain(text: str) -> str:
-    """Display text: Markdown emphasis, code ticks and MyST/reST roles removed, table cells joined with
-    semicolons, line breaks and indentation as single spaces."""
-    text = re.sub(r"(\*\*|__|`)", "", _ROLE.sub("", text))
-    return " ".join(re.sub(r"\s*\|\s*", "; ", text).strip("; ").split())
+    """Display text: Markdown emphasis, code fences and ticks and MyST/reST roles removed, a table row's
+    cells joined with semicolons (a | elsewhere is code: `bytes | None`), line breaks and indentation as
+    single spaces."""
+    text = _FENCE.sub(" ", _ROLE.sub("", text))
+    text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or "", text).replace("`", "")
+    if text.lstrip().startswith("|"):
+        text = re.sub(r"\s*\|\s*", "; ", text).strip("; ")
+    return " ".join(text.split())
 
 
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
@@ -83,54 +94,14 @@ def proposed(adjusted: Sequence[float]) -> list[bool]:
     return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
 
 
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
-LIST_ITEMS = 8  # a lead-in sentence ("...in this order:") is quoted with at most this many items
-LIST_CHARS = 800
-
-
-def list_after(text: str, end: int) -> tuple[int, list[str]]:
-    """The list that follows a lead-in ending at `end` (the text's end offset of its last item, and the
-    items as display text), or (end, []) when no list follows. Items may span indented lines and be
-    separated by blank lines; the list ends at the first other line."""
-    pos = text.find("\n", end)
-    if pos < 0:
-        return end, []
-    items: list[list[str]] = []
-    last = end
-    offset = pos + 1
-    for line in text[offset:].split("\n"):
-        line_end = offset + len(line)
-        if _ITEM.match(line):
-            if len(items) == LIST_ITEMS or line_end - end > LIST_CHARS:
-                break
-            items.append([line])
-            last = line_end
-        elif line.strip() and items and line[:1].isspace():
-            items[-1].append(line)
-            last = line_end
-        elif line.strip():
-            break
-        offset = line_end + 1
-    return last, [plain(clean(" ".join(item))).rstrip(",;") for item in items]
-
-
-def _lead_in(text: str, start: int, raw: str) -> bool:
-    """Whether a sentence introduces what follows: it ends with a colon, or it is not itself a list item
-    and ends without a full stop ("The supported types are")."""
-    end = raw.rstrip()
-    if end.endswith(":"):
-        return True
-    line = text[text.rfind("\n", 0, start) + 1 :]
-    return not end.endswith((".", "!", "?", ";", ",")) and not _ITEM.match(line)
-
-
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, hit in enumerate(evidence[:SOURCES], start=1):
         for start, end in split_sentences(hit.text):
             raw = hit.text[start:end]
-            if _lead_in(hit.text, start, raw):  # its answer is the list after it
-                last, items = list_after(hit.text, end)
+            if lead_in(hit.text, start, raw):  # its answer is the list after it
+                last, lines = list_after(hit.text, end)
+                items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
                 if items:
                     text = clean(hit.text[start:last])
                     lead = plain(clean(raw))
@@ -146,7 +117,9 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
             if _INSTRUCTION.search(text):
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
-            display = row_display(raw, header) if header else plain(text)
+            display = (
+                row_display(raw, header) if header else plain(raw if raw.lstrip().startswith("|") else text)
+            )
             out.append(Candidate(n, text, len(out), display))
     return out
 

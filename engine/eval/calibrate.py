@@ -433,6 +433,8 @@ FEATURE_CODE = (
     "engine.answer.english",
     "engine.backends.extractive",
     "engine.eval.calibrate",  # ask_all and what it keeps
+    "engine.answer.pipeline",  # gather: the evidence the sentences come from
+    "engine.text",
 )
 
 

@@ -591,6 +591,19 @@ class Catalog:
         )
         return [ChunkRow(*r) for r in rows]
 
+    def next_chunk(self, chunk_id: int) -> ChunkRow | None:
+        """The chunk that follows this one in its file, or None (the last chunk, or one gone)."""
+        row = (
+            self._cur()
+            .execute(
+                f"SELECT {CHUNK_COLS} FROM chunks c JOIN files f ON f.id = c.file_id "
+                "JOIN chunks this ON this.file_id = c.file_id AND c.ord = this.ord + 1 WHERE this.id = ?",
+                [chunk_id],
+            )
+            .fetchone()
+        )
+        return ChunkRow(*row) if row else None
+
     def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
         """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
         result = self._cur().execute(
