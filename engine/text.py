@@ -78,7 +78,28 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))
-    return [(s, e) for s, e in spans if text[s:e].strip()]
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if not text[s:e].strip():
+            continue
+        if out and _continues_comment(text, out[-1], s):
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
+def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool:
+    """Whether the line at `start` goes on with the comment sentence before it: both are `#` comment
+    lines, one right after the other, and the first ends without a full stop ("# Strip the header when
+    redirected" / "# away from the origin.")."""
+    before = text[previous[0] : previous[1]]
+    return (
+        text[start:].lstrip(" \t").startswith("# ")
+        and before.lstrip().startswith("# ")
+        and not before.rstrip().endswith((".", "!", "?", ":"))
+        and text[previous[1] : start].strip(" \t") == "\n"
+    )
 
 
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")

@@ -24,7 +24,7 @@ from engine.backends.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
 from engine.backends.registry import generators
 from engine.errors import CiteError, MissingDependency
 from engine.events import Answer, AnswerSentence, Citation, Conflict, Draft, EvidenceReady, Hit, RawSentence
-from engine.text import relevance
+from engine.text import relevance, split_sentences
 from tests.conftest import write
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -988,3 +988,19 @@ def test_display_text_drops_markup_but_keeps_code() -> None:
     )
     assert plain("```python\nclient = httpx.Client()\n```") == "client = httpx.Client()"
     assert plain("| Plan | €8 |") == "Plan; €8" and plain("glob *.md and *.txt") == "glob *.md and *.txt"
+
+
+def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
+    from engine.backends.extractive import candidates
+
+    code = (
+        "def redirect(self, request):\n"
+        "    # Strip Authorization headers when responses are redirected\n"
+        "    # away from the origin. (Except for direct HTTP to HTTPS redirects.)\n"
+        "    headers.pop('Authorization', None)\n"
+    )
+    found = candidates([Hit(1, "/src/_client.py", 1, 4, None, "", code, 1.0)])
+    said = next(c for c in found if "Strip" in c.text)
+    assert said.display == "Strip Authorization headers when responses are redirected away from the origin."
+    heads = "# Title\n\n# Second title\n"  # headings apart are not one comment
+    assert len(split_sentences(heads)) == 2

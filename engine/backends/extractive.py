@@ -60,7 +60,7 @@ def plain(text: str) -> str:
     """Display text: Markdown emphasis, code fences and ticks and MyST/reST roles removed, a table row's
     cells joined with semicolons (a | elsewhere is code: `bytes | None`), line breaks and indentation as
     single spaces."""
-    text = _FENCE.sub(" ", _ROLE.sub("", text))
+    text = re.sub(r"\n[ \t]*# ", " ", _FENCE.sub(" ", _ROLE.sub("", text)))  # a comment's next line
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or "", text).replace("`", "")
     if text.lstrip().startswith("|"):
         text = re.sub(r"\s*\|\s*", "; ", text).strip("; ")
