@@ -257,9 +257,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     for n, hit in enumerate(final.evidence, start=1):
         cited = [c for s in final.sentences for c in s.citations if c.source == n]
         if cited:
-            spans = ", ".join(
-                dict.fromkeys(f"{c.start_line}-{c.end_line}" for c in cited)
-            )  # the note re-cites
+            # a conflict note cites the lines an answer sentence cited already: each span once
+            spans = ", ".join(dict.fromkeys(f"{c.start_line}-{c.end_line}" for c in cited))
             page = f" (page {hit.page})" if hit.page else ""
             print(f"[{n}] {shown(hit.path)}:{spans}{page}")
     for conflict in final.conflicts:

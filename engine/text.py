@@ -113,7 +113,7 @@ def lead_in(text: str, start: int, sentence: str) -> bool:
     end = sentence.rstrip()
     if end.endswith(":"):
         return True
-    line = text[text.rfind("\n", 0, start) + 1 :]
+    line = text[text.rfind("\n", 0, start) + 1 : start + len(sentence)]  # from its line's start
     return not end.endswith((".", "!", "?", ";", ",")) and not LIST_ITEM.match(line)
 
 

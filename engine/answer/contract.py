@@ -157,18 +157,20 @@ def _distinctive(term: str, doc_freq: DocFreq | None) -> bool:
 
 def _cited_files(evidence: Sequence[Hit], citations: Sequence[Citation]) -> str:
     """Where a figure a sentence states may come from: the cited passages, their headings and file names
-    (pto_2024.md), and the other supplied passages of the same files. Not the question: a figure restated
-    from it ("Why does it wrap at 100 characters?") over a source that says 80 is a false premise, cited."""
+    (pto_2024.md, its words apart), and the other supplied passages of the same files. Not the question: a
+    figure restated from it ("Why does it wrap at 100 characters?") over a source that says 80 is a false
+    premise, cited."""
     paths = {evidence[c.source - 1].path for c in citations}
-    return " ".join(
-        f"{h.heading} {re.sub(r'[_-]', ' ', h.path.replace(chr(92), '/').rsplit('/', 1)[-1])} {h.text}"
-        for h in evidence
-        if h.path in paths
-    )
+    names = " ".join(re.sub(r"[_-]", " ", _name(p)) for p in paths)
+    return f"{_cited_text([h for h in evidence if h.path in paths])} {names}"
+
+
+def _name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _cited_text(hits: Sequence[Hit]) -> str:
-    return " ".join(f"{h.heading} {h.path.replace(chr(92), '/').rsplit('/', 1)[-1]} {h.text}" for h in hits)
+    return " ".join(f"{h.heading} {_name(h.path)} {h.text}" for h in hits)
 
 
 def check(

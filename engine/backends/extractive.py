@@ -99,22 +99,21 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     for n, hit in enumerate(evidence[:SOURCES], start=1):
         for start, end in split_sentences(hit.text):
             raw = hit.text[start:end]
-            if lead_in(hit.text, start, raw):  # its answer is the list after it
-                last, lines = list_after(hit.text, end)
-                items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
-                if items:
-                    text = clean(hit.text[start:last])
-                    lead = plain(clean(raw))
-                    said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
-                    display = " ".join(f"{lead} {said} {items[-1]}".split())
-                    out.append(Candidate(n, text, len(out), display, lead))
-                    continue
-            text = clean(raw)
+            # a lead-in ("...in this order:") is quoted with the list after it, its answer
+            last, lines = list_after(hit.text, end) if lead_in(hit.text, start, raw) else (end, [])
+            text = clean(hit.text[start:last])
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
                 continue
-            if text.rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
+            if clean(raw).rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
                 continue
             if _INSTRUCTION.search(text):
+                continue
+            if lines:
+                lead = plain(clean(raw))
+                items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
+                said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
+                display = " ".join(f"{lead} {said} {items[-1]}".split())
+                out.append(Candidate(n, text, len(out), display, lead))
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             display = (
