@@ -23,15 +23,29 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split())
 
 
-def normalized_with_map(text: str, drop: str = "") -> tuple[str, list[int]]:
-    """normalize(text) without the characters in `drop`, and for each character the offset in `text`
-    it came from."""
+# A Markdown link or image, [text](target "title"): read as its text
+LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")
+
+
+def link_markup(text: str) -> set[int]:
+    """The offsets of Markdown link syntax in `text` (all of `![`, `](target)` but the link's text)."""
+    skip: set[int] = set()
+    for m in LINK.finditer(text):
+        skip.update(range(m.start(), m.start(1)))
+        skip.update(range(m.end(1), m.end()))
+    return skip
+
+
+def normalized_with_map(text: str, drop: str = "", links: bool = False) -> tuple[str, list[int]]:
+    """normalize(text) without the characters in `drop` (and, with `links`, Markdown link syntax: a link
+    reads as its text), and for each character the offset in `text` it came from."""
     out: list[str] = []
     index: list[int] = []
     pending_space = False
+    skip = link_markup(text) if links else set()
     for offset, ch in enumerate(text):
         ch = unicodedata.normalize("NFKC", ch).translate(_QUOTES)
-        if ch in drop and ch:
+        if (ch in drop and ch) or offset in skip:
             continue
         if not ch.strip():
             pending_space = bool(out)
@@ -154,3 +168,8 @@ def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[
         return overlap
     vecs = embed([question, *texts])
     return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]
+
+
+def figure_value(number: str) -> str:
+    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5 (thousands separators already removed)."""
+    return (number.rstrip("0").rstrip(".") or "0") if "." in number else number

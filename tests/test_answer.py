@@ -115,6 +115,14 @@ def test_markdown_emphasis_does_not_break_a_quote() -> None:
     assert contract.locate("offers 16 weeks paid parental leave for all new parents", h) == (10, 10)
 
 
+def test_a_markdown_link_reads_as_its_text_in_a_quote() -> None:
+    h = hit('Intro.\nSee the [async client](../async.md "Async") for streaming.\n![logo](img/logo.png)')
+    # a model quotes a link as rendered text, or as written; both verify, on the link's line
+    assert contract.locate("See the async client for streaming", h) == (11, 11)
+    assert contract.locate("See the [async client](../async.md) for streaming", h) == (11, 11)
+    assert contract.locate("See the async.md for streaming", h) is None  # the target is not its text
+
+
 def test_a_verbatim_quote_under_the_wrong_number_is_repointed() -> None:
     evidence = [hit("The office is closed on Mondays."), hit("Deploys run every Tuesday at noon.", n=2)]
     verdict = contract.check(

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from engine.answer.gate import DocFreq, idf
 from engine.events import AnswerSentence, Citation, Hit, RawSentence
-from engine.text import Embed, content_terms, normalize, normalized_with_map, stem
+from engine.text import Embed, content_terms, figure_value, normalize, normalized_with_map, stem
 
 # Support thresholds. A sentence passes if LEXICAL_SUPPORT of its content terms occur in the cited text,
 # or if its embedding cosine with the quote is at least SEMANTIC_SUPPORT (MiniLM-L6; paraphrase pairs
@@ -69,16 +69,19 @@ class Verdict:
 
 
 def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
-    """Lines (start, end) of `hit` where the quote occurs, or None. Whitespace, typographic quotes and
-    Markdown emphasis/code marks (* and `) are ignored on both sides; the rest must match exactly
-    (case-insensitively only as a fallback)."""
-    flat, index = normalized_with_map(hit.text, drop=EMPHASIS)
-    needle = " ".join("".join(c for c in normalize(quote) if c not in EMPHASIS).split()).strip(" .")
-    if len(needle) < MIN_QUOTE_CHARS:
-        return None
-    pos = flat.find(needle)
-    if pos < 0:
-        pos = flat.lower().find(needle.lower())
+    """Lines (start, end) of `hit` where the quote occurs, or None. Whitespace, typographic quotes,
+    Markdown emphasis/code marks (* and `) and link syntax (a link reads as its text) are ignored on both
+    sides; the rest must match exactly (case-insensitively only as a fallback)."""
+    for links in (False, True):  # a link as written first, then read as its text
+        flat, index = normalized_with_map(hit.text, drop=EMPHASIS, links=links)
+        needle = " ".join(normalized_with_map(quote, drop=EMPHASIS, links=links)[0].split()).strip(" .")
+        if len(needle) < MIN_QUOTE_CHARS:
+            return None
+        pos = flat.find(needle)
+        if pos < 0:
+            pos = flat.lower().find(needle.lower())
+        if pos >= 0:
+            break
     if pos < 0:
         return None
     first = index[pos]
@@ -98,11 +101,7 @@ def lexical_support(sentence: str, cited: str) -> float:
 
 def numbers(text: str) -> set[str]:
     """Figures in a text (20, 3.5, 2,000 -> 2000, 5.0 -> 5), for the rule that an answer never invents one."""
-    return {_figure(m.replace(",", "")) for m in NUMBER.findall(text)}
-
-
-def _figure(number: str) -> str:
-    return (number.rstrip("0").rstrip(".") or "0") if "." in number else number
+    return {figure_value(m.replace(",", "")) for m in NUMBER.findall(text)}
 
 
 def best_span(sentence: str, hit: Hit) -> tuple[str, float]:
