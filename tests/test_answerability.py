@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from engine.answer import answerability, calibration
-from engine.answer.answerability import FEATURES, Checker, Model, Question, features, figures, names
+from engine.answer.answerability import (
+    FEATURES,
+    Checker,
+    Model,
+    Question,
+    features,
+    figures,
+    names,
+    premises,
+    stated_figures,
+)
 from engine.errors import MissingModel
 from engine.events import Hit
 
@@ -67,6 +77,15 @@ def test_figures_and_names_read_digits_ordinals_and_capitalised_words() -> None:
     assert figures("In the 9th century, 2,000 ships and three kings; the 1960s") == {"9", "2000", "1960"}
     # A capitalised word opening a sentence says nothing: every sentence opens with one.
     assert names("Ask the keeper. Ingrid Solberg kept it; she met Olav.") == {"solberg", "olav"}
+
+
+def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
+    text = "In the seventeenth century, World War II; timeout=5.0, 2,000 ships, fifty-two kings, the 1990s."
+    assert stated_figures(text) >= {"17", "2", "5", "2000", "52", "50", "1990"}
+    assert "1" not in stated_figures("IIII and VX are no numerals")
+    # a how-to question's figures are the user's own, not premises
+    assert premises("How do I set the timeout to 30 seconds?") == frozenset()
+    assert premises("Why is the timeout 30 seconds?") == {"30"}
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:

@@ -25,7 +25,7 @@ def listing() -> list[Hit]:
 
 
 def test_rules_run_in_order_on_a_context_alone() -> None:
-    assert [r.name for r in rules.RULES] == ["gate", "missing_document"]
+    assert [r.name for r in rules.RULES] == ["gate", "missing_document", "unsupported_figure"]
     assert all(r.stage == "before" for r in rules.RULES)
     ctx = context("Where is the tape restore checklist?", listing())
     feats = rules.features(ctx)
@@ -47,6 +47,50 @@ def test_the_context_computes_a_rule_once() -> None:
 
 def screened(answerable: bool, share: float, qid: str = "") -> Screened:
     return Screened(qid, answerable, 0.5, 0.5, rules={"missing_document": {"share": share}})
+
+
+def passage(text: str, path: str = "/docs/timeouts.md") -> list[Hit]:
+    return [Hit(1, path, 1, 1 + text.count("\n"), None, "Timeouts", text, 0.9, vector_score=0.9)]
+
+
+def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> None:
+    docs = passage("The client raises a timeout error after 5 seconds of inactivity.")
+    refused = rules.screen(
+        context("Why is the default timeout 30 seconds?", docs), [rules.UnsupportedFigure()]
+    )
+    assert refused is not None and refused[0] == "unsupported_figure" and '"30 seconds"' in refused[1]
+    assert rules.screen(context("Why is the default timeout 5 seconds?", docs)) is None
+    # a question asking how to do something states the user's own figures, not a premise
+    assert rules.screen(context("How do I set the timeout to 30 seconds?", docs)) is None
+    # the source may write the figure in words, as an ordinal, or as a Roman numeral; or name it in its
+    # file name
+    words = passage("Pools grew in the seventeenth century; after World War II, thirty-two of them closed.")
+    for question in (
+        "Why did pools grow in the 17th century?",
+        "Why did 32 pools close after World War 2?",
+    ):
+        assert rules.screen(context(question, words), [rules.UnsupportedFigure()]) is None, question
+    named = passage("The priorities are dashboards and joins.", path="/kb/roadmap_2024.md")
+    assert rules.screen(context("What are the 2024 priorities?", named), [rules.UnsupportedFigure()]) is None
+    # 5.0 in the source is the 5 of the question
+    five = passage("The default is Timeout(timeout=5.0).")
+    assert rules.screen(context("Why is the default 5 seconds?", five), [rules.UnsupportedFigure()]) is None
+
+
+def test_a_rule_may_refuse_a_few_answerable_questions_only_if_it_earns_more() -> None:
+    def row(answerable: bool, unsupported: float) -> Screened:
+        return Screened("", answerable, 0.5, 0.5, rules={"unsupported_figure": {"unsupported": unsupported}})
+
+    # 1 answerable in 200 refused (within the 1 % budget) for 3 unanswerable: the design stands
+    part = [row(True, 1.0)] + [row(True, 0.0)] * 199 + [row(False, 1.0)] * 3
+    assert fit_rule("unsupported_figure", [part]) == {"unsupported": 0.5}
+    # 3 answerable in 200 refused: over budget, so only the stricter line (two figures) is left
+    part = [row(True, 1.0)] * 3 + [row(True, 0.0)] * 197 + [row(False, 1.0)] * 5 + [row(False, 2.0)]
+    assert fit_rule("unsupported_figure", [part]) == {"unsupported": 1.5}
+    # within budget but costing more than it earns: only a line that refuses nothing is left
+    part = [row(True, 1.0)] + [row(True, 0.0)] * 199
+    line = fit_rule("unsupported_figure", [part])["unsupported"]
+    assert line is None or line > 1.0
 
 
 def test_a_rule_keeps_its_designed_line_unless_that_refuses_an_answerable_question() -> None:

@@ -43,7 +43,7 @@ from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel
 from engine.events import Hit
-from engine.text import Embed, content_terms, split_sentences, words
+from engine.text import Embed, content_terms, figure_value, split_sentences, words
 
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
 FEATURES = (
@@ -88,7 +88,7 @@ class Question:
         return cls(
             text,
             {t: idf(t, doc_freq) for t in terms},
-            figures(text),
+            premises(text),
             names(text),
             bool(english.WANTS_FIGURE.search(text)),
             bool(english.WANTS_NAME.search(text)),
@@ -108,7 +108,36 @@ class Question:
 
 
 def figures(text: str) -> frozenset[str]:
-    return frozenset(m.lower().rstrip("stndrh").replace(",", "") for m in english.FIGURE.findall(text))
+    """The figures a text writes in digits, one spelling each (1990s -> 1990, 17th -> 17, 5.0 -> 5)."""
+    return frozenset(
+        figure_value(m.lower().rstrip("stndrh").replace(",", "")) for m in english.FIGURE.findall(text)
+    )
+
+
+def stated_figures(text: str) -> frozenset[str]:
+    """The figures a text states, in digits, in number words or in Roman numerals ("seventeenth", "II"):
+    what a question's figures are looked for in."""
+    return figures(text) | english.written_figures(text)
+
+
+def premises(question: str) -> frozenset[str]:
+    """The figures a question takes as given: none where it asks how to do something, whose figures are
+    the user's own ("How do I set the timeout to 30 seconds?")."""
+    return frozenset() if english.HOW_TO.search(question) else figures(question)
+
+
+def unsupported_figures(question: str, hits: Sequence[Hit]) -> list[str]:
+    """The figures a question takes as given (`premises`) that no hit states (its text, heading or file
+    name), each with the word after it ("30 seconds")."""
+    if not premises(question):
+        return []
+    have = frozenset[str]().union(*(stated_figures(chunk_text(h)) for h in hits))
+    out = []
+    for m in re.finditer(rf"{english.FIGURE.pattern}(?:\s+[A-Za-z%]+)?", question, re.IGNORECASE):
+        value = next(iter(figures(m.group())), "")
+        if value and value not in have and m.group() not in out:
+            out.append(m.group())
+    return out
 
 
 def names(text: str) -> frozenset[str]:
@@ -166,7 +195,7 @@ def features(
         _cover(q, set(content_terms(around))),
         _cover(q, context_terms),
         max(missing, default=0.0) / q.top_idf,
-        1.0 if q.figures - figures(context) else 0.0,
+        1.0 if q.figures - stated_figures(context) else 0.0,
         len(q.names - context_terms) / len(q.names) if q.names else 0.0,
         1.0 if q.wants_figure and not quote_figures - q.figures else 0.0,
         1.0 if q.wants_name and not quote_names - q.names - set(q.weights) else 0.0,

@@ -26,3 +26,50 @@ FIGURE = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?\b", re.IGNORECASE)
 
 def negated(words: list[str]) -> bool:
     return any(w in NEGATIONS or w.endswith("n't") for w in words)
+
+
+# A source may write a figure the question writes in digits in words or Roman numerals ("the seventeenth
+# century", "World War II", "three times"): what a question's stated figures are also matched against.
+_CARDINALS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+_ORDINALS = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
+_TENS = "thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS = (
+    {w: str(i) for i, w in enumerate(_CARDINALS)}
+    | {w: str(i) for i, w in enumerate(_ORDINALS)}
+    | {w: str(30 + 10 * i) for i, w in enumerate(_TENS)}
+    | {w.replace("y", "ieth"): str(30 + 10 * i) for i, w in enumerate(_TENS)}
+    | {"hundred": "100", "hundredth": "100", "thousand": "1000", "thousandth": "1000"}
+)
+ROMAN = re.compile(r"\b(?=[IVX]+\b)X{0,3}(?:IX|IV|V?I{0,3})\b")  # I to XXXIX, upper case only
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
+# A question asking how to do something states its own figures ("How do I set the timeout to 30
+# seconds?"): they are what the user wants, not a fact the sources must already hold.
+HOW_TO = re.compile(
+    r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
+    r"^\s*(?:can|could|should|may) (?:i|we|you|one)\b",
+    re.IGNORECASE,
+)
+
+
+_COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[- ]({'|'.join(_CARDINALS[1:10] + _ORDINALS[1:10])})\b", re.I)
+
+
+def written_figures(text: str) -> set[str]:
+    """The figures a text writes in words ("seventeenth", "fifty-two") or Roman numerals ("II"), as digits."""
+    found = {NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in NUMBER_WORDS}
+    found |= {
+        str(int(NUMBER_WORDS[t.lower()]) + int(NUMBER_WORDS[u.lower()])) for t, u in _COMPOUND.findall(text)
+    }
+    return found | {str(roman(m.group())) for m in ROMAN.finditer(text) if m.group()}
+
+
+def roman(numeral: str) -> int:
+    """The value of an upper-case Roman numeral from I to XXXIX."""
+    values = [_ROMAN_VALUES[c] for c in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))

@@ -7,7 +7,11 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
 
 - Gate (before the model): the evidence is too weak (engine/answer/gate.py);
 - MissingDocument (before): the question is about a file the evidence lists but the folders lack
-  (engine/answer/missing.py).
+  (engine/answer/missing.py);
+- UnsupportedFigure (before): the question takes a figure as given ("Why is the default timeout 30
+  seconds?") that nothing retrieved states, in digits, words or Roman numerals: a false premise, so no
+  quote can answer it (engine/answer/answerability.py, `unsupported_figures`). A question asking how to
+  do something is exempt: its figures are the user's own.
 
 (An UntitledTopic rule, refusing a question that asks for a policy or process no evidence title names,
 was deleted on calibration: at its designed line it refused 9 answerable questions across the sets for
@@ -32,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from engine.answer import gate, missing
+from engine.answer import answerability, gate, missing
 from engine.answer.calibration import calibration
 from engine.events import Hit
 
@@ -133,7 +137,29 @@ class MissingDocument:
         return found.reason if found else None
 
 
-RULES: Sequence[Rule] = (Gate(), MissingDocument())
+class UnsupportedFigure:
+    name = "unsupported_figure"
+    stage: Stage = "before"
+    LINE = 0.5  # fires above it: on one figure no source states
+
+    def _found(self, ctx: Context) -> list[str]:
+        found = ctx.once("figures", lambda: answerability.unsupported_figures(ctx.question, ctx.hits))
+        assert isinstance(found, list)
+        return found
+
+    def features(self, ctx: Context) -> Features:
+        return {"unsupported": float(len(self._found(ctx)))}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {"unsupported": self.LINE})["unsupported"]
+        found = self._found(ctx)
+        if line is None or len(found) <= line:
+            return None
+        said = ", ".join(f'"{f}"' for f in found)
+        return f"the question takes {said} as given, and no source found states it (a false premise?)"
+
+
+RULES: Sequence[Rule] = (Gate(), MissingDocument(), UnsupportedFigure())
 
 
 def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | None:
