@@ -739,6 +739,10 @@ class Engine:
         """The chunk after this one in its file (a lead-in's list may sit there), or None."""
         return self.catalog.next_chunk(chunk_id)
 
+    def mentions(self, *terms: str) -> bool:
+        """Whether any indexed file holds one of `terms` (case aside): in its text, a heading or its path."""
+        return self.catalog.mentions(*terms)
+
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""
         return _staleness.head_text(self.catalog, path)

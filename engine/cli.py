@@ -7,6 +7,7 @@ engine.errors, engine.settings); `eval` and its kin run engine.eval, a tool over
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -646,6 +647,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`citeline ask … | head`): stop quietly, as cat does
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -14,9 +14,18 @@ def doc_freq(term: str) -> tuple[int, int]:
     return (1, 50)  # every word rare: each carries the same weight
 
 
-def context(question: str, hits: list[Hit], exists: bool = False) -> rules.Context:
-    """A Context built by hand: the rules read nothing else (no Engine)."""
-    return rules.Context(question, hits, hits, doc_freq, True, lambda ref, by: exists)
+def context(question: str, hits: list[Hit], exists: bool = False, indexed: str = "") -> rules.Context:
+    """A Context built by hand: the rules read nothing else (no Engine). `indexed`: the text of the
+    indexed files beyond `hits`."""
+    return rules.Context(
+        question,
+        hits,
+        hits,
+        doc_freq,
+        True,
+        lambda ref, by: exists,
+        lambda *forms: any(f in indexed for f in forms),
+    )
 
 
 def listing() -> list[Hit]:
@@ -25,7 +34,12 @@ def listing() -> list[Hit]:
 
 
 def test_rules_run_in_order_on_a_context_alone() -> None:
-    assert [r.name for r in rules.RULES] == ["gate", "missing_document", "unsupported_figure"]
+    assert [r.name for r in rules.RULES] == [
+        "gate",
+        "missing_document",
+        "unsupported_figure",
+        "unknown_identifier",
+    ]
     assert all(r.stage == "before" for r in rules.RULES)
     ctx = context("Where is the tape restore checklist?", listing())
     feats = rules.features(ctx)
@@ -75,6 +89,31 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
     # 5.0 in the source is the 5 of the question
     five = passage("The default is Timeout(timeout=5.0).")
     assert rules.screen(context("Why is the default 5 seconds?", five), [rules.UnsupportedFigure()]) is None
+
+
+def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:
+    from engine.answer.premise import identifiers, spellings
+
+    docs = passage("Pass `retries=3` to the transport; `max_connections` caps the pool.", path="/d/net.md")
+    unknown = rules.UnknownIdentifier()
+    refused = rules.screen(context("How do I configure the max_retries_backoff option?", docs), [unknown])
+    assert refused is not None and refused[0] == "unknown_identifier" and "max_retries_backoff" in refused[1]
+    # a name the hits hold, or another indexed file, in any spelling, is known; so is a name the user
+    # only writes in prose
+    for question, indexed in (
+        ("What does `max_connections` cap?", ""),
+        ("How do I set maxRetriesBackoff?", "the max-retries-backoff flag"),
+        ("What does Schema.load_async() return?", "async def load_async(self):"),
+        ("How do I configure retries with backoff?", ""),
+    ):
+        assert rules.screen(context(question, docs, indexed=indexed), [unknown]) is None, question
+    assert identifiers("Does `OMD.getfirst()` differ from strutils.snake_case or fooBar(x)?") == [
+        "snake_case",
+        "fooBar",
+        "getfirst",
+        "OMD",
+    ]
+    assert spellings("maxRetries") == ["max_retries", "max-retries", "max retries", "maxretries"]
 
 
 def test_a_rule_may_refuse_a_few_answerable_questions_only_if_it_earns_more() -> None:

@@ -126,20 +126,6 @@ def premises(question: str) -> frozenset[str]:
     return frozenset() if english.HOW_TO.search(question) else figures(question)
 
 
-def unsupported_figures(question: str, hits: Sequence[Hit]) -> list[str]:
-    """The figures a question takes as given (`premises`) that no hit states (its text, heading or file
-    name), each with the word after it ("30 seconds")."""
-    if not premises(question):
-        return []
-    have = frozenset[str]().union(*(stated_figures(chunk_text(h)) for h in hits))
-    out = []
-    for m in re.finditer(rf"{english.FIGURE.pattern}(?:\s+[A-Za-z%]+)?", question, re.IGNORECASE):
-        value = next(iter(figures(m.group())), "")
-        if value and value not in have and m.group() not in out:
-            out.append(m.group())
-    return out
-
-
 def names(text: str) -> frozenset[str]:
     """Capitalised words not opening a sentence (a crude, language-light name finder), as stems."""
     return frozenset(t for m in _NAME.findall(text) for t in content_terms(m))

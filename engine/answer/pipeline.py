@@ -190,9 +190,15 @@ def conflict_note(
 def _other_says(
     quote: str, path: str, paths: list[str], evidence: list[Hit], full_text: Callable[[str], str]
 ) -> str | None:
+    """What the other version says on the quote's point, or on the point of one of its statements (a
+    quote may hold several: a lead-in and its list)."""
     other = next(p for p in paths if p != path)
     chunks = "\n\n".join(h.text for h in evidence if h.path == other)
-    return disagreement(quote, chunks) or disagreement(quote, full_text(other))
+    for part in dict.fromkeys([quote, *statements(quote)]):
+        found = disagreement(part, chunks) or disagreement(part, full_text(other))
+        if found is not None:
+            return found
+    return None
 
 
 def _note(

@@ -10,8 +10,9 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   (engine/answer/missing.py);
 - UnsupportedFigure (before): the question takes a figure as given ("Why is the default timeout 30
   seconds?") that nothing retrieved states, in digits, words or Roman numerals: a false premise, so no
-  quote can answer it (engine/answer/answerability.py, `unsupported_figures`). A question asking how to
-  do something is exempt: its figures are the user's own.
+  quote can answer it. A question asking how to do something is exempt: its figures are the user's own;
+- UnknownIdentifier (before): the question names code ("the max_retries_backoff option") that no
+  indexed file holds in any spelling (engine/answer/premise.py, both).
 
 (An UntitledTopic rule, refusing a question that asks for a policy or process no evidence title names,
 was deleted on calibration: at its designed line it refused 9 answerable questions across the sets for
@@ -36,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from engine.answer import answerability, gate, missing
+from engine.answer import gate, missing, premise
 from engine.answer.calibration import calibration
 from engine.events import Hit
 
@@ -57,6 +58,7 @@ class Context:
     doc_freq: gate.DocFreq
     has_vectors: bool
     resolves: missing.Exists
+    mentions: premise.Mentions  # does any indexed file hold one of these spellings?
     cache: dict[str, object] = field(default_factory=dict)  # a rule's work shared by features and decide
 
     def once(self, key: str, compute: Callable[[], object]) -> object:
@@ -73,6 +75,7 @@ def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit])
         engine.doc_freq,
         engine.has_vectors(),
         functools.cache(engine.resolves),
+        functools.cache(engine.mentions),
     )
 
 
@@ -143,7 +146,7 @@ class UnsupportedFigure:
     LINE = 0.5  # fires above it: on one figure no source states
 
     def _found(self, ctx: Context) -> list[str]:
-        found = ctx.once("figures", lambda: answerability.unsupported_figures(ctx.question, ctx.hits))
+        found = ctx.once("figures", lambda: premise.unsupported_figures(ctx.question, ctx.hits))
         assert isinstance(found, list)
         return found
 
@@ -159,7 +162,30 @@ class UnsupportedFigure:
         return f"the question takes {said} as given, and no source found states it (a false premise?)"
 
 
-RULES: Sequence[Rule] = (Gate(), MissingDocument(), UnsupportedFigure())
+class UnknownIdentifier:
+    name = "unknown_identifier"
+    stage: Stage = "before"
+    LINE = 0.5  # fires above it: on one name no indexed file holds
+
+    def _found(self, ctx: Context) -> list[str]:
+        found = ctx.once(
+            "identifiers", lambda: premise.unknown_identifiers(ctx.question, ctx.hits, ctx.mentions)
+        )
+        assert isinstance(found, list)
+        return found
+
+    def features(self, ctx: Context) -> Features:
+        return {"unknown": float(len(self._found(ctx)))}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {"unknown": self.LINE})["unknown"]
+        found = self._found(ctx)
+        if line is None or len(found) <= line:
+            return None
+        return f"the question names {', '.join(found)}, which no indexed file contains"
+
+
+RULES: Sequence[Rule] = (Gate(), MissingDocument(), UnsupportedFigure(), UnknownIdentifier())
 
 
 def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | None:

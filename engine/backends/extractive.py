@@ -32,6 +32,33 @@ _INSTRUCTION = re.compile(
 _MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
 
 
+# Section titles: a Markdown "#" line (in the kinds of file that write them; in code it is a comment), or
+# a line over a reST underline. A title names a topic and answers nothing, so it is never quoted.
+_ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
+_UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+])\1{2,}[ \t]*")
+_TITLED = frozenset(".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb".split())
+
+
+def title(hit: Hit, start: int, end: int) -> bool:
+    """Whether the sentence at hit.text[start:end] is a section title (see _ATX, _UNDERLINE)."""
+    raw = hit.text[start:end].strip()
+    lines = raw.split("\n")
+    if len(lines) == 2 and _UNDERLINE.fullmatch(lines[1]):
+        return True  # a reST title and its underline, one span
+    if not raw or len(lines) > 1:
+        return False
+    if raw.strip("# ") == hit.heading.strip():
+        return True
+    eol = hit.text.find("\n", end)
+    following = hit.text[eol + 1 :].split("\n", 1)[0] if eol >= 0 else ""
+    if _UNDERLINE.fullmatch(following) and len(following.strip()) >= min(3, len(raw)):
+        return True
+    before = hit.text[:start]
+    fenced = (before.count("```") + before.count("~~~")) % 2 == 1
+    suffix = hit.path[hit.path.rfind(".") :].lower() if "." in hit.path.rsplit("/", 1)[-1] else ""
+    return bool(_ATX.match(hit.text[start:end])) and suffix in _TITLED and not fenced
+
+
 @dataclass(frozen=True)
 class Candidate:
     source: int
@@ -52,16 +79,34 @@ _ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)|(?<![\w:]):[\w:.+-]+:(?=`)")  # MyST {cl
 _FENCE = re.compile(r"(?:```|~~~)[\w+-]*")  # a code fence and its language tag
 # Emphasis: **x**, *x* and __a phrase__; never a Python dunder (__init__) or a glob (*.md)
 _EMPHASIS = re.compile(
-    r"\*\*|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\S[^_]*\s)(.+?)(?<=\S)__(?!\w)"
+    r"(?<![\w*(=,])\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?![\w*])"  # never **kwargs or f(**data)
+    r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\S[^_]*\s)(.+?)(?<=\S)__(?!\w)"
 )
+_TARGET = re.compile(r"`([^`<\n]*?[^\s`<])\s*<[^`>\n]+>`_*")  # reST `text <target>`: its text
+_LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a literal block
+_PROSE_LINE = re.compile(r"[ \t]*(?:#[ \t]*)?[A-Za-z][\w \t,'’()-]*")  # words, no code punctuation
+
+
+def _join_comments(text: str) -> str:
+    """A "# " line continuing a line of words (a comment sentence over two lines) joins it, its "#"
+    dropped; a comment after a line of code stays a comment."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        mark = re.match(r"[ \t]*# ", line)
+        if mark and out and _PROSE_LINE.fullmatch(out[-1]):
+            out[-1] += " " + line[mark.end() :]
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def plain(text: str) -> str:
-    """Display text: Markdown emphasis, code fences and ticks and MyST/reST roles removed, a table row's
-    cells joined with semicolons (a | elsewhere is code: `bytes | None`), line breaks and indentation as
-    single spaces."""
-    text = re.sub(r"\n[ \t]*# ", " ", _FENCE.sub(" ", _ROLE.sub("", text)))  # a comment's next line
-    text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or "", text).replace("`", "")
+    """Display text: Markdown emphasis, code fences and ticks, MyST/reST roles and link targets removed;
+    a comment sentence's lines joined; a table row's cells joined with semicolons (a | elsewhere is
+    code: `bytes | None`); line breaks and indentation as single spaces."""
+    text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", _ROLE.sub("", text))))
+    text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
+    text = _LITERAL.sub(":", text)
     if text.lstrip().startswith("|"):
         text = re.sub(r"\s*\|\s*", "; ", text).strip("; ")
     return " ".join(text.split())
@@ -99,6 +144,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     for n, hit in enumerate(evidence[:SOURCES], start=1):
         for start, end in split_sentences(hit.text):
             raw = hit.text[start:end]
+            if title(hit, start, end):  # a title names a topic and answers nothing: never quoted
+                continue
             # a lead-in ("...in this order:") is quoted with the list after it, its answer
             last, lines = list_after(hit.text, end) if lead_in(hit.text, start, raw) else (end, [])
             text = clean(hit.text[start:last])

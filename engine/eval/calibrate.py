@@ -116,9 +116,15 @@ def figure_fires(feats: dict[str, float], lines: dict[str, float | None]) -> boo
     return line is not None and feats.get("unsupported", 0.0) > line
 
 
+def identifier_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
+    line = lines.get("unknown")
+    return line is not None and feats.get("unknown", 0.0) > line
+
+
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
     rules.MissingDocument.name: missing_fires,
     rules.UnsupportedFigure.name: figure_fires,
+    rules.UnknownIdentifier.name: identifier_fires,
 }
 
 
@@ -133,6 +139,7 @@ def _midpoints(values: Sequence[float]) -> list[float]:
 PRIORS: dict[str, dict[str, float]] = {  # each rule's line as designed, before any data (rules.py)
     rules.MissingDocument.name: {"share": missing.NAME_SHARE},
     rules.UnsupportedFigure.name: {"unsupported": rules.UnsupportedFigure.LINE},
+    rules.UnknownIdentifier.name: {"unknown": rules.UnknownIdentifier.LINE},
 }
 
 
@@ -437,6 +444,7 @@ SCREENING = (
     "engine.text",
     "engine.answer.gate",
     "engine.answer.missing",
+    "engine.answer.premise",
     "engine.answer.rules",
     "engine.answer.pipeline",
 )

@@ -604,6 +604,21 @@ class Catalog:
         )
         return ChunkRow(*row) if row else None
 
+    def mentions(self, *terms: str) -> bool:
+        """Whether any indexed chunk's text or heading, or any indexed file's path, holds one of `terms`
+        (case aside): one scan, which stops at the first match."""
+        if not terms:
+            return False
+        fields = ("lower(c.text)", "lower(c.heading)", "lower(f.path)")
+        where = " OR ".join(f"contains({field}, ?)" for _ in terms for field in fields)
+        params = [t.lower() for t in terms for _ in fields]
+        row = (
+            self._cur()
+            .execute(f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1", params)
+            .fetchone()
+        )
+        return row is not None
+
     def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
         """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
         result = self._cur().execute(
