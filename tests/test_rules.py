@@ -74,6 +74,9 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
     )
     assert refused is not None and refused[0] == "unsupported_figure" and '"30 seconds"' in refused[1]
     assert rules.screen(context("Why is the default timeout 5 seconds?", docs)) is None
+    # a figure is said with its unit, never with the word that joins it to the next one
+    refused = rules.screen(context("Why test on 3.9 through 3.12 only?", docs), [rules.UnsupportedFigure()])
+    assert refused is not None and '"3.9", "3.12"' in refused[1]
     # a question asking how to do something states the user's own figures, not a premise
     assert rules.screen(context("How do I set the timeout to 30 seconds?", docs)) is None
     # the source may write the figure in words, as an ordinal, or as a Roman numeral; or name it in its

@@ -69,6 +69,14 @@ def written_figures(text: str) -> set[str]:
     return found | {str(roman(m.group())) for m in ROMAN.finditer(text) if m.group()}
 
 
+# Words that join a figure to what follows it rather than name its unit ("3.9 through 3.12", "5 of them";
+# adverbs, "3.12 only", are told by their -ly).
+CONNECTIVES = frozenset(
+    "a an and as at between by for from in into of on or over per since than the through to until via "
+    "with".split()
+)
+
+
 def roman(numeral: str) -> int:
     """The value of an upper-case Roman numeral from I to XXXIX."""
     values = [_ROMAN_VALUES[c] for c in numeral]

@@ -42,10 +42,13 @@ def unsupported_figures(question: str, hits: Sequence[Hit]) -> list[str]:
         return []
     have = frozenset[str]().union(*(stated_figures(chunk_text(h)) for h in hits))
     out = []
-    for m in re.finditer(rf"{english.FIGURE.pattern}(?:\s+[A-Za-z%]+)?", question, re.IGNORECASE):
-        value = next(iter(figures(m.group())), "")
-        if value and value not in have and m.group() not in out:
-            out.append(m.group())
+    for m in re.finditer(rf"({english.FIGURE.pattern})(?:\s+([A-Za-z%]+))?", question, re.IGNORECASE):
+        figure, unit = m.group(1), m.group(2) or ""
+        joins = unit.lower() in english.CONNECTIVES or unit.lower().endswith("ly")  # "through", "only"
+        said = figure if joins else m.group()  # "30 seconds", but "3.9", never "3.9 through"
+        value = next(iter(figures(figure)), "")
+        if value and value not in have and said not in out:
+            out.append(said)
     return out
 
 
