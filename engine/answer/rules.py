@@ -140,48 +140,53 @@ class MissingDocument:
         return found.reason if found else None
 
 
-class UnsupportedFigure:
-    name = "unsupported_figure"
+class Premise:
+    """A premise check (engine/answer/premise.py): the question takes something as given that the folders
+    do not hold. It counts such premises and fires above its line (as designed, on one)."""
+
+    name = ""
+    key = ""  # its one feature: how many premises it found
     stage: Stage = "before"
-    LINE = 0.5  # fires above it: on one figure no source states
+    LINE = 0.5
+
+    def find(self, ctx: Context) -> list[str]:
+        raise NotImplementedError
+
+    def reason(self, found: list[str]) -> str:
+        raise NotImplementedError
 
     def _found(self, ctx: Context) -> list[str]:
-        found = ctx.once("figures", lambda: premise.unsupported_figures(ctx.question, ctx.hits))
+        found = ctx.once(self.name, lambda: self.find(ctx))
         assert isinstance(found, list)
         return found
 
     def features(self, ctx: Context) -> Features:
-        return {"unsupported": float(len(self._found(ctx)))}
+        return {self.key: float(len(self._found(ctx)))}
 
     def decide(self, ctx: Context) -> str | None:
-        line = fitted(self.name, {"unsupported": self.LINE})["unsupported"]
+        line = fitted(self.name, {self.key: self.LINE})[self.key]
         found = self._found(ctx)
-        if line is None or len(found) <= line:
-            return None
+        return None if line is None or len(found) <= line else self.reason(found)
+
+
+class UnsupportedFigure(Premise):
+    name, key = "unsupported_figure", "unsupported"
+
+    def find(self, ctx: Context) -> list[str]:
+        return premise.unsupported_figures(ctx.question, ctx.hits)
+
+    def reason(self, found: list[str]) -> str:
         said = ", ".join(f'"{f}"' for f in found)
         return f"the question takes {said} as given, and no source found states it (a false premise?)"
 
 
-class UnknownIdentifier:
-    name = "unknown_identifier"
-    stage: Stage = "before"
-    LINE = 0.5  # fires above it: on one name no indexed file holds
+class UnknownIdentifier(Premise):
+    name, key = "unknown_identifier", "unknown"
 
-    def _found(self, ctx: Context) -> list[str]:
-        found = ctx.once(
-            "identifiers", lambda: premise.unknown_identifiers(ctx.question, ctx.hits, ctx.mentions)
-        )
-        assert isinstance(found, list)
-        return found
+    def find(self, ctx: Context) -> list[str]:
+        return premise.unknown_identifiers(ctx.question, ctx.hits, ctx.mentions)
 
-    def features(self, ctx: Context) -> Features:
-        return {"unknown": float(len(self._found(ctx)))}
-
-    def decide(self, ctx: Context) -> str | None:
-        line = fitted(self.name, {"unknown": self.LINE})["unknown"]
-        found = self._found(ctx)
-        if line is None or len(found) <= line:
-            return None
+    def reason(self, found: list[str]) -> str:
         return f"the question names {', '.join(found)}, which no indexed file contains"
 
 

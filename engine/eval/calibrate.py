@@ -106,25 +106,20 @@ def screen_all(engine: Engine, dataset: Dataset, progress: Progress | None = Non
     return out
 
 
-def missing_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
-    line = lines.get("share")
-    return line is not None and feats.get("share", 0.0) > line
+def above(key: str) -> Callable[[dict[str, float], dict[str, float | None]], bool]:
+    """A screening rule that fires where its feature `key` is above its line (no line: never)."""
 
+    def fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
+        line = lines.get(key)
+        return line is not None and feats.get(key, 0.0) > line
 
-def figure_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
-    line = lines.get("unsupported")
-    return line is not None and feats.get("unsupported", 0.0) > line
-
-
-def identifier_fires(feats: dict[str, float], lines: dict[str, float | None]) -> bool:
-    line = lines.get("unknown")
-    return line is not None and feats.get("unknown", 0.0) > line
+    return fires
 
 
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
-    rules.MissingDocument.name: missing_fires,
-    rules.UnsupportedFigure.name: figure_fires,
-    rules.UnknownIdentifier.name: identifier_fires,
+    rules.MissingDocument.name: above("share"),
+    rules.UnsupportedFigure.name: above(rules.UnsupportedFigure.key),
+    rules.UnknownIdentifier.name: above(rules.UnknownIdentifier.key),
 }
 
 
@@ -138,8 +133,8 @@ def _midpoints(values: Sequence[float]) -> list[float]:
 
 PRIORS: dict[str, dict[str, float]] = {  # each rule's line as designed, before any data (rules.py)
     rules.MissingDocument.name: {"share": missing.NAME_SHARE},
-    rules.UnsupportedFigure.name: {"unsupported": rules.UnsupportedFigure.LINE},
-    rules.UnknownIdentifier.name: {"unknown": rules.UnknownIdentifier.LINE},
+    rules.UnsupportedFigure.name: {rules.UnsupportedFigure.key: rules.UnsupportedFigure.LINE},
+    rules.UnknownIdentifier.name: {rules.UnknownIdentifier.key: rules.UnknownIdentifier.LINE},
 }
 
 
