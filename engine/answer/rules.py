@@ -176,8 +176,8 @@ class UnsupportedFigure(Premise):
         return premise.unsupported_figures(ctx.question, ctx.hits)
 
     def reason(self, found: list[str]) -> str:
-        said = ", ".join(f'"{f}"' for f in found)
-        return f"the question takes {said} as given, and no source found states it (a false premise?)"
+        said, them = ", ".join(f'"{f}"' for f in found), "it" if len(found) == 1 else "them"
+        return f"the question takes {said} as given, but no source found states {them}"
 
 
 class UnknownIdentifier(Premise):
