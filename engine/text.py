@@ -171,5 +171,8 @@ def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[
 
 
 def figure_value(number: str) -> str:
-    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5 (thousands separators already removed)."""
-    return (number.rstrip("0").rstrip(".") or "0") if "." in number else number
+    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5, 09 -> 9 (thousands separators already
+    removed)."""
+    whole, dot, part = number.partition(".")
+    whole = whole.lstrip("0") or "0"
+    return (f"{whole}.{part}".rstrip("0").rstrip(".") or "0") if dot else whole

@@ -29,6 +29,7 @@ import math
 import re
 import threading
 import time
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -109,6 +110,7 @@ class Question:
 
 def figures(text: str) -> frozenset[str]:
     """The figures a text writes in digits, one spelling each (1990s -> 1990, 17th -> 17, 5.0 -> 5)."""
+    text = unicodedata.normalize("NFKC", text)  # full-width digits are digits
     return frozenset(
         figure_value(m.lower().rstrip("stndrh").replace(",", "")) for m in english.FIGURE.findall(text)
     )
@@ -123,7 +125,7 @@ def stated_figures(text: str) -> frozenset[str]:
 def premises(question: str) -> frozenset[str]:
     """The figures a question takes as given: none where it asks how to do something, whose figures are
     the user's own ("How do I set the timeout to 30 seconds?")."""
-    return frozenset() if english.HOW_TO.search(question) else figures(question)
+    return frozenset() if english.OWN_FIGURES.search(question) else figures(question)
 
 
 def names(text: str) -> frozenset[str]:

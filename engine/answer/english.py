@@ -21,7 +21,8 @@ WANTS_NAME = re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE)
 NEGATIONS = frozenset("not no never none nothing nobody neither nor without cannot n't".split())
 # Figures are written in digits (with an ordinal or decade ending). Number words are left out: in a
 # question they count what is asked for ("which two modes", "what three fields"), not a fact to find.
-FIGURE = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?\b", re.IGNORECASE)
+# A unit may be written on ("2.5MB", "10ms"): the figure is the digits.
+FIGURE = re.compile(r"\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?", re.IGNORECASE)
 
 
 def negated(words: list[str]) -> bool:
@@ -39,8 +40,11 @@ _ORDINALS = (
     "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
 ).split()
 _TENS = "thirty forty fifty sixty seventy eighty ninety".split()
+_MONTHS = "january february march april may june july august september october november december".split()
 NUMBER_WORDS = (
     {w: str(i) for i, w in enumerate(_CARDINALS)}
+    | {w: str(i) for i, w in enumerate(_MONTHS, 1)}  # a date's month: 2024-01-15 is 15 January 2024
+    | {w[:3]: str(i) for i, w in enumerate(_MONTHS, 1) if w != "may"}
     | {w: str(i) for i, w in enumerate(_ORDINALS)}
     | {w: str(30 + 10 * i) for i, w in enumerate(_TENS)}
     | {w.replace("y", "ieth"): str(30 + 10 * i) for i, w in enumerate(_TENS)}
@@ -48,11 +52,14 @@ NUMBER_WORDS = (
 )
 ROMAN = re.compile(r"\b(?=[IVX]+\b)X{0,3}(?:IX|IV|V?I{0,3})\b")  # I to XXXIX, upper case only
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
-# A question asking how to do something states its own figures ("How do I set the timeout to 30
-# seconds?"): they are what the user wants, not a fact the sources must already hold.
-HOW_TO = re.compile(
+# A question that asks how to do something, requests something or supposes something states its own
+# figures ("How do I set the timeout to 30 seconds?", "Give me 3 examples", "What happens if I set it to
+# 30?"): they are what the user wants or imagines, not a fact the sources must already hold.
+OWN_FIGURES = re.compile(
     r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
-    r"^\s*(?:can|could|should|may) (?:i|we|you|one)\b",
+    r"^\s*(?:can|could|should|may) (?:i|we|you|one)\b|"
+    r"^\s*(?:please\s+)?(?:tell|give|list|name|summari[sz]e|show|explain|describe|write|compare|suggest|"
+    r"draft|outline)\b|\b(?:if|suppose|supposing|assuming|what happens)\b",
     re.IGNORECASE,
 )
 

@@ -194,11 +194,12 @@ def _other_says(
     quote may hold several: a lead-in and its list)."""
     other = next(p for p in paths if p != path)
     chunks = "\n\n".join(h.text for h in evidence if h.path == other)
-    for part in dict.fromkeys([quote, *statements(quote)]):
-        found = disagreement(part, chunks) or disagreement(part, full_text(other))
-        if found is not None:
-            return found
-    return None
+    parts = list(dict.fromkeys([quote, *statements(quote)]))
+    found = next((d for part in parts if (d := disagreement(part, chunks))), None)
+    if found is None:  # the other version's whole text, read once
+        whole = full_text(other)
+        found = next((d for part in parts if (d := disagreement(part, whole))), None)
+    return found
 
 
 def _note(

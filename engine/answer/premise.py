@@ -26,7 +26,7 @@ Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold 
 _IDENT = re.compile(
     r"(?<![\w-])(?:"
     r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"  # snake_case, UPPER_SNAKE
-    r"|_{1,2}[A-Za-z][A-Za-z0-9_]*"  # _private, __dunder__
+    r"|__[A-Za-z]\w*__|_[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?!_)"  # __dunder__, _private; not _emphasis_
     r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"  # camelCase
     r")(?![\w-])"
 )
@@ -41,15 +41,16 @@ def unsupported_figures(question: str, hits: Sequence[Hit]) -> list[str]:
     if not premises(question):
         return []
     have = frozenset[str]().union(*(stated_figures(chunk_text(h)) for h in hits))
-    out = []
+    out: dict[str, str] = {}  # each figure once, said as the question first writes it
     for m in re.finditer(rf"({english.FIGURE.pattern})(?:\s+([A-Za-z%]+))?", question, re.IGNORECASE):
         figure, unit = m.group(1), m.group(2) or ""
         joins = unit.lower() in english.CONNECTIVES or unit.lower().endswith("ly")  # "through", "only"
-        said = figure if joins else m.group()  # "30 seconds", but "3.9", never "3.9 through"
         value = next(iter(figures(figure)), "")
-        if value and value not in have and said not in out:
-            out.append(said)
-    return out
+        if value and value not in have:
+            out.setdefault(
+                value, figure if joins else m.group()
+            )  # "30 seconds", but "3.9", not "3.9 through"
+    return list(out.values())
 
 
 def identifiers(question: str) -> list[str]:
@@ -63,10 +64,11 @@ def identifiers(question: str) -> list[str]:
 def spellings(name: str) -> list[str]:
     """One name as code spells it: snake, kebab, words and run together (maxRetries, max_retries,
     max-retries, "max retries", maxretries), lower case."""
-    parts = [p for p in re.split(r"[_\-]+|(?<=[a-z0-9])(?=[A-Z])", name) if p]
-    if len(parts) < 2:
-        return [name.lower()]
-    return list(dict.fromkeys(sep.join(parts).lower() for sep in ("_", "-", " ", "")))
+    parts = [p for p in re.split(r"[_\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", name) if p]
+    forms = [sep.join(parts).lower() for sep in ("_", "-", " ", "")] if len(parts) > 1 else [name.lower()]
+    if len(name) > 3 and name.endswith("s") and name[-2:-1].isalpha():
+        forms += [f[:-1] for f in forms]  # a plural: "vCPUs" is "vCPU" counted
+    return list(dict.fromkeys(forms))
 
 
 def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) -> list[str]:
@@ -75,9 +77,7 @@ def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) 
     if not names:
         return []
     text = "\n".join(chunk_text(h) for h in hits).lower()
-    out = []
-    for name in names:
-        forms = spellings(name)
-        if not any(f in text for f in forms) and not mentions(*forms):
-            out.append(name)
-    return out
+    unseen = {n: spellings(n) for n in names if not any(f in text for f in spellings(n))}
+    if len(unseen) > 1 and not mentions(*(f for forms in unseen.values() for f in forms)):
+        return list(unseen)  # one scan of the index for all of them: none is there
+    return [name for name, forms in unseen.items() if not mentions(*forms)]

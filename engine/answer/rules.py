@@ -23,11 +23,12 @@ The per-sentence checks (the verbatim quote of engine/answer/contract.py, the an
 engine/answer/answerability.py) and the after-answer conflict notes run in the pipeline; their fitted
 lines come from the same calibration file.
 
-Every line is read from calibration.json (`rules` for MissingDocument, `gate` for the gate), fitted by
-`citeline calibrate`: the gate's line refuses at most its budget of any labelled set's answerable
-questions (fitted part); a later rule keeps its designed line (the constants in its module) only where
-that refuses none of them, else the nearest stricter one. The README reports what each rule refuses per
-set and part; the constants are the lines used only where no calibration exists.
+Every line is read from calibration.json (`rules` for the rules after the gate, `gate` for the gate),
+fitted by `citeline calibrate`: the gate's line refuses at most its budget of any labelled set's
+answerable questions (fitted part); a later rule keeps its designed line (the constants in its class or
+module) where that refuses at most 1 % of any fitted part's answerable questions and catches at least as
+many unanswerable ones as it costs, else the nearest stricter line that does. The README reports what
+each rule refuses per set and part; the constants are the lines used only where no calibration exists.
 """
 
 from __future__ import annotations

@@ -32,31 +32,36 @@ _INSTRUCTION = re.compile(
 _MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
 
 
-# Section titles: a Markdown "#" line (in the kinds of file that write them; in code it is a comment), or
-# a line over a reST underline. A title names a topic and answers nothing, so it is never quoted.
+# Section titles, in the kinds of file that write them (in code a "#" line is a comment and a closing
+# docstring quote no underline): a Markdown "#" line outside a code fence, a line over a reST underline
+# at least as long as it, the line the chunk's heading names. A title names a topic and answers nothing,
+# so it is never quoted.
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
-_UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+])\1{2,}[ \t]*")
+_UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 _TITLED = frozenset(".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb".split())
 
 
+def _underlines(line: str, title: str) -> bool:
+    return bool(_UNDERLINE.fullmatch(line)) and len(line.strip()) >= len(title.strip())
+
+
 def title(hit: Hit, start: int, end: int) -> bool:
-    """Whether the sentence at hit.text[start:end] is a section title (see _ATX, _UNDERLINE)."""
+    """Whether the sentence at hit.text[start:end] is a section title (see above)."""
     raw = hit.text[start:end].strip()
+    name = hit.path.replace("\\", "/").rsplit("/", 1)[-1]
+    before = hit.text[:start]
+    if not raw or (name[name.rfind(".") :].lower() if "." in name else "") not in _TITLED:
+        return bool(raw) and raw.strip("# ") == hit.heading.strip()
+    if (before.count("```") + before.count("~~~")) % 2 == 1:
+        return False  # inside a code fence
     lines = raw.split("\n")
-    if len(lines) == 2 and _UNDERLINE.fullmatch(lines[1]):
-        return True  # a reST title and its underline, one span
-    if not raw or len(lines) > 1:
+    if len(lines) == 2:
+        return _underlines(lines[1], lines[0])  # a reST title and its underline, one span
+    if len(lines) > 1:
         return False
-    if raw.strip("# ") == hit.heading.strip():
-        return True
     eol = hit.text.find("\n", end)
     following = hit.text[eol + 1 :].split("\n", 1)[0] if eol >= 0 else ""
-    if _UNDERLINE.fullmatch(following) and len(following.strip()) >= min(3, len(raw)):
-        return True
-    before = hit.text[:start]
-    fenced = (before.count("```") + before.count("~~~")) % 2 == 1
-    suffix = hit.path[hit.path.rfind(".") :].lower() if "." in hit.path.rsplit("/", 1)[-1] else ""
-    return bool(_ATX.match(hit.text[start:end])) and suffix in _TITLED and not fenced
+    return raw.strip("# ") == hit.heading.strip() or _underlines(following, raw) or bool(_ATX.match(raw))
 
 
 @dataclass(frozen=True)
@@ -79,12 +84,13 @@ _ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)|(?<![\w:]):[\w:.+-]+:(?=`)")  # MyST {cl
 _FENCE = re.compile(r"(?:```|~~~)[\w+-]*")  # a code fence and its language tag
 # Emphasis: **x**, *x* and __a phrase__; never a Python dunder (__init__) or a glob (*.md)
 _EMPHASIS = re.compile(
-    r"(?<![\w*(=,])\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?![\w*])"  # never **kwargs or f(**data)
+    r"(?<![\w*(=,{])\*\*(?=[^\s*])((?:(?!\*\*).)+?)(?<=[^\s*])\*\*(?![\w*])"  # not **kwargs, f(a, **b)
     r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\S[^_]*\s)(.+?)(?<=\S)__(?!\w)"
 )
-_TARGET = re.compile(r"`([^`<\n]*?[^\s`<])\s*<[^`>\n]+>`_*")  # reST `text <target>`: its text
+_TARGET = re.compile(r"`([^`<\n]*?[^\s`<])\s+<[^`>\n]+>`_*")  # reST `text <target>`, not `Vec<u8>`
 _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a literal block
-_PROSE_LINE = re.compile(r"[ \t]*(?:#[ \t]*)?[A-Za-z][\w \t,'’()-]*")  # words, no code punctuation
+# a line of words (four or more, no code punctuation): what a comment sentence's first line looks like
+_PROSE_LINE = re.compile(r"[ \t]*(?:#[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+[\w'’-]+){3,}[ \t]*")
 
 
 def _join_comments(text: str) -> str:

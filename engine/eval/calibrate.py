@@ -138,16 +138,20 @@ PRIORS: dict[str, dict[str, float]] = {  # each rule's line as designed, before 
 }
 
 
-def fit_rule(name: str, parts: Sequence[Sequence[Screened]]) -> dict[str, float | None]:
-    """The lines of one screening rule after the gate: its designed line (PRIORS) where that refuses at
-    most RULE_BUDGET of any fitted part's answerable questions, else the nearest stricter line that does;
-    among those, the one refusing the most unanswerable questions of the fitted parts, and no fewer than
-    the answerable ones it refuses (else the rule costs more than it earns and never fires). Every rule
-    fires above its lines, so data only ever makes a rule stricter than designed."""
+def fit_rule(
+    name: str, parts: Sequence[Sequence[Screened]], spent: Sequence[int] | None = None
+) -> dict[str, float | None]:
+    """The lines of one screening rule after the gate: its designed line (PRIORS) where that keeps every
+    fitted part within RULE_BUDGET of its answerable questions (with `spent`, what the rules before it
+    refuse there: the budget is shared), else the nearest stricter line that does; among those, the one
+    refusing the most unanswerable questions of the fitted parts, and no fewer than the answerable ones it
+    refuses (else the rule costs more than it earns and never fires). Every rule fires above its lines,
+    so data only ever makes a rule stricter than designed. `parts`: the questions no earlier rule refuses."""
     fires = FIRES[name]
     prior = PRIORS[name]
     keys = tuple(prior)
     rows = [[(s.answerable, s.rules.get(name, {})) for s in part] for part in parts]
+    spent = list(spent or [0] * len(rows))
     grids = []
     for k in keys:
         values = [*_midpoints([f[k] for part in rows for _, f in part if k in f]), prior[k]]
@@ -156,7 +160,11 @@ def fit_rule(name: str, parts: Sequence[Sequence[Screened]]) -> dict[str, float 
     for combo in itertools.product(*grids):
         lines: dict[str, float | None] = dict(zip(keys, combo, strict=True))
         cost = [sum(a and fires(f, lines) for a, f in part) for part in rows]
-        if any(c > RULE_BUDGET * max(1, sum(a for a, _ in part)) for c, part in zip(cost, rows, strict=True)):
+        budget = [
+            RULE_BUDGET * max(1, sum(a for a, _ in part) + done)
+            for part, done in zip(rows, spent, strict=True)
+        ]
+        if any(c + done > b for c, done, b in zip(cost, spent, budget, strict=True)):
             continue
         caught = sum(not a and fires(f, lines) for part in rows for a, f in part)
         if caught < sum(cost):
@@ -189,10 +197,23 @@ def rule_figures(
 
 
 def fit_rules(screens: dict[str, tuple[list[Screened], list[Screened]]]) -> dict[str, Any]:
-    """Fit the screening rules after the gate (MissingDocument) on every set's fitted part,
-    mark each question they refuse (Screened.other), and report their figures."""
-    fitted_parts = [parts[0] for parts in screens.values()]
-    lines = {name: fit_rule(name, fitted_parts) for name in FIRES}
+    """Fit the screening rules after the gate on every set's fitted part, in their order, sharing one
+    budget (each rule is fitted on the questions the rules before it let through), mark each question they
+    refuse (Screened.other), and report their figures."""
+    fitted_parts = [list(parts[0]) for parts in screens.values()]
+    spent = [0] * len(fitted_parts)
+    lines: dict[str, dict[str, float | None]] = {}
+    for name in FIRES:
+        lines[name] = fit_rule(name, fitted_parts, spent)
+        refused = [[FIRES[name](s.rules.get(name, {}), lines[name]) for s in part] for part in fitted_parts]
+        spent = [
+            n + sum(s.answerable and r for s, r in zip(part, hit, strict=True))
+            for n, part, hit in zip(spent, fitted_parts, refused, strict=True)
+        ]
+        fitted_parts = [
+            [s for s, r in zip(part, hit, strict=True) if not r]
+            for part, hit in zip(fitted_parts, refused, strict=True)
+        ]
     for parts in screens.values():
         for part in parts:
             for s in part:
