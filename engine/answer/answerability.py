@@ -123,8 +123,8 @@ def stated_figures(text: str) -> frozenset[str]:
 
 
 def premises(question: str) -> frozenset[str]:
-    """The figures a question takes as given: none where it asks how to do something, whose figures are
-    the user's own ("How do I set the timeout to 30 seconds?")."""
+    """The figures a question takes as given: none where it asks how to do something, requests something
+    or supposes something, whose figures are the user's own (english.OWN_FIGURES)."""
     return frozenset() if english.OWN_FIGURES.search(question) else figures(question)
 
 

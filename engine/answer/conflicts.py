@@ -27,6 +27,7 @@ from datetime import date
 from pathlib import PurePath
 from typing import Literal
 
+from engine.answer import english
 from engine.events import Conflict, Hit
 
 MARKER_SCAN_LINES = 400  # lines of a document searched for status, supersedes and date markers
@@ -49,12 +50,7 @@ _DATE_LINE = re.compile(  # a labelled date; a bare "Date:"/"Published:" only at
     r"|date|published)\b(.*)",
     re.IGNORECASE,
 )
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
+_MONTHS = {m[:3]: i for i, m in enumerate(english.MONTHS, 1)}
 _DATE_FORMS = (  # (pattern, group order as (year, month, day)); month may be a name
     (re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?"), (1, 2, 3)),
     (re.compile(r"([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})", re.IGNORECASE), (3, 1, 2)),

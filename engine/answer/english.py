@@ -40,11 +40,11 @@ _ORDINALS = (
     "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
 ).split()
 _TENS = "thirty forty fifty sixty seventy eighty ninety".split()
-_MONTHS = "january february march april may june july august september october november december".split()
+MONTHS = "january february march april may june july august september october november december".split()
 NUMBER_WORDS = (
     {w: str(i) for i, w in enumerate(_CARDINALS)}
-    | {w: str(i) for i, w in enumerate(_MONTHS, 1)}  # a date's month: 2024-01-15 is 15 January 2024
-    | {w[:3]: str(i) for i, w in enumerate(_MONTHS, 1) if w != "may"}
+    | {w: str(i) for i, w in enumerate(MONTHS, 1)}  # a date's month: 2024-01-15 is 15 January 2024
+    | {w[:3]: str(i) for i, w in enumerate(MONTHS, 1) if w != "may"}
     | {w: str(i) for i, w in enumerate(_ORDINALS)}
     | {w: str(30 + 10 * i) for i, w in enumerate(_TENS)}
     | {w.replace("y", "ieth"): str(30 + 10 * i) for i, w in enumerate(_TENS)}

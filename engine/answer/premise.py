@@ -2,8 +2,8 @@
 checked before any model reads it.
 
 - A figure ("Why is the default timeout 30 seconds?"): nothing retrieved states it, in digits, number
-  words or Roman numerals. A question asking how to do something is exempt: its figures are the user's
-  own ("How do I set the timeout to 30 seconds?").
+  words or Roman numerals. A question asking how to do something, requesting something or supposing
+  something is exempt: its figures are the user's own ("How do I set the timeout to 30 seconds?").
 - A code identifier ("How do I configure the max_retries_backoff option?"): a name written as code
   (snake_case, camelCase, a call `name(`, or in backticks) that no indexed file holds, in any of its
   spellings (max_retries_backoff, max-retries-backoff, maxRetriesBackoff). Unlike a figure, an
@@ -46,10 +46,9 @@ def unsupported_figures(question: str, hits: Sequence[Hit]) -> list[str]:
         figure, unit = m.group(1), m.group(2) or ""
         joins = unit.lower() in english.CONNECTIVES or unit.lower().endswith("ly")  # "through", "only"
         value = next(iter(figures(figure)), "")
+        said = figure if joins else m.group()  # "30 seconds", but "3.9", not "3.9 through"
         if value and value not in have:
-            out.setdefault(
-                value, figure if joins else m.group()
-            )  # "30 seconds", but "3.9", not "3.9 through"
+            out.setdefault(value, said)
     return list(out.values())
 
 
@@ -77,7 +76,8 @@ def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) 
     if not names:
         return []
     text = "\n".join(chunk_text(h) for h in hits).lower()
-    unseen = {n: spellings(n) for n in names if not any(f in text for f in spellings(n))}
-    if len(unseen) > 1 and not mentions(*(f for forms in unseen.values() for f in forms)):
+    forms = {n: spellings(n) for n in names}
+    unseen = {n: f for n, f in forms.items() if not any(s in text for s in f)}
+    if len(unseen) > 1 and not mentions(*(s for spelt in unseen.values() for s in spelt)):
         return list(unseen)  # one scan of the index for all of them: none is there
-    return [name for name, forms in unseen.items() if not mentions(*forms)]
+    return [name for name, spelt in unseen.items() if not mentions(*spelt)]

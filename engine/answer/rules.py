@@ -10,7 +10,8 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   (engine/answer/missing.py);
 - UnsupportedFigure (before): the question takes a figure as given ("Why is the default timeout 30
   seconds?") that nothing retrieved states, in digits, words or Roman numerals: a false premise, so no
-  quote can answer it. A question asking how to do something is exempt: its figures are the user's own;
+  quote can answer it. A question asking how to do something, requesting or supposing something is
+  exempt: its figures are the user's own;
 - UnknownIdentifier (before): the question names code ("the max_retries_backoff option") that no
   indexed file holds in any spelling (engine/answer/premise.py, both).
 
@@ -25,10 +26,11 @@ lines come from the same calibration file.
 
 Every line is read from calibration.json (`rules` for the rules after the gate, `gate` for the gate),
 fitted by `citeline calibrate`: the gate's line refuses at most its budget of any labelled set's
-answerable questions (fitted part); a later rule keeps its designed line (the constants in its class or
-module) where that refuses at most 1 % of any fitted part's answerable questions and catches at least as
-many unanswerable ones as it costs, else the nearest stricter line that does. The README reports what
-each rule refuses per set and part; the constants are the lines used only where no calibration exists.
+answerable questions (fitted part); the later rules, in order, share one budget: each keeps its designed
+line (`LINE`) where they together refuse at most 1 % of any fitted part's answerable questions and it
+catches at least as many unanswerable ones as it costs, else the nearest stricter line that does. The
+README reports what each rule refuses per set and part; the constants are the lines used only where no
+calibration exists.
 """
 
 from __future__ import annotations
@@ -119,7 +121,8 @@ class Gate:
 
 
 class MissingDocument:
-    name = "missing_document"
+    name, key = "missing_document", "share"
+    LINE = missing.NAME_SHARE
     stage: Stage = "before"
 
     def _found(self, ctx: Context) -> missing.MissingDocument | None:
@@ -134,7 +137,7 @@ class MissingDocument:
         return {"share": found.share if found else 0.0}
 
     def decide(self, ctx: Context) -> str | None:
-        line = fitted(self.name, {"share": missing.NAME_SHARE})["share"]
+        line = fitted(self.name, {self.key: self.LINE})[self.key]
         if line is None:
             return None
         found = missing.find(ctx.question, ctx.evidence, ctx.resolves, ctx.doc_freq, min_share=line)

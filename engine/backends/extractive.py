@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 import numpy as np
 import numpy.typing as npt
@@ -48,20 +49,21 @@ def _underlines(line: str, title: str) -> bool:
 def title(hit: Hit, start: int, end: int) -> bool:
     """Whether the sentence at hit.text[start:end] is a section title (see above)."""
     raw = hit.text[start:end].strip()
-    name = hit.path.replace("\\", "/").rsplit("/", 1)[-1]
-    before = hit.text[:start]
-    if not raw or (name[name.rfind(".") :].lower() if "." in name else "") not in _TITLED:
-        return bool(raw) and raw.strip("# ") == hit.heading.strip()
-    if (before.count("```") + before.count("~~~")) % 2 == 1:
+    titled = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() in _TITLED
+    if titled and (hit.text.count("```", 0, start) + hit.text.count("~~~", 0, start)) % 2 == 1:
         return False  # inside a code fence
     lines = raw.split("\n")
-    if len(lines) == 2:
+    if titled and len(lines) == 2:
         return _underlines(lines[1], lines[0])  # a reST title and its underline, one span
-    if len(lines) > 1:
+    if not raw or len(lines) > 1:
+        return False
+    if raw.strip("# ") == hit.heading.strip():
+        return True
+    if not titled:
         return False
     eol = hit.text.find("\n", end)
     following = hit.text[eol + 1 :].split("\n", 1)[0] if eol >= 0 else ""
-    return raw.strip("# ") == hit.heading.strip() or _underlines(following, raw) or bool(_ATX.match(raw))
+    return _underlines(following, raw) or bool(_ATX.match(raw))
 
 
 @dataclass(frozen=True)

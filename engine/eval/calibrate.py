@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer import calibration, missing, rules
+from engine.answer import calibration, rules
 from engine.answer.answerability import (
     FEATURES,
     MODEL_FEATURES,
@@ -55,7 +55,7 @@ from engine.eval.datasets import Dataset, Query, heldout_articles
 from engine.text import Embed
 
 GATE_BUDGET = 0.03  # answerable questions the evidence gate may refuse in any set's fitted part
-RULE_BUDGET = 0.01  # answerable questions each screening rule after the gate may refuse in any fitted part
+RULE_BUDGET = 0.01  # answerable questions the screening rules after the gate together may refuse, per part
 MAX_RISE = 0.03  # false refusals the floor and the check together may add on any set's fitted part
 L2 = 1.0
 TRAIN_CANDIDATES = 6  # ranked sentences per question the model learns from (the generator shows <= 3)
@@ -116,10 +116,9 @@ def above(key: str) -> Callable[[dict[str, float], dict[str, float | None]], boo
     return fires
 
 
+AFTER_GATE = (rules.MissingDocument, rules.UnsupportedFigure, rules.UnknownIdentifier)  # in RULES' order
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
-    rules.MissingDocument.name: above("share"),
-    rules.UnsupportedFigure.name: above(rules.UnsupportedFigure.key),
-    rules.UnknownIdentifier.name: above(rules.UnknownIdentifier.key),
+    r.name: above(r.key) for r in AFTER_GATE
 }
 
 
@@ -131,11 +130,8 @@ def _midpoints(values: Sequence[float]) -> list[float]:
     return [v[0] - 0.5] + [round((a + b) / 2, 4) for a, b in itertools.pairwise(v)] + [v[-1] + 0.5]
 
 
-PRIORS: dict[str, dict[str, float]] = {  # each rule's line as designed, before any data (rules.py)
-    rules.MissingDocument.name: {"share": missing.NAME_SHARE},
-    rules.UnsupportedFigure.name: {rules.UnsupportedFigure.key: rules.UnsupportedFigure.LINE},
-    rules.UnknownIdentifier.name: {rules.UnknownIdentifier.key: rules.UnknownIdentifier.LINE},
-}
+# each rule's line as designed, before any data (rules.py)
+PRIORS: dict[str, dict[str, float]] = {r.name: {r.key: r.LINE} for r in AFTER_GATE}
 
 
 def fit_rule(
