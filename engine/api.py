@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from engine import conversation_store as _threads
 from engine import staleness as _staleness
+from engine.answer import premise
 from engine.answer.conflicts import DocFacts, Relation
 from engine.backends.base import Embedder, Generator, Reranker
 from engine.backends.registry import embedders, generators, rerankers
@@ -742,6 +743,13 @@ class Engine:
     def mentions(self, *terms: str) -> bool:
         """Whether any indexed file holds one of `terms` (case aside): in its text, a heading or its path."""
         return self.catalog.mentions(*terms)
+
+    def knows(self, word: str) -> bool:
+        """Whether any indexed file holds `word` (a name the user wrote), case and accents aside, or, for a
+        long word (premise.TYPO_LENGTH letters), a word one typo from it ("Hatmanis" finds "Hartmanis").
+        The lexical index answers at once; only a word it lacks costs a scan of the catalog (accents)."""
+        typos = 1 if len(word) >= premise.TYPO_LENGTH else 0
+        return self._open()[1].near(word, typos) or self.catalog.holds_word(word)
 
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""

@@ -170,6 +170,11 @@ def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[
     return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]
 
 
+def fold(text: str) -> str:
+    """Lower case, accents dropped ("Céleron" -> "celeron"): how a name the user typed is compared."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
 def figure_value(number: str) -> str:
     """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5, 09 -> 9 (thousands separators already
     removed)."""

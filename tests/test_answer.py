@@ -1110,3 +1110,23 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
     # a name in a file the question's passages may lack is looked up in the whole index
     assert premise.unknown_identifiers("What does max_idle_seconds do?", [], engine.mentions) == []
     assert premise.unknown_identifiers("And max_idle_minutes?", [], engine.mentions) == ["max_idle_minutes"]
+
+
+def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(root, "history/ohio.md", "# Ohio\n\nCéleron and Hartmanis mapped the Ohio valley for New France.\n")
+    write(root, "src/net.py", "class RetryPolicy:\n    pass\n")
+    index_with_notes(engine, root)
+    # accents aside, one typo in a long name, a part of an identifier, a word of the path
+    for word in ("Celeron", "Hatmanis", "hartmanis", "Retry", "OHIO", "Valley"):
+        assert engine.knows(word), word
+    # a short name must be exact; a word inside another is not a mention of it; two typos are too many
+    for word in ("Ohi", "Hatmanus", "Katmanus"):
+        assert not engine.knows(word), word
+    scripted = Scripted([RawSentence("Over QUIC.", (1,), "Ohio valley")])
+    use(engine, scripted)
+    answer = engine.ask("How did Céleron cross the Ohio valley using QUIC?", "scripted")
+    assert answer.refused and "QUIC" in answer.reason and scripted.calls == 0
+    assert not engine.ask("Who mapped the Ohio valley with Celeron?", "extractive").refused

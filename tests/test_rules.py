@@ -25,6 +25,7 @@ def context(question: str, hits: list[Hit], exists: bool = False, indexed: str =
         True,
         lambda ref, by: exists,
         lambda *forms: any(f in indexed.lower() for f in forms),
+        lambda word: word.lower() in indexed.lower().split(),
     )
 
 
@@ -39,6 +40,7 @@ def test_rules_run_in_order_on_a_context_alone() -> None:
         "missing_document",
         "unsupported_figure",
         "unknown_identifier",
+        "unknown_name",
     ]
     assert all(r.stage == "before" for r in rules.RULES)
     ctx = context("Where is the tape restore checklist?", listing())
@@ -124,6 +126,40 @@ def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:
         context("Why was port 443 dropped, and is 443 open?", docs), [rules.UnsupportedFigure()]
     )
     assert refused is not None and refused[1].count("443") == 1
+
+
+def test_a_name_no_indexed_file_mentions_is_refused() -> None:
+    from engine.answer.premise import proper_names
+
+    docs = passage("Céleron led the expedition down the Ohio. The client speaks HTTP/1.1 and HTTP/2.")
+    unknown = rules.UnknownName()
+    refused = rules.screen(context("How does the client negotiate QUIC?", docs), [unknown])
+    assert refused is not None and refused[0] == "unknown_name" and "QUIC" in refused[1]
+    # a name the hits hold as a word, accents and case aside, or another indexed file holds, is known
+    for question, indexed in (
+        ("Who was on Celeron's expedition?", ""),
+        ("Does the client speak http?", ""),
+        ("Does the client run on Windows?", "tested on windows and linux"),
+    ):
+        assert rules.screen(context(question, docs, indexed=indexed), [unknown]) is None, question
+    # a word inside another is no mention of it; an acronym must be spelt out, not found in a word
+    quick = passage("A quick client for the Ohio valley.")
+    for question in ("What about the Hio river?", "Does the Ohio client speak QUIC?"):
+        assert rules.screen(context(question, quick), [unknown]) is not None, question
+    # a short name may abbreviate a word or be the initials of words the passages spell out
+    spelt = passage(
+        "Jean Rely, junior, went to the Treaty on the Functioning of the European Union in September."
+    )
+    for question in ("Who is Rely Jr?", "What did he do in Sept?", "What does TFEU say?"):
+        assert rules.screen(context(question, spelt), [unknown]) is None, question
+    # names are words written with a capital that do not open a sentence, each hyphen's part apart, a
+    # possessive dropped; not one letter, a Roman numeral, a month or a weekday; not code or backticks
+    assert proper_names("Who led Celeron's expedition? Was it NQ-complete in WW-II, by May?") == [
+        "Celeron",
+        "NQ",
+        "WW",
+    ]
+    assert proper_names("What does `Pool` do in max_retries or fooBar on Monday at 9 AM? I'm lost") == []
 
 
 def test_a_rule_may_refuse_a_few_answerable_questions_only_if_it_earns_more() -> None:

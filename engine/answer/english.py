@@ -88,3 +88,8 @@ def roman(numeral: str) -> int:
     """The value of an upper-case Roman numeral from I to XXXIX."""
     values = [_ROMAN_VALUES[c] for c in numeral]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+# Words written with a capital that name no thing a folder must mention: the calendar, the clock, the
+# reader. A question's other capitalised words (not opening a sentence) are names (premise.proper_names).
+NOT_NAMES = frozenset(MONTHS + "monday tuesday wednesday thursday friday saturday sunday am pm ok".split())

@@ -10,6 +10,10 @@ checked before any model reads it.
   identifier is not the user's to choose, so a how-to question is not exempt; and unlike a figure it is
   looked for in the whole index, not only in what was retrieved: a name is exact, so its absence there is
   certain, while its absence from the top passages is not.
+- A name ("How does the client negotiate QUIC?", "Who led Celeron's expedition?"): a word written with a
+  capital, not opening a sentence, that no indexed file holds, case and accents aside, and for a word
+  of five letters or more not even one typo away (Engine.knows: "Hatmanis" finds "Hartmanis"). A
+  question about a thing the folders never mention cannot be answered from them.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from collections.abc import Callable, Sequence
 from engine.answer import english
 from engine.answer.answerability import chunk_text, figures, premises, stated_figures
 from engine.events import Hit
+from engine.text import fold
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
+Knows = Callable[[str], bool]  # does any indexed file hold this word (or, when long, one typo from it)?
 
 _IDENT = re.compile(
     r"(?<![\w-])(?:"
@@ -81,3 +87,92 @@ def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) 
     if len(unseen) > 1 and not mentions(*(s for spelt in unseen.values() for s in spelt)):
         return list(unseen)  # one scan of the index for all of them: none is there
     return [name for name, spelt in unseen.items() if not mentions(*spelt)]
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9][\w'’]*(?:-[\w'’]+)*")
+_OPENS = (".", "!", "?", ":", "\n")  # what a sentence's first word follows
+
+
+def proper_names(question: str) -> list[str]:
+    """The words a question writes with a capital (or in capitals), not opening a sentence, in order, once
+    each: each part of a hyphenated word apart ("NQ-complete" -> NQ), a possessive or contraction dropped;
+    not one letter, a Roman numeral, a figure's unit ("64 KB"), a calendar or clock word
+    (english.NOT_NAMES), nor what the identifier check reads (code names, backticked words)."""
+    code = set(identifiers(question))
+    masked = _TICKED.sub(lambda m: " " * len(m.group()), question)
+    out: list[str] = []
+    for m in _TOKEN.finditer(masked):
+        before = masked[: m.start()].rstrip(" \t\"'“‘(*[")
+        if not before or before.endswith(_OPENS) or m.group() in code or before[-1].isdigit():
+            continue  # a sentence's first word, code, a figure's unit ("64 KB")
+        for part in m.group().split("-"):
+            word = re.sub(r"['’]\w*$", "", part).rstrip("'’")
+            if (
+                len(word) > 1
+                and any(c.isupper() for c in word)
+                and not english.ROMAN.fullmatch(word)
+                and word.lower() not in english.NOT_NAMES
+                and not word.isdigit()
+            ):
+                out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def _one_typo(a: str, b: str) -> bool:
+    """Whether a and b are at most one edit apart (an insertion, a deletion, a substitution or two
+    neighbours swapped)."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return (
+        a[i + 1 :] == b[i + 1 :]
+        or a[i:] == b[i + 1 :]
+        or a[i + 1 :] == b[i:]
+        or (a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :])
+    )
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """Whether `short` is written from `word`'s letters, in order, from its first ("sept", "jr", "gi" for
+    september, junior, gastrointestinal)."""
+    if len(word) <= len(short) or word[0] != short[0]:
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])
+
+
+def _spelt_out(short: str, words: Sequence[str]) -> bool:
+    """Whether `short` is the initials of consecutive words, joining words skipped: "ww" for world war,
+    "ny" for new york."""
+    content = [w for w in words if w not in english.CONNECTIVES]
+    n = len(short)
+    return any("".join(w[0] for w in content[i : i + n]) == short for i in range(len(content) - n + 1))
+
+
+def in_passages(name: str, words: Sequence[str]) -> bool:
+    """Whether the retrieved passages' words (folded) name `name`: as a word, one typo from a word (five
+    letters or more), or, written short, as the initials of words they spell out or (not an acronym of
+    three capitals or more) an abbreviation of one word ("Sept", "Jr", "GI")."""
+    folded = fold(name)
+    if folded in words:
+        return True
+    if len(folded) >= TYPO_LENGTH:
+        return any(_one_typo(folded, w) for w in set(words))
+    if name.isupper() and len(name) > 2:  # an acronym ("QUIC" is not quick): initials only
+        return _spelt_out(folded, words)
+    return any(_abbreviates(folded, w) for w in set(words)) or _spelt_out(folded, words)
+
+
+TYPO_LENGTH = 5  # a name this long may be one typo from how a file spells it (as Engine.knows reads it)
+
+
+def unknown_names(question: str, hits: Sequence[Hit], knows: Knows) -> list[str]:
+    """The names of the question (`proper_names`) that the retrieved passages do not name (`in_passages`)
+    and `knows` does not find in the index either."""
+    names = proper_names(question)
+    if not names:
+        return []
+    words = re.findall(r"[^\W_]+", fold("\n".join(chunk_text(h) for h in hits)))
+    return [n for n in names if not in_passages(n, words) and not knows(n)]

@@ -13,7 +13,10 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   quote can answer it. A question asking how to do something, requesting or supposing something is
   exempt: its figures are the user's own;
 - UnknownIdentifier (before): the question names code ("the max_retries_backoff option") that no
-  indexed file holds in any spelling (engine/answer/premise.py, both).
+  indexed file holds in any spelling;
+- UnknownName (before): the question names a thing with a capital ("How does it negotiate QUIC?") that
+  no indexed file holds, accents aside, nor a word one typo from it (engine/answer/premise.py, all
+  three).
 
 (An UntitledTopic rule, refusing a question that asks for a policy or process no evidence title names,
 was deleted on calibration: at its designed line it refused 9 answerable questions across the sets for
@@ -62,6 +65,7 @@ class Context:
     has_vectors: bool
     resolves: missing.Exists
     mentions: premise.Mentions  # does any indexed file hold one of these spellings?
+    knows: premise.Knows  # does any indexed file hold this word, or one typo from it?
     cache: dict[str, object] = field(default_factory=dict)  # a rule's work shared by features and decide
 
     def once(self, key: str, compute: Callable[[], object]) -> object:
@@ -79,6 +83,7 @@ def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit])
         engine.has_vectors(),
         functools.cache(engine.resolves),
         functools.cache(engine.mentions),
+        functools.cache(engine.knows),
     )
 
 
@@ -194,7 +199,17 @@ class UnknownIdentifier(Premise):
         return f"the question names {', '.join(found)}, which no indexed file contains"
 
 
-RULES: Sequence[Rule] = (Gate(), MissingDocument(), UnsupportedFigure(), UnknownIdentifier())
+class UnknownName(Premise):
+    name, key = "unknown_name", "unknown"
+
+    def find(self, ctx: Context) -> list[str]:
+        return premise.unknown_names(ctx.question, ctx.hits, ctx.knows)
+
+    def reason(self, found: list[str]) -> str:
+        return f"the question names {', '.join(found)}, which no indexed file mentions"
+
+
+RULES: Sequence[Rule] = (Gate(), MissingDocument(), UnsupportedFigure(), UnknownIdentifier(), UnknownName())
 
 
 def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | None:

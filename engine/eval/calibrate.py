@@ -116,7 +116,12 @@ def above(key: str) -> Callable[[dict[str, float], dict[str, float | None]], boo
     return fires
 
 
-AFTER_GATE = (rules.MissingDocument, rules.UnsupportedFigure, rules.UnknownIdentifier)  # in RULES' order
+AFTER_GATE = (
+    rules.MissingDocument,
+    rules.UnsupportedFigure,
+    rules.UnknownIdentifier,
+    rules.UnknownName,
+)  # in RULES' order
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
     r.name: above(r.key) for r in AFTER_GATE
 }

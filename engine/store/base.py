@@ -70,6 +70,11 @@ class LexicalStore(Protocol):
         """(chunks whose body or heading holds this word, all chunks), for IDF weights."""
         ...
 
+    def near(self, word: str, typos: int) -> bool:
+        """Whether any chunk's body, heading or path holds a word within `typos` edits of `word` (as the
+        field's analyser reads both: case aside, stemmed)."""
+        ...
+
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
         """BM25-style top-`limit` (chunk id, score) for any user text; never raises on syntax."""
         ...

@@ -26,6 +26,7 @@ from engine.errors import CiteError, disk_full
 from engine.events import Chunk
 from engine.names import stored, unstored
 from engine.store.recent import RecentFiles
+from engine.text import fold
 
 FILE_COLS = "id, folder_id, path, size, mtime, hash, status, error, chunks"
 # Directories of code copied in from other projects, by the names package managers and GitHub's linguist
@@ -615,6 +616,26 @@ class Catalog:
         row = (
             self._cur()
             .execute(f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1", params)
+            .fetchone()
+        )
+        return row is not None
+
+    def holds_word(self, word: str) -> bool:
+        """Whether any indexed chunk's text or heading, or any indexed file's path, holds `word` as a whole
+        word, case and accents aside ("Celeron" finds "Céleron"): one scan, which stops at the first
+        match."""
+        folded = fold(word)
+        if not folded.strip():
+            return False
+        pattern = rf"(^|[^[:alnum:]_]){re.escape(folded)}($|[^[:alnum:]_])"
+        fields = ("c.text", "c.heading", "f.path")
+        where = " OR ".join(f"regexp_matches(strip_accents(lower({field})), ?)" for field in fields)
+        row = (
+            self._cur()
+            .execute(
+                f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1",
+                [pattern] * 3,
+            )
             .fetchone()
         )
         return row is not None

@@ -201,6 +201,17 @@ class LexicalIndex:
         found = searcher.search(parsed, 1, count=True)
         return int(getattr(found, "count", 0) or 0), int(searcher.num_docs)
 
+    def near(self, word: str, typos: int) -> bool:
+        """Whether any chunk's body, heading, path or identifiers hold a word within `typos` edits of
+        `word`, as each field's analyser reads both (case aside, stemmed in the body)."""
+        clean = re.sub(r"\W+", " ", word).strip()
+        if not clean:
+            return False
+        fields = ["body", "heading", "path", "code"]
+        fuzzy = {f: (False, typos, True) for f in fields} if typos else None
+        parsed, _errors = self.index.parse_query_lenient(clean, fields, fuzzy_fields=fuzzy)
+        return bool(getattr(self.index.searcher().search(parsed, 1, count=True), "count", 0))
+
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
         """BM25 top-`limit` as (chunk id, score). Any user text is accepted; nothing raises on syntax."""
         text = sanitize(query)

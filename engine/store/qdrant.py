@@ -494,6 +494,11 @@ class QdrantLexical:
         found = self.conn.call(lambda c: c.count(self.conn.sparse, count_filter=flt, exact=True))
         return int(found.count), total
 
+    def near(self, word: str, typos: int) -> bool:
+        """Whether any chunk's body or heading holds `word`'s stems: exactly, whatever `typos` (the
+        payload holds stems, not an automaton to search them by edits)."""
+        return self.doc_freq(word)[0] > 0
+
     def search(
         self, query: str, limit: int, folder: str | None = None, types: Sequence[str] = ()
     ) -> list[tuple[int, float]]:
