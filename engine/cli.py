@@ -67,13 +67,22 @@ def cmd_add(args: argparse.Namespace) -> int:
         folder = engine.add_folder(path, args.include, args.exclude)
         print(f"watching {shown(folder.path)}")
     if not args.no_sync:
-        _report_sync(_drain(engine.sync(embed=not args.no_vectors)))
+        _report_sync(_drain(engine.sync(embed=not args.no_vectors)), engine)
     return 0
 
 
-def _report_sync(counts: dict[str, int]) -> None:
+def _report_sync(counts: dict[str, int], engine: Engine) -> None:
+    """What a sync did; where OCR then read scanned files, the folders' totals after it, which count the
+    files it turned from skipped into indexed (as `citeline status` does)."""
     ocr = counts.get("ocr_pages", 0)
-    scans = f"; then OCR read {ocr} scanned page{'s' if ocr != 1 else ''} (see: citeline status)"
+    scans = ""
+    if ocr:
+        folders = engine.status().folders
+        indexed, skipped = sum(f.indexed for f in folders), sum(f.skipped for f in folders)
+        scans = (
+            f"; then OCR read {ocr} scanned page{'s' if ocr != 1 else ''}: now {indexed} files indexed, "
+            f"{skipped} skipped (see: citeline status)"
+        )
     print(
         f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "
         f"removed {counts.get('FileRemoved', 0)}" + (scans if ocr else "")
@@ -89,7 +98,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    _report_sync(_drain(engine.sync(embed=not args.no_vectors)))
+    _report_sync(_drain(engine.sync(embed=not args.no_vectors)), engine)
     return 0
 
 
@@ -324,9 +333,9 @@ def _list_threads(engine: Engine, search: str) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    _report_sync(_drain(engine.sync()))
+    _report_sync(_drain(engine.sync()), engine)
     print("watching for changes (Ctrl+C to stop)")
-    engine.watch(polling=args.polling, on_batch=lambda c: _report_sync(_drain(c, quiet=True)))
+    engine.watch(polling=args.polling, on_batch=lambda c: _report_sync(_drain(c, quiet=True), engine))
     return 0
 
 

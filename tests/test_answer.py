@@ -224,7 +224,7 @@ def test_an_answer_that_does_not_address_the_question_is_refused_and_never_shown
     events = list(indexed.ask_stream(question, "scripted"))
     final = events[-1]
     assert isinstance(final, Answer) and final.refused and final.text == REFUSAL
-    assert "answers the question" in final.reason and "answer check" in final.dropped[0]
+    assert "do not answer the question" in final.reason and "answer check" in final.dropped[0]
     assert not any(isinstance(e, AnswerSentence) for e in events)  # never streamed
     # The same sentence answers a question about paid leave, and streams.
     use(indexed, Scripted([RawSentence(off.text, (n,), off.quote)]))
@@ -1010,7 +1010,7 @@ def test_a_list_the_chunker_put_after_its_lead_in_is_quoted_with_it(engine: Engi
 
 
 def test_display_text_drops_markup_but_keeps_code() -> None:
-    from engine.backends.extractive import plain
+    from engine.backends.extractive import plain, shown
 
     assert plain("Use **bold**, *(Optional, with httpx[http2])* and {class}`Client`") == (
         "Use bold, (Optional, with httpx[http2]) and Client"
@@ -1033,6 +1033,15 @@ def test_display_text_drops_markup_but_keeps_code() -> None:
     # a comment after a line of code keeps its "#"
     assert plain("x = load(data)\n# 2.0\ntry:\n    y()") == "x = load(data) # 2.0 try: y()"
     assert plain("import os\n# the cache directory") == "import os # the cache directory"
+    # underscores as parameter names are code, not emphasis; MyST and reST directives are markup
+    assert plain("def frozen(_, __, ___):") == "def frozen(_, __, ___):"
+    assert plain("```{doctest}\n>>> f()\n```") == ">>> f()"
+    assert plain(":::{note}\nSlots are faster.\n:::") == "Slots are faster."
+    assert plain(".. seealso::\n   The comparison chapter.") == "The comparison chapter."
+    # a Markdown link is shown as its text; a reST role's ~ shows the name's last part
+    assert shown(plain("Honour [NO_COLOR](https://no-color.org) first.")) == "Honour NO_COLOR first."
+    assert plain("Use :class:`~structlog.WriteLogger` or :func:`~f`.") == "Use WriteLogger or f."
+    assert shown("handlers[0](record) and [x](y)") == "handlers[0](record) and x"  # code is no link
 
 
 def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:

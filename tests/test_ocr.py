@@ -300,3 +300,18 @@ def test_decoding_is_bounded_and_a_slow_file_is_cut(engine: Engine, folder: Path
     row = engine.file(str(folder / "scan.pdf"))
     assert row is not None and row.status == "indexed"
     assert row.error == "OCR stopped at page 2 of 2: it had taken more than 10 min for this file"
+
+
+def test_the_cli_counts_files_ocr_indexed_after_the_sync(
+    citeline_home: Path, folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.cli import main
+
+    (folder / "memo.png").write_bytes(text_image([FIRST])[0])
+    assert main(["--data-dir", str(citeline_home), "add", str(folder)]) == 0
+    out = capsys.readouterr().out
+    # the image is skipped until OCR reads it; the summary ends with the totals after OCR, as status says
+    assert (
+        "indexed 1 files, skipped 1" in out
+        and "then OCR read 1 scanned page: now 2 files indexed, 0 skipped" in out
+    )

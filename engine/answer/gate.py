@@ -91,8 +91,9 @@ def decide(
     if score < threshold:
         said = as_asked(question)
         why = "the sources found say too little about the question"
-        if missing:
-            why += f"; not in them: {', '.join(said.get(t, t) for t in missing[:5])}"
-        why += f" (evidence score {score:.2f}, below {threshold:.2f})"
+        if missing:  # the rarest words first: what the question is about
+            rarest = sorted(missing, key=lambda t: -idf(t, doc_freq))[:5]
+            why += f"; not in them: {', '.join(said.get(t, t) for t in rarest)}"
+        why += f" (evidence score {score:.2f}, below the line {threshold:.2f})"
         return GateDecision(False, score, cov, dense, missing, why)
     return GateDecision(True, score, cov, dense, missing, "")

@@ -443,8 +443,8 @@ def ask_stream(
         elif dropped and all(d.endswith(f"({INJECTED})") for d in dropped) and not shown.unanswering:
             reason = f"the only sentences found were dropped: {INJECTED}"
         if shown.unanswering:
-            reason = f"no supported sentence answers the question (answer check {shown.best:.2f} < "
-            reason += f"{checker.model.threshold:.2f})"
+            reason = "the sentences the sources hold do not answer the question (answer check "
+            reason += f"{shown.best:.2f}, below the line {checker.model.threshold:.2f})"
         yield Answer(
             question,
             REFUSAL,

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.events import Hit, RawSentence
-from engine.text import content_terms, lead_in, list_after, relevance, split_sentences
+from engine.text import LINK, content_terms, lead_in, list_after, relevance, split_sentences
 
 MAX_SENTENCES = 3
 # The relevance a sentence needs to be proposed at all, as designed: `citeline calibrate` fits the line
@@ -81,13 +81,16 @@ def clean(sentence: str) -> str:
 
 
 _ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)|(?<![\w:]):[\w:.+-]+:(?=`)")  # MyST {class}`X`, reST :func:`X`
+_TILDE = re.compile(r"(?<=`)~(?:[\w]+\.)*(?=\w+`)")  # a role's `~pkg.mod.Name`: shown as its last part
 
 
-_FENCE = re.compile(r"(?:```|~~~)[\w+-]*")  # a code fence and its language tag
+# a code fence and its language tag, a MyST directive fence (```{doctest}, :::{note}) and a reST
+# directive marker (".. seealso::")
+_FENCE = re.compile(r"(?:```+|~~~+|:::+)(?:\{[\w:.+-]+\}|[\w+-]*)|(?m:^[ \t]*\.\. [\w:-]+::)")
 # Emphasis: **x**, *x* and __a phrase__; never a Python dunder (__init__) or a glob (*.md)
 _EMPHASIS = re.compile(
     r"(?<![\w*(=,{])\*\*(?=[^\s*])((?:(?!\*\*).)+?)(?<=[^\s*])\*\*(?![\w*])"  # not **kwargs, f(a, **b)
-    r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\S[^_]*\s)(.+?)(?<=\S)__(?!\w)"
+    r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=[^\W_][^_]*\s)(.+?)(?<=\S)__(?!\w)"
 )
 _TARGET = re.compile(r"`([^`<\n]*?[^\s`<])\s+<[^`>\n]+>`_*")  # reST `text <target>`, not `Vec<u8>`
 _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a literal block
@@ -109,15 +112,23 @@ def _join_comments(text: str) -> str:
 
 
 def plain(text: str) -> str:
-    """Display text: Markdown emphasis, code fences and ticks, MyST/reST roles and link targets removed;
+    """Display text: Markdown emphasis, code fences and ticks, MyST/reST roles and link targets removed
+    (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`);
     a comment sentence's lines joined; a table row's cells joined with semicolons (a | elsewhere is
     code: `bytes | None`); line breaks and indentation as single spaces."""
-    text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", _ROLE.sub("", text))))
+    text = _TILDE.sub("", _ROLE.sub("", text))
+    text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)))
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
     text = _LITERAL.sub(":", text)
     if text.lstrip().startswith("|"):
         text = re.sub(r"\s*\|\s*", "; ", text).strip("; ")
     return " ".join(text.split())
+
+
+def shown(display: str) -> str:
+    """What the reader sees of a display text: a Markdown link as its text. (Sentences are ranked on the
+    display text with its link targets, as the fitted lines were.)"""
+    return LINK.sub(r"\1", display)
 
 
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
@@ -226,4 +237,4 @@ class ExtractiveGenerator:
             )
         ]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
-            yield RawSentence(cand.display or plain(cand.text), (cand.source,), cand.text)
+            yield RawSentence(shown(cand.display or plain(cand.text)), (cand.source,), cand.text)
