@@ -81,7 +81,7 @@ def _report_sync(counts: dict[str, int], engine: Engine) -> None:
         indexed, skipped = sum(f.indexed for f in folders), sum(f.skipped for f in folders)
         scans = (
             f"; then OCR read {ocr} scanned page{'s' if ocr != 1 else ''}: now {indexed} files indexed, "
-            f"{skipped} skipped (see: citeline status)"
+            f"{skipped} skipped in all folders (see: citeline status)"
         )
     print(
         f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "

@@ -23,8 +23,9 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split())
 
 
-# A Markdown link or image, [text](target "title"): read as its text (not code: handlers[0](record))
-LINK = re.compile(r"(?<![\w\])])!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")
+# A Markdown link or image, [text](target "title"): read as its text; never code (handlers[0](record),
+# r"[a-z](\d+)")
+LINK = re.compile(r"(?<![\w\])\"'`])!?\[([^\]\n]*)\]\([^)\s\\]*(?:\s+\"[^\"\n]*\")?\)")
 
 
 def link_markup(text: str) -> set[int]:

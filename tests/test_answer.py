@@ -1042,6 +1042,11 @@ def test_display_text_drops_markup_but_keeps_code() -> None:
     assert shown(plain("Honour [NO_COLOR](https://no-color.org) first.")) == "Honour NO_COLOR first."
     assert plain("Use :class:`~structlog.WriteLogger` or :func:`~f`.") == "Use WriteLogger or f."
     assert shown("handlers[0](record) and [x](y)") == "handlers[0](record) and x"  # code is no link
+    assert (
+        shown(plain('p = re.compile(r"[a-z](\\d+)") or `[A-Z](\\d+)`'))
+        == 'p = re.compile(r"[a-z](\\d+)") or [A-Z](\\d+)'
+    )
+    assert plain("Invert it with `~mask`.") == "Invert it with ~mask."  # no role: the ~ is code
 
 
 def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
@@ -1129,7 +1134,7 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     write(root, "src/net.py", "class RetryPolicy:\n    pass\n")
     index_with_notes(engine, root)
     # accents aside, one typo in a long name, a part of an identifier, a word of the path
-    for word in ("Celeron", "Hatmanis", "hartmanis", "Retry", "OHIO", "Valley"):
+    for word in ("Celeron", "Hatmanis", "hartmanis", "Retry", "OHIO", "Valley", "AND"):  # AND: a word
         assert engine.knows(word), word
     # a short name must be exact; a word inside another is not a mention of it; two typos are too many
     for word in ("Ohi", "Hatmanus", "Katmanus"):

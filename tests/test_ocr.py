@@ -313,5 +313,5 @@ def test_the_cli_counts_files_ocr_indexed_after_the_sync(
     # the image is skipped until OCR reads it; the summary ends with the totals after OCR, as status says
     assert (
         "indexed 1 files, skipped 1" in out
-        and "then OCR read 1 scanned page: now 2 files indexed, 0 skipped" in out
+        and "then OCR read 1 scanned page: now 2 files indexed, 0 skipped in all folders" in out
     )

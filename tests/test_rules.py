@@ -146,6 +146,14 @@ def test_a_name_no_indexed_file_mentions_is_refused() -> None:
     quick = passage("A quick client for the Ohio valley.")
     for question in ("What about the Hio river?", "Does the Ohio client speak QUIC?"):
         assert rules.screen(context(question, quick), [unknown]) is not None, question
+    # a CamelCase or hyphenated name may be written apart; a name may open with an accented capital
+    apart = passage("Configure the retry policy first. The Wi Fi module and the ÖBB timetable are supported.")
+    for question in ("How do I set the RetryPolicy?", "Does the Wi-Fi module work?", "Is the ÖBB one there?"):
+        assert rules.screen(context(question, apart), [unknown]) is None, question
+    refused = rules.screen(context("What did the ÉCOLE say?", apart), [unknown])
+    assert refused is not None and "ÉCOLE" in refused[1]  # the whole name, not "COLE"
+    # a list's or a Spanish question's first word opens its sentence
+    assert proper_names("1) What does it do? - Where is it? ¿Cómo?") == []
     # a short name may abbreviate a word or be the initials of words the passages spell out
     spelt = passage(
         "Jean Rely, junior, went to the Treaty on the Functioning of the European Union in September."

@@ -91,5 +91,8 @@ def roman(numeral: str) -> int:
 
 
 # Words written with a capital that name no thing a folder must mention: the calendar, the clock, the
-# reader. A question's other capitalised words (not opening a sentence) are names (premise.proper_names).
-NOT_NAMES = frozenset(MONTHS + "monday tuesday wednesday thursday friday saturday sunday am pm ok".split())
+# reader, a title before a name. A question's other capitalised words (not opening a sentence) are names
+# (premise.proper_names).
+NOT_NAMES = frozenset(
+    MONTHS + "monday tuesday wednesday thursday friday saturday sunday am pm ok mr mrs ms dr".split()
+)

@@ -89,23 +89,30 @@ def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) 
     return [name for name, spelt in unseen.items() if not mentions(*spelt)]
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9][\w'’]*(?:-[\w'’]+)*")
-_OPENS = (".", "!", "?", ":", "\n")  # what a sentence's first word follows
+_TOKEN = re.compile(r"[^\W_][\w'’]*(?:-[\w'’]+)*")
+_SKIP = frozenset(" \t\"'“‘(*[-•–—")  # what may stand between a sentence's start and its first word
+_OPENS = frozenset(".!?:\n…¿¡)")  # what a sentence's first word follows (")": a list's "1) What…")
 
 
-def proper_names(question: str) -> list[str]:
-    """The words a question writes with a capital (or in capitals), not opening a sentence, in order, once
-    each: each part of a hyphenated word apart ("NQ-complete" -> NQ), a possessive or contraction dropped;
-    not one letter, a Roman numeral, a figure's unit ("64 KB"), a calendar or clock word
-    (english.NOT_NAMES), nor what the identifier check reads (code names, backticked words)."""
+def _before(text: str, at: int) -> str:
+    """The character before `at` that is not a space, a quote, a bracket or a bullet ("" at the start)."""
+    i = at - 1
+    while i >= 0 and text[i] in _SKIP:
+        i -= 1
+    return text[i] if i >= 0 else ""
+
+
+def _names(question: str) -> list[tuple[str, str]]:
+    """(name, the word it was written in): see proper_names; a hyphenated word's parts keep the whole."""
     code = set(identifiers(question))
     masked = _TICKED.sub(lambda m: " " * len(m.group()), question)
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for m in _TOKEN.finditer(masked):
-        before = masked[: m.start()].rstrip(" \t\"'“‘(*[")
-        if not before or before.endswith(_OPENS) or m.group() in code or before[-1].isdigit():
+        before = _before(masked, m.start())
+        if not before or before in _OPENS or m.group() in code or before.isdigit():
             continue  # a sentence's first word, code, a figure's unit ("64 KB")
-        for part in m.group().split("-"):
+        whole = re.sub(r"['’]\w*$", "", m.group()).rstrip("'’")
+        for part in whole.split("-"):
             word = re.sub(r"['’]\w*$", "", part).rstrip("'’")
             if (
                 len(word) > 1
@@ -114,8 +121,16 @@ def proper_names(question: str) -> list[str]:
                 and word.lower() not in english.NOT_NAMES
                 and not word.isdigit()
             ):
-                out.append(word)
-    return list(dict.fromkeys(out))
+                out.append((word, whole))
+    return out
+
+
+def proper_names(question: str) -> list[str]:
+    """The words a question writes with a capital (or in capitals), not opening a sentence, in order, once
+    each: each part of a hyphenated word apart ("NQ-complete" -> NQ), a possessive or contraction dropped;
+    not one letter, a Roman numeral, a figure's unit ("64 KB"), a calendar or clock word
+    (english.NOT_NAMES), nor what the identifier check reads (code names, backticked words)."""
+    return list(dict.fromkeys(name for name, _ in _names(question)))
 
 
 def _one_typo(a: str, b: str) -> bool:
@@ -168,11 +183,30 @@ def in_passages(name: str, words: Sequence[str]) -> bool:
 TYPO_LENGTH = 5  # a name this long may be one typo from how a file spells it (as Engine.knows reads it)
 
 
-def unknown_names(question: str, hits: Sequence[Hit], knows: Knows) -> list[str]:
+def _written(word: str, text: str, mentions: Mentions) -> bool:
+    """Whether a compound or CamelCase word is written in `text` (folded) or any indexed file in one of its
+    spellings: Wi-Fi as wifi, wi-fi or wi fi; RetryPolicy as retry policy or retry_policy."""
+    forms = spellings(word)
+    return any(re.search(rf"(?<![^\W_]){re.escape(fold(f))}(?![^\W_])", text) for f in forms) or mentions(
+        *forms
+    )
+
+
+def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Mentions) -> list[str]:
     """The names of the question (`proper_names`) that the retrieved passages do not name (`in_passages`)
-    and `knows` does not find in the index either."""
-    names = proper_names(question)
-    if not names:
+    and `knows` does not find in the index either. A hyphenated or CamelCase name is first looked for
+    whole, in its spellings (`_written`)."""
+    found = _names(question)
+    if not found:
         return []
-    words = re.findall(r"[^\W_]+", fold("\n".join(chunk_text(h) for h in hits)))
-    return [n for n in names if not in_passages(n, words) and not knows(n)]
+    text = fold("\n".join(chunk_text(h) for h in hits))
+    words = re.findall(r"[^\W_]+", text)
+    out: list[str] = []
+    for name, whole in found:
+        if name in out or (whole != name and _written(whole, text, mentions)):
+            continue
+        if len(spellings(name)) > 1 and _written(name, text, mentions):
+            continue
+        if not in_passages(name, words) and not knows(name):
+            out.append(name)
+    return out

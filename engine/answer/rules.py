@@ -203,7 +203,7 @@ class UnknownName(Premise):
     name, key = "unknown_name", "unknown"
 
     def find(self, ctx: Context) -> list[str]:
-        return premise.unknown_names(ctx.question, ctx.hits, ctx.knows)
+        return premise.unknown_names(ctx.question, ctx.hits, ctx.knows, ctx.mentions)
 
     def reason(self, found: list[str]) -> str:
         return f"the question names {', '.join(found)}, which no indexed file mentions"

@@ -80,8 +80,8 @@ def clean(sentence: str) -> str:
     return _MARKUP.sub("", sentence).strip().strip("|").strip()
 
 
-_ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)|(?<![\w:]):[\w:.+-]+:(?=`)")  # MyST {class}`X`, reST :func:`X`
-_TILDE = re.compile(r"(?<=`)~(?:[\w]+\.)*(?=\w+`)")  # a role's `~pkg.mod.Name`: shown as its last part
+# MyST {class}`X`, reST :func:`X`; a role's `~pkg.mod.Name` is shown as its last part (`~mask` alone is code)
+_ROLE = re.compile(r"(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`(?:~(?:\w+\.)*(?=\w+`))?")
 
 
 # a code fence and its language tag, a MyST directive fence (```{doctest}, :::{note}) and a reST
@@ -116,7 +116,7 @@ def plain(text: str) -> str:
     (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`);
     a comment sentence's lines joined; a table row's cells joined with semicolons (a | elsewhere is
     code: `bytes | None`); line breaks and indentation as single spaces."""
-    text = _TILDE.sub("", _ROLE.sub("", text))
+    text = _ROLE.sub("`", text)
     text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)))
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
     text = _LITERAL.sub(":", text)

@@ -204,7 +204,7 @@ class LexicalIndex:
     def near(self, word: str, typos: int) -> bool:
         """Whether any chunk's body, heading, path or identifiers hold a word within `typos` edits of
         `word`, as each field's analyser reads both (case aside, stemmed in the body)."""
-        clean = re.sub(r"\W+", " ", word).strip()
+        clean = re.sub(r"\W+", " ", word).strip().lower()  # lower: "OR" is a word, not an operator
         if not clean:
             return False
         fields = ["body", "heading", "path", "code"]
