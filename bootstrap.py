@@ -202,6 +202,7 @@ XVFB_PACKAGES = (
     "libxcb-render-util0", "libxcb-xinerama0", "libxcb-randr0", "libxcb-shape0", "libxcb-xkb1",
     "libxkbcommon-x11-0",
     "shellcheck", "desktop-file-utils",  # the packaging tests lint the installer scripts with these
+    "xdotool",  # the drag-and-drop test drives the pointer through XTEST with it
 )  # fmt: skip
 
 
