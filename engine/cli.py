@@ -85,7 +85,7 @@ def _report_sync(counts: dict[str, int], engine: Engine) -> None:
         )
     print(
         f"indexed {counts.get('FileIndexed', 0)} files, skipped {counts.get('FileSkipped', 0)}, "
-        f"removed {counts.get('FileRemoved', 0)}" + (scans if ocr else "")
+        f"removed {counts.get('FileRemoved', 0)}" + scans
     )
 
 

@@ -166,21 +166,21 @@ def _spelt_out(short: str, words: Sequence[str]) -> bool:
     return any("".join(w[0] for w in content[i : i + n]) == short for i in range(len(content) - n + 1))
 
 
+TYPO_LENGTH = 5  # a name this long may be one typo from how a file spells it (as Engine.knows reads it)
+
+
 def in_passages(name: str, words: Sequence[str]) -> bool:
     """Whether the retrieved passages' words (folded) name `name`: as a word, one typo from a word (five
     letters or more), or, written short, as the initials of words they spell out or (not an acronym of
     three capitals or more) an abbreviation of one word ("Sept", "Jr", "GI")."""
-    folded = fold(name)
-    if folded in words:
+    folded, vocabulary = fold(name), set(words)
+    if folded in vocabulary:
         return True
     if len(folded) >= TYPO_LENGTH:
-        return any(_one_typo(folded, w) for w in set(words))
+        return any(_one_typo(folded, w) for w in vocabulary)
     if name.isupper() and len(name) > 2:  # an acronym ("QUIC" is not quick): initials only
         return _spelt_out(folded, words)
-    return any(_abbreviates(folded, w) for w in set(words)) or _spelt_out(folded, words)
-
-
-TYPO_LENGTH = 5  # a name this long may be one typo from how a file spells it (as Engine.knows reads it)
+    return any(_abbreviates(folded, w) for w in vocabulary) or _spelt_out(folded, words)
 
 
 def _written(word: str, text: str, mentions: Mentions) -> bool:

@@ -612,13 +612,7 @@ class Catalog:
             return False
         fields = ("lower(c.text)", "lower(c.heading)", "lower(f.path)")
         where = " OR ".join(f"contains({field}, ?)" for _ in terms for field in fields)
-        params = [t.lower() for t in terms for _ in fields]
-        row = (
-            self._cur()
-            .execute(f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1", params)
-            .fetchone()
-        )
-        return row is not None
+        return self._any_chunk(where, [t.lower() for t in terms for _ in fields])
 
     def holds_word(self, word: str) -> bool:
         """Whether any indexed chunk's text or heading, or any indexed file's path, holds `word` as a whole
@@ -630,15 +624,12 @@ class Catalog:
         pattern = rf"(^|[^[:alnum:]_]){re.escape(folded)}($|[^[:alnum:]_])"
         fields = ("c.text", "c.heading", "f.path")
         where = " OR ".join(f"regexp_matches(strip_accents(lower({field})), ?)" for field in fields)
-        row = (
-            self._cur()
-            .execute(
-                f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1",
-                [pattern] * 3,
-            )
-            .fetchone()
-        )
-        return row is not None
+        return self._any_chunk(where, [pattern] * len(fields))
+
+    def _any_chunk(self, where: str, params: list[str]) -> bool:
+        """Whether any chunk (joined with its file as f) meets `where`: a scan that stops at the first."""
+        sql = f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1"
+        return self._cur().execute(sql, params).fetchone() is not None
 
     def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
         """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
