@@ -264,13 +264,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
             print(f"({final.reason})")
         return 0
     print("\nSources:")
+    read: list[str] = []  # the evidence no sentence cites: listed after, so every number is accounted for
     for n, hit in enumerate(final.evidence, start=1):
         cited = [c for s in final.sentences for c in s.citations if c.source == n]
+        page = f" (page {hit.page})" if hit.page else ""
         if cited:
             # a conflict note cites the lines an answer sentence cited already: each span once
             spans = ", ".join(dict.fromkeys(f"{c.start_line}-{c.end_line}" for c in cited))
-            page = f" (page {hit.page})" if hit.page else ""
             print(f"[{n}] {shown(hit.path)}:{spans}{page}")
+        else:
+            read.append(f"[{n}] {shown(hit.path)}:{hit.start_line}-{hit.end_line}{page}")
+    if read:
+        print("Also read, not cited:")
+        print("\n".join(f"  {line}" for line in read))
     for conflict in final.conflicts:
         print(f"Conflict: {conflict.summary}")
     return 0

@@ -940,7 +940,7 @@ def test_the_cli_stops_quietly_when_its_reader_goes_away(
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_the_cli_lists_each_cited_span_once(
+def test_the_cli_lists_each_cited_span_once_then_the_evidence_it_read(
     engine: Engine, citeline_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from engine.cli import main
@@ -955,6 +955,7 @@ def test_the_cli_lists_each_cited_span_once(
             name,
             f"# Travel policy\n\nEffective Date: {day}\n\nThe meal allowance is {euros} euros per day.\n",
         )
+    write(root, "expenses.md", "# Expenses\n\nKeep the receipts of your trips for the auditors.\n")
     engine.add_folder(root)
     engine.run(engine.sync())
     engine.close()
@@ -964,6 +965,10 @@ def test_the_cli_lists_each_cited_span_once(
     assert "Sources disagree" in out  # the note cites both quoted lines again
     sources = out.split("Sources:", 1)[1].splitlines()
     assert any(line.endswith("travel_policy.md:5-5") for line in sources), sources
+    # every evidence number the answer skips is listed as read, so no number points at nothing
+    numbers = sorted(int(m) for m in re.findall(r"^\s*\[(\d+)\]", out.split("Sources:", 1)[1], re.M))
+    assert numbers == [1, 2, 3], out  # expenses.md was read and cited by no sentence
+    assert "Also read, not cited:\n  [3] " in out, out
 
 
 def test_a_sentence_without_a_full_stop_before_a_list_leads_it_and_items_do_not() -> None:
