@@ -246,4 +246,10 @@ def _markdown_sources(state: AnswerState) -> list[str]:
             f"[{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
             for n, h in enumerate(state.evidence, 1)
         ]
-    return [seen[k] for k in sorted(seen)]
+    cited = {k[0] for k in seen}
+    read = [  # the evidence no sentence cites: listed after, so every number in the answer is accounted for
+        f"  [{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
+        for n, h in enumerate(state.evidence, 1)
+        if n not in cited
+    ]
+    return [seen[k] for k in sorted(seen)] + (["Also read, not cited:", *read] if read else [])

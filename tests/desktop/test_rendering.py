@@ -34,6 +34,23 @@ def test_markdown_of_a_refusal_lists_the_closest_evidence() -> None:
     assert "- [1] /kb/a.md:3-5" in text
 
 
+def test_markdown_of_an_answer_lists_the_evidence_it_read_after_what_it_cites() -> None:
+    state = AnswerState("q")
+    state.apply(EvidenceReady((_hit(), _hit("/kb/b.md", 7), _hit("/kb/c.md", 9))))
+    state.apply(
+        Answer(
+            "q",
+            "Fish.",
+            False,
+            sentences=(AnswerSentence("Fish.", (Citation(2, "/kb/b.md", 7, 7, None, "Fish"),)),),
+        )
+    )
+    text = to_markdown(state)
+    sources = text.split("Sources:\n", 1)[1]
+    assert sources.startswith('[2] /kb/b.md:7 — "Fish"'), sources
+    assert "Also read, not cited:\n  [1] /kb/a.md:3-5\n  [3] /kb/c.md:9-11" in sources
+
+
 def test_pdf_citations_map_through_page_markers() -> None:
     index = {(1, 1): 1, (1, 2): 2, (2, 1): 4, (2, 2): 5, (2, 3): 6}
     source = LoadedSource("/kb/x.pdf", "", "text", ".pdf", index)
