@@ -270,7 +270,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         page = f" (page {hit.page})" if hit.page else ""
         if cited:
             # a conflict note cites the lines an answer sentence cited already: each span once
-            spans = ", ".join(dict.fromkeys(f"{c.start_line}-{c.end_line}" for c in cited))
+            spans = ", ".join(dict.fromkeys(lines(c.start_line, c.end_line) for c in cited))
             print(f"[{n}] {shown(hit.path)}:{spans}{page}")
         else:
             read.append(f"[{n}] {shown(hit.path)}:{hit.start_line}-{hit.end_line}{page}")
@@ -280,6 +280,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     for conflict in final.conflicts:
         print(f"Conflict: {conflict.summary}")
     return 0
+
+
+def lines(start: int, end: int) -> str:
+    """A cited span as editors read it: "12" for one line, "12-14" for more."""
+    return str(start) if start == end else f"{start}-{end}"
 
 
 def _ask_events(engine: Engine, args: argparse.Namespace) -> Iterator[Any]:

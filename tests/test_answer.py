@@ -964,7 +964,7 @@ def test_the_cli_lists_each_cited_span_once_then_the_evidence_it_read(
     out = capsys.readouterr().out
     assert "Sources disagree" in out  # the note cites both quoted lines again
     sources = out.split("Sources:", 1)[1].splitlines()
-    assert any(line.endswith("travel_policy.md:5-5") for line in sources), sources
+    assert any(line.endswith("travel_policy.md:5") for line in sources), sources
     # every evidence number the answer skips is listed as read, so no number points at nothing
     numbers = sorted(int(m) for m in re.findall(r"^\s*\[(\d+)\]", out.split("Sources:", 1)[1], re.M))
     assert numbers == [1, 2, 3], out  # expenses.md was read and cited by no sentence
@@ -1149,3 +1149,52 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     answer = engine.ask("How did Céleron cross the Ohio valley using QUIC?", "scripted")
     assert answer.refused and "QUIC" in answer.reason and scripted.calls == 0
     assert not engine.ask("Who mapped the Ohio valley with Celeron?", "extractive").refused
+
+
+def test_a_sentence_pointing_back_is_quoted_with_the_sentence_naming_its_subject() -> None:
+    from engine.backends.extractive import candidates
+
+    text = (
+        "In this case a valid attribute name got transformed into an invalid argument name.\n\n"
+        "If your taste differs, you can use the alias argument to field to set the argument name.\n"
+        "This can be used to override private attribute handling in the generated method.\n\n"
+        "It is applied last of all, after the converters have run on every field.\n"
+    )
+    shown = [c.display for c in candidates([hit(text)])]
+    # "This can be used…" is quoted after the sentence that says what "this" is, in one verbatim quote
+    assert "This can be used to override private attribute handling in the generated method." not in shown
+    pair = next(d for d in shown if d.endswith("in the generated method."))
+    assert pair.startswith("If your taste differs, you can use the alias argument"), shown
+    found = next(c for c in candidates([hit(text)]) if c.display == pair)
+    assert found.text in text
+    # after a blank line the sentence before is another paragraph: "It is applied…" stays alone
+    assert "It is applied last of all, after the converters have run on every field." in shown
+    # a sentence the chunk's end cuts off is not joined to the one before it
+    cut = "Do not use the old processor together with the renderer anymore!\nIt will keep working, but you"
+    assert not any(
+        c.display.endswith("but you") and c.display.startswith("Do not") for c in candidates([hit(cut)])
+    )
+    # a demonstrative before a noun names its own subject
+    plain_this = (
+        "Some other setting is read first.\nThis function returns the name of every field it holds.\n"
+    )
+    assert "This function returns the name of every field it holds." in [
+        c.display for c in candidates([hit(plain_this)])
+    ]
+
+
+def test_a_sentence_repeated_in_the_evidence_is_proposed_once() -> None:
+    from engine.backends.extractive import candidates
+
+    doc = "Create a new bound logger that only logs the minimum level or higher, and drops the rest."
+    copied = "Create a new bound logger that only logs the minimum level or higher, and drops the rest!"
+    other = "Each logging method of a filtered level returns None straight away, so it costs nothing."
+    found = candidates([hit(doc, path="/src/a.py"), hit(f"{copied}\n\n{other}", path="/src/b.py", n=2)])
+    assert [c.source for c in found] == [1, 2]  # the copy in b.py is dropped, its other sentence kept
+    assert found[1].display.startswith("Each logging method")
+    # the same sentence with another figure is another statement (a price list and its successor)
+    old, new = (
+        "The Team plan costs 6 euros per seat and month.",
+        "The Team plan costs 8 euros per seat and month.",
+    )
+    assert len(candidates([hit(old), hit(new, path="/kb/b.md", n=2)])) == 2

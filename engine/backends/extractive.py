@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
+from engine.answer.english import ANAPHORA
 from engine.events import Hit, RawSentence
 from engine.text import LINK, content_terms, lead_in, list_after, relevance, split_sentences
 
@@ -22,6 +23,8 @@ MAX_SENTENCES = 3
 # the engine gives the generator (Engine.extractive_floor, calibration.json "extractive").
 MIN_SCORE = 0.35
 MARGIN = 0.08  # keep sentences scoring within this of the best one
+SAME = 0.8  # a sentence sharing this much of its words with one before it says the same: proposed once
+ANTECEDENT_CHARS = 400  # a sentence and the one before it that names its subject, quoted together, at most
 SOURCES = 5
 RANK_PRIOR = 0.02  # a sentence loses this much per place its source sits below the top evidence
 # Text addressed to an assistant rather than a reader: quoted as an answer it would pass the injection on.
@@ -131,6 +134,9 @@ def shown(display: str) -> str:
     return LINK.sub(r"\1", display)
 
 
+_ENDS = tuple(".!?:;)\"'`*")
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
 
 
@@ -158,13 +164,34 @@ def proposed(adjusted: Sequence[float]) -> list[bool]:
     return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
 
 
+def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int | None:
+    """Where the sentence before the one at `start` begins, when it can be quoted with it: in the same
+    paragraph (no blank line between), not a title, not a lead-in, and the two short enough together."""
+    p_start, p_end = previous
+    before = hit.text[p_start:p_end]
+    if _BLANK_LINE.search(hit.text, p_end, start) or end - p_start > ANTECEDENT_CHARS:
+        return None
+    if title(hit, p_start, p_end) or lead_in(hit.text, p_start, before) or _SEPARATOR.match(before):
+        return None
+    return p_start
+
+
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, hit in enumerate(evidence[:SOURCES], start=1):
-        for start, end in split_sentences(hit.text):
+        spans = split_sentences(hit.text)
+        for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
             if title(hit, start, end):  # a title names a topic and answers nothing: never quoted
                 continue
+            whole = i + 1 < len(spans) or raw.rstrip().endswith(_ENDS)  # not cut off by the chunk's end
+            if (
+                i
+                and whole
+                and ANAPHORA.match(raw)
+                and (before := antecedent(hit, spans[i - 1], start, end)) is not None
+            ):
+                start, raw = before, hit.text[before:end]  # quoted with the sentence naming its subject
             # a lead-in ("...in this order:") is quoted with the list after it, its answer
             last, lines = list_after(hit.text, end) if lead_in(hit.text, start, raw) else (end, [])
             text = clean(hit.text[start:last])
@@ -186,7 +213,23 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                 row_display(raw, header) if header else plain(raw if raw.lstrip().startswith("|") else text)
             )
             out.append(Candidate(n, text, len(out), display))
-    return out
+    return distinct(out)
+
+
+def distinct(found: list[Candidate]) -> list[Candidate]:
+    """The candidates less those that repeat one before them (a docstring copied onto a wrapper, a
+    sentence in two files): the same figures, and the share of words they have in common (Jaccard) at
+    least SAME. Two versions of a price list differ in a figure: both stay, for the conflict check."""
+    kept: list[Candidate] = []
+    seen: list[tuple[list[str], set[str]]] = []
+    for cand in found:
+        said = cand.display or cand.text
+        figures, terms = _FIGURE.findall(said), set(content_terms(said))
+        if any(figures == f and len(terms & t) >= SAME * len(terms | t) for f, t in seen):
+            continue
+        seen.append((figures, terms))
+        kept.append(cand)
+    return kept
 
 
 class ExtractiveGenerator:
