@@ -65,7 +65,8 @@ def cmd_add(args: argparse.Namespace) -> int:
     engine = _engine(args)
     for path in args.paths:
         folder = engine.add_folder(path, args.include, args.exclude)
-        print(f"watching {shown(folder.path)}")
+        # added, not watched by this command: the app and `citeline watch` keep it in sync
+        print(f"added {shown(folder.path)} (kept in sync while the app or `citeline watch` runs)")
     if not args.no_sync:
         _report_sync(_drain(engine.sync(embed=not args.no_vectors)), engine)
     return 0

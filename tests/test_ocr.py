@@ -310,6 +310,8 @@ def test_the_cli_counts_files_ocr_indexed_after_the_sync(
     (folder / "memo.png").write_bytes(text_image([FIRST])[0])
     assert main(["--data-dir", str(citeline_home), "add", str(folder)]) == 0
     out = capsys.readouterr().out
+    # `add` says the folder is added and what keeps it in sync (it does not watch it itself)
+    assert f"added {folder} (kept in sync while the app or `citeline watch` runs)" in out
     # the image is skipped until OCR reads it; the summary ends with the totals after OCR, as status says
     assert (
         "indexed 1 files, skipped 1" in out
