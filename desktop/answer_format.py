@@ -6,11 +6,12 @@ Pure functions over engine events (no Qt), so they are tested without a window.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.snippet_text import readable
-from engine.api import shown
+from engine.api import code_block, shown
 from engine.events import (
     Answer,
     AnswerSentence,
@@ -177,6 +178,8 @@ def _has_conflict_note(state: AnswerState) -> bool:
 
 def _sentence_html(index: int, sentence: AnswerSentence) -> str:
     chips = "".join(CHIP.format(s=index, c=c, n=cite.source) for c, cite in enumerate(sentence.citations))
+    if "\n" in sentence.text:  # a quote of several lines (code, an example) keeps them
+        return f"<pre>{html.escape(sentence.text)}</pre>" + chips
     return html.escape(sentence.text) + (" " + chips if chips else "")
 
 
@@ -222,7 +225,12 @@ def to_markdown(state: AnswerState) -> str:
     note = draft_note(state)
     if note:
         lines += [f"_{note}_", ""]
-    body = " ".join(s.text + "".join(f"[{c.source}]" for c in s.citations) for s in state.shown)
+    body = " ".join(
+        f"\n\n{code_block(s.text)}\n\n{marks}\n\n" if "\n" in s.text else s.text + marks
+        for s in state.shown
+        for marks in ["".join(f"[{c.source}]" for c in s.citations)]
+    )
+    body = re.sub(r"\n\n (?! {3})", "\n\n", re.sub(r" +\n", "\n", body)).strip("\n")
     lines += [body or "(no answer)", ""]
     noted = _has_conflict_note(state)
     for conflict in state.final.conflicts if state.final else ():

@@ -26,6 +26,7 @@ from engine import conversation_store as _threads
 from engine import staleness as _staleness
 from engine.answer import premise
 from engine.answer.conflicts import DocFacts, Relation
+from engine.answer.contract import code_block
 from engine.backends.base import Embedder, Generator, Reranker
 from engine.backends.registry import embedders, generators, rerankers
 from engine.conversation import Searched, Thread, Turn, TurnSaved
@@ -90,6 +91,7 @@ __all__ = [
     "Thread",
     "Turn",
     "TurnSaved",
+    "code_block",
     "document_lines",
     "embedders",
     "generators",

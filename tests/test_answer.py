@@ -1198,3 +1198,76 @@ def test_a_sentence_repeated_in_the_evidence_is_proposed_once() -> None:
         "The Team plan costs 8 euros per seat and month.",
     )
     assert len(candidates([hit(old), hit(new, path="/kb/b.md", n=2)])) == 2
+
+
+def test_a_doctest_keeps_its_prompt_and_a_blockquote_loses_its_marker() -> None:
+    from engine.backends.extractive import clean
+
+    assert (
+        clean(">>> cattrs.structure((1, 2, 3), deque[int])") == ">>> cattrs.structure((1, 2, 3), deque[int])"
+    )
+    assert clean("> Superseded: this price list was replaced.") == "Superseded: this price list was replaced."
+
+
+def test_passages_from_test_modules_come_after_the_documentation_unless_the_question_is_about_tests() -> None:
+    from engine.answer.pipeline import is_test, tests_last
+
+    assert (
+        is_test("/repo/tests/test_hooks.py") and is_test("/repo/pkg/conftest.py") and is_test("/w/a.spec.ts")
+    )
+    assert not is_test("/repo/docs/testing.md") and not is_test("/repo/src/pkg/hooks.py")
+    evidence = [
+        hit("def test_forbid(): ...", path="/repo/tests/test_structure.py"),
+        hit("Pass forbid_extra_keys=True to the converter.", path="/repo/docs/customizing.md", n=2),
+        hit("def structure(obj, cl): ...", path="/repo/src/pkg/converters.py", n=3),
+    ]
+    assert [h.path.rsplit("/", 1)[-1] for h in tests_last("How do I forbid extra keys?", evidence)] == [
+        "customizing.md",
+        "converters.py",
+        "test_structure.py",
+    ]
+    assert tests_last("How do the tests check extra keys?", evidence) == evidence
+
+
+def test_code_and_examples_are_shown_with_their_lines_and_ranked_as_before() -> None:
+    from engine.backends.extractive import candidates, plain
+
+    doc = (
+        "Deques are made from any iterable.\n\n```{doctest}\n\n>>> from collections import deque\n"
+        ">>> structure((1, 2, 3), deque[int])\ndeque([1, 2, 3])\n```\n"
+    )
+    example = next(c for c in candidates([hit(doc, path="/kb/hooks.md")]) if ">>>" in c.display)
+    assert (
+        example.display
+        == ">>> from collections import deque\n>>> structure((1, 2, 3), deque[int])\ndeque([1, 2, 3])"
+    )
+    assert example.focus == plain(example.text) and "\n" not in example.focus  # what ranking reads
+    code = (
+        "class Converter:\n    def structure_deque(self, obj, cl):\n"
+        '        """Convert an iterable to a deque."""\n'
+        "        if is_bare(cl):\n            res = deque(obj)\n"
+    )
+    method = next(
+        c for c in candidates([hit(code, path="/src/conv.py")]) if "def structure_deque" in c.display
+    )
+    assert method.display.startswith("class Converter:\n    def structure_deque(self, obj, cl):\n"), (
+        method.display
+    )
+    assert "\n        if is_bare(cl):\n            res = deque(obj)" in method.display  # indentation kept
+    # a method quoted from its first line on loses the indentation its class gave it
+    inner = "        return deque(obj)\n\n    def structure_list(self, obj):\n        return list(obj)\n"
+    shown = [c.display for c in candidates([hit(inner, path="/src/conv.py")])]
+    assert "def structure_list(self, obj):\n    return list(obj)" in shown, shown
+    # prose wrapped over two lines in a document stays one line
+    prose = "The converter makes a new deque\nfrom any iterable it is given, unbounded.\n"
+    assert [c.display for c in candidates([hit(prose)])] == [
+        "The converter makes a new deque from any iterable it is given, unbounded."
+    ]
+
+
+def test_a_quote_of_several_lines_renders_as_a_code_block() -> None:
+    s = AnswerSentence("Deques are unbounded.", (Citation(1, "/kb/a.md", 1, 1, None, "q"),))
+    code = AnswerSentence(">>> deque([1])\ndeque([1])", (Citation(2, "/kb/a.md", 3, 4, None, "q"),))
+    assert contract.render([s, code, s]) == (
+        "Deques are unbounded [1].\n\n    >>> deque([1])\n    deque([1])\n\n[2]\n\nDeques are unbounded [1]."
+    )

@@ -235,13 +235,22 @@ def _close(sentence: str, quote: str, embed: Embed | None) -> bool:
 
 
 def render(sentences: Sequence[AnswerSentence]) -> str:
-    """The answer as text with [n] markers after each sentence."""
-    parts = []
+    """The answer as text with [n] markers after each sentence. A quote of several lines (code, an
+    example) is a block of its own, indented four spaces (Markdown's code block), its markers after it."""
+    out, block = "", False  # block: what `out` ends with is a code block's markers
     for s in sentences:
         marks = "".join(f"[{n}]" for n in dict.fromkeys(c.source for c in s.citations))
         text = s.text.rstrip()
-        if text.endswith((".", "!", "?")):
-            parts.append(f"{text[:-1]} {marks}{text[-1]}")
-        else:
-            parts.append(f"{text} {marks}")
-    return " ".join(parts)
+        if "\n" in text:
+            out += ("\n\n" if out else "") + code_block(text) + f"\n\n{marks}"
+            block = True
+            continue
+        said = f"{text[:-1]} {marks}{text[-1]}" if text.endswith((".", "!", "?")) else f"{text} {marks}"
+        out += ("\n\n" if block else " " if out else "") + said
+        block = False
+    return out
+
+
+def code_block(text: str) -> str:
+    """A quote of several lines as a Markdown code block: each line indented four spaces."""
+    return "\n".join(f"    {line}" if line.strip() else "" for line in text.split("\n"))

@@ -318,8 +318,29 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     hits = engine.evidence(question) if ranked is None else list(ranked)
     hits = hits + siblings(engine, question, hits)
     hits = [replace(h, instructions=True) if instruction_like(h.text) else h for h in hits]
-    evidence = hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0]
+    evidence = tests_last(question, hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0])
     return hits, [with_list(engine, h) for h in evidence]
+
+
+# A test module: under a tests/ folder, or named as test runners find them (test_x.py, x_test.go,
+# x.spec.ts, conftest.py)
+_TEST_DIR = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs"})
+_TEST_FILE = re.compile(r"^(?:test_.+|.+_test|conftest)\.py$|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$", re.I)
+_ABOUT_TESTS = re.compile(r"test|fixture|mock", re.I)
+
+
+def is_test(path: str) -> bool:
+    parts = PurePath(path.replace("\\", "/")).parts
+    return bool(_TEST_DIR.intersection(p.lower() for p in parts[:-1])) or bool(_TEST_FILE.search(parts[-1]))
+
+
+def tests_last(question: str, evidence: list[Hit]) -> list[Hit]:
+    """The evidence with passages from test modules after the rest, in their order, unless the question
+    is about tests: a test exercises what the documentation and the code say, so it answers "how" and
+    "why" questions with a harness around the answer, and the sentence quoted should come from them."""
+    if _ABOUT_TESTS.search(question):
+        return evidence
+    return sorted(evidence, key=lambda h: is_test(h.path))
 
 
 def with_list(engine: Engine, hit: Hit) -> Hit:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.answer.english import ANAPHORA
 from engine.events import Hit, RawSentence
+from engine.ingest.extract import extractor_for
 from engine.text import LINK, content_terms, lead_in, list_after, relevance, split_sentences
 
 MAX_SENTENCES = 3
@@ -33,7 +34,7 @@ _INSTRUCTION = re.compile(
     r"|\b(you are|act as) (an? )?(ai|assistant|language model|chatbot)\b|\bcite source \d+\b",
     re.IGNORECASE,
 )
-_MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>\s*|\|\s*)")
+_MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*)")  # not a doctest's >>>
 
 
 # Section titles, in the kinds of file that write them (in code a "#" line is a comment and a closing
@@ -112,6 +113,39 @@ def _join_comments(text: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+# A line of code: a prompt, a definition, an import, a statement, an assignment, a line opening or
+# closing a bracket or a block
+_CODE_LINE = re.compile(
+    r"\s*(?:>>>|\.\.\.\s|(?:async )?def |class |import |from \S+ import |return\b|raise |yield\b|@\w"
+    r"|[\w.\[\]'\"]+\s*[-+*/|&]?=[^=]|.*[({\[,:]\s*$|[)}\]])"
+)
+
+
+def is_code(hit: Hit, quote: str) -> bool:
+    """Whether a quote of several lines is code or an example, shown with its lines: a doctest, a fenced
+    block, or two lines of code in a source file."""
+    lines = [line for line in quote.split("\n") if line.strip()]
+    if len(lines) < 2:
+        return False
+    if "```" in quote or any(line.lstrip().startswith(">>>") for line in lines):
+        return True
+    found = extractor_for(Path(hit.path))
+    in_code = found is not None and getattr(found, "kind", "") in ("python", "code")
+    return in_code and sum(bool(_CODE_LINE.match(line)) for line in lines) >= 2
+
+
+def plain_lines(text: str, indent: int = 0) -> str:
+    """Display text of code: as `plain`, but each line kept, its indentation less the block's (the first
+    line starts `indent` columns in), blank lines and fence markers dropped."""
+    text = _join_comments(_FENCE.sub(" ", _ROLE.sub("`", text)))
+    lines = [line.rstrip() for line in text.split("\n")]
+    if lines:
+        lines[0] = " " * indent + lines[0].lstrip()
+    lines = [line.expandtabs(4) for line in lines if line.strip()]
+    cut = min((len(line) - len(line.lstrip()) for line in lines), default=0)
+    return "\n".join(line[cut:] for line in lines)
 
 
 def plain(text: str) -> str:
@@ -209,9 +243,15 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                 out.append(Candidate(n, text, len(out), display, lead))
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
-            display = (
-                row_display(raw, header) if header else plain(raw if raw.lstrip().startswith("|") else text)
-            )
+            if header:
+                display = row_display(raw, header)
+            elif is_code(hit, text):  # shown with its lines; ranked as one line of words, as before
+                at = hit.text.find(text, start)
+                display = plain_lines(text, at - hit.text.rfind("\n", 0, at) - 1)
+                out.append(Candidate(n, text, len(out), display, plain(text)))
+                continue
+            else:
+                display = plain(raw if raw.lstrip().startswith("|") else text)
             out.append(Candidate(n, text, len(out), display))
     return distinct(out)
 

@@ -51,6 +51,20 @@ def test_markdown_of_an_answer_lists_the_evidence_it_read_after_what_it_cites() 
     assert "Also read, not cited:\n  [1] /kb/a.md:3-5\n  [3] /kb/c.md:9-11" in sources
 
 
+def test_a_quote_of_several_lines_shows_as_preformatted_and_copies_as_a_code_block() -> None:
+    state = AnswerState("q")
+    state.apply(EvidenceReady((_hit(),)))
+    code = AnswerSentence(">>> deque([1])\ndeque([1])", (Citation(1, "/kb/a.md", 3, 4, None, "q"),))
+    said = AnswerSentence("Deques are unbounded.", (Citation(1, "/kb/a.md", 2, 2, None, "q"),))
+    state.apply(Answer("q", "", False, sentences=(said, code, said)))
+    assert "<pre>&gt;&gt;&gt; deque([1])\ndeque([1])</pre>" in render_html(state)
+    body = to_markdown(state).split("\n\n", 1)[1].split("Sources:", 1)[0]
+    assert body == (
+        "Deques are unbounded.[1]\n\n    >>> deque([1])\n    deque([1])\n\n[1]\n\n"
+        "Deques are unbounded.[1]\n\n"
+    ), body
+
+
 def test_pdf_citations_map_through_page_markers() -> None:
     index = {(1, 1): 1, (1, 2): 2, (2, 1): 4, (2, 2): 5, (2, 3): 6}
     source = LoadedSource("/kb/x.pdf", "", "text", ".pdf", index)
