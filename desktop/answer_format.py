@@ -179,7 +179,7 @@ def _has_conflict_note(state: AnswerState) -> bool:
 def _sentence_html(index: int, sentence: AnswerSentence) -> str:
     chips = "".join(CHIP.format(s=index, c=c, n=cite.source) for c, cite in enumerate(sentence.citations))
     if "\n" in sentence.text:  # a quote of several lines (code, an example) keeps them
-        return f"<pre>{html.escape(sentence.text)}</pre>" + chips
+        return f"<pre>{html.escape(sentence.text)}</pre>{chips}<br>"  # its markers, then the next sentence
     return html.escape(sentence.text) + (" " + chips if chips else "")
 
 

@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -243,7 +244,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             elif isinstance(event, Draft) and not args.json and sys.stderr.isatty():
                 print("Draft, quoted from the sources while the model writes:", file=sys.stderr)
                 for sentence in event.sentences:
-                    print(f"  {sentence.text}", file=sys.stderr, flush=True)
+                    print(textwrap.indent(sentence.text, "  "), file=sys.stderr, flush=True)
             elif isinstance(event, AnswerSentence) and not args.json and sys.stdout.isatty():
                 print(event.text, flush=True)
                 streamed = True
@@ -274,7 +275,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             spans = ", ".join(dict.fromkeys(lines(c.start_line, c.end_line) for c in cited))
             print(f"[{n}] {shown(hit.path)}:{spans}{page}")
         else:
-            read.append(f"[{n}] {shown(hit.path)}:{hit.start_line}-{hit.end_line}{page}")
+            read.append(f"[{n}] {shown(hit.path)}:{lines(hit.start_line, hit.end_line)}{page}")
     if read:
         print("Also read, not cited:")
         print("\n".join(f"  {line}" for line in read))

@@ -1271,3 +1271,37 @@ def test_a_quote_of_several_lines_renders_as_a_code_block() -> None:
     assert contract.render([s, code, s]) == (
         "Deques are unbounded [1].\n\n    >>> deque([1])\n    deque([1])\n\n[2]\n\nDeques are unbounded [1]."
     )
+
+
+def test_the_review_cases_of_the_new_quoting() -> None:
+    from engine.backends.extractive import candidates
+
+    # a sentence pointing back, whose antecedent is nearly all its words, is still quoted
+    text = (
+        "The indexer stores every chunk of every watched folder in a local DuckDB catalog under the user's "
+        "data directory, together with the embedding vectors. It is rebuilt from scratch after upgrades."
+    )
+    assert any(c.display.endswith("rebuilt from scratch after upgrades.") for c in candidates([hit(text)]))
+    # prose wrapped in a docstring is not code, though its lines end in commas
+    doc = (
+        '    """Keep the cache small,\n    dropping the oldest entries first,\n'
+        '    and never the pinned ones."""\n'
+    )
+    shown = [c.display.strip('"') for c in candidates([hit(doc, path="/src/pkg/cache.py")])]
+    assert shown == ["Keep the cache small, dropping the oldest entries first, and never the pinned ones."]
+    # list items are not joined, though the second opens with "It"
+    items = "- Folders are watched for changes on disk.\n- It is also possible to sync them by hand.\n"
+    assert "It is also possible to sync them by hand." in [c.display for c in candidates([hit(items)])]
+    # a doctest indented with a tab keeps its prompts aligned
+    tabbed = "Parse it:\n\n\t>>> parse_config('a = 1')\n\t{'a': 1}\n\t>>> parse_config('b = 2')\n\t{'b': 2}\n"
+    example = next(c.display for c in candidates([hit(tabbed, path="/kb/a.rst")]) if ">>>" in c.display)
+    assert example == ">>> parse_config('a = 1')\n{'a': 1}\n>>> parse_config('b = 2')\n{'b': 2}", example
+
+
+def test_the_contract_keeps_the_first_line_of_code_indented_as_the_source_has_it() -> None:
+    source = hit("        return parse(path)\n    raise LoadError(path)\n", path="/src/load.py")
+    quote = "return parse(path)\n    raise LoadError(path)"
+    kept = contract.check(
+        RawSentence("    return parse(path)\nraise LoadError(path)", (1,), quote), [source], None
+    )
+    assert kept.sentence is not None and kept.sentence.text == "    return parse(path)\nraise LoadError(path)"

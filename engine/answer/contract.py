@@ -215,7 +215,9 @@ def check(
         gap, missing = topic_gap(raw.text, question, cited, doc_freq)
         if gap > TOPIC_GAP and not _about(" ".join(missing), cited, embed):
             return Verdict(None, f"the cited source does not speak of: {', '.join(missing)}")
-    return Verdict(AnswerSentence(raw.text.strip(), tuple(citations)), "", repaired)
+    # lines of code keep the first line's indentation relative to the rest
+    text = raw.text.strip("\n").rstrip() if "\n" in raw.text.strip() else raw.text.strip()
+    return Verdict(AnswerSentence(text, tuple(citations)), "", repaired)
 
 
 def _about(words: str, cited: str, embed: Embed | None) -> bool:

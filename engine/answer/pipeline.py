@@ -324,14 +324,14 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
 
 # A test module: under a tests/ folder, or named as test runners find them (test_x.py, x_test.go,
 # x.spec.ts, conftest.py)
-_TEST_DIR = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs"})
+_TEST_DIR = frozenset({"test", "tests", "testing", "__tests__"})
 _TEST_FILE = re.compile(r"^(?:test_.+|.+_test|conftest)\.py$|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$", re.I)
-_ABOUT_TESTS = re.compile(r"test|fixture|mock", re.I)
+_ABOUT_TESTS = re.compile(r"\b(?:tests?|testing|tested|pytest|unittest|fixtures?|mock(?:s|ing|ed)?)\b", re.I)
 
 
 def is_test(path: str) -> bool:
-    parts = PurePath(path.replace("\\", "/")).parts
-    return bool(_TEST_DIR.intersection(p.lower() for p in parts[:-1])) or bool(_TEST_FILE.search(parts[-1]))
+    parts = PurePath(path.replace("\\", "/")).parts  # the folders nearest the file: not where it is kept
+    return bool(_TEST_DIR.intersection(p.lower() for p in parts[-4:-1])) or bool(_TEST_FILE.search(parts[-1]))
 
 
 def tests_last(question: str, evidence: list[Hit]) -> list[Hit]:

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from engine.answer.english import ANAPHORA
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import extractor_for
-from engine.text import LINK, content_terms, lead_in, list_after, relevance, split_sentences
+from engine.text import LINK, LIST_ITEM, content_terms, lead_in, list_after, relevance, split_sentences
 
 MAX_SENTENCES = 3
 # The relevance a sentence needs to be proposed at all, as designed: `citeline calibrate` fits the line
@@ -119,7 +119,8 @@ def _join_comments(text: str) -> str:
 # closing a bracket or a block
 _CODE_LINE = re.compile(
     r"\s*(?:>>>|\.\.\.\s|(?:async )?def |class |import |from \S+ import |return\b|raise |yield\b|@\w"
-    r"|[\w.\[\]'\"]+\s*[-+*/|&]?=[^=]|.*[({\[,:]\s*$|[)}\]])"
+    r"|(?:if|elif|else|for|while|with|try|except|finally)\b.*:\s*$"
+    r"|[\w.\[\]'\"]+\s*[-+*/|&]?=[^=]|.*[({\[]\s*$|[)}\]])"
 )
 
 
@@ -207,6 +208,8 @@ def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int
         return None
     if title(hit, p_start, p_end) or lead_in(hit.text, p_start, before) or _SEPARATOR.match(before):
         return None
+    if any(LIST_ITEM.match(hit.text[hit.text.rfind("\n", 0, at) + 1 : at + 3]) for at in (p_start, start)):
+        return None  # list items each say their own thing
     return p_start
 
 
@@ -247,7 +250,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                 display = row_display(raw, header)
             elif is_code(hit, text):  # shown with its lines; ranked as one line of words, as before
                 at = hit.text.find(text, start)
-                display = plain_lines(text, at - hit.text.rfind("\n", 0, at) - 1)
+                prefix = hit.text[hit.text.rfind("\n", 0, at) + 1 : at]  # the first line's indentation
+                display = plain_lines(text, len(prefix.expandtabs(4)) if prefix.isspace() else 0)
                 out.append(Candidate(n, text, len(out), display, plain(text)))
                 continue
             else:
@@ -261,13 +265,16 @@ def distinct(found: list[Candidate]) -> list[Candidate]:
     sentence in two files): the same figures, and the share of words they have in common (Jaccard) at
     least SAME. Two versions of a price list differ in a figure: both stay, for the conflict check."""
     kept: list[Candidate] = []
-    seen: list[tuple[list[str], set[str]]] = []
+    seen: list[tuple[str, list[str], set[str]]] = []
     for cand in found:
         said = cand.display or cand.text
         figures, terms = _FIGURE.findall(said), set(content_terms(said))
-        if any(figures == f and len(terms & t) >= SAME * len(terms | t) for f, t in seen):
+        if any(
+            figures == f and len(terms & t) >= SAME * len(terms | t) and quote not in cand.text
+            for quote, f, t in seen
+        ):  # a sentence quoted again with the one before it is not a repeat: it says more
             continue
-        seen.append((figures, terms))
+        seen.append((cand.text, figures, terms))
         kept.append(cand)
     return kept
 
