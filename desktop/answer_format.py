@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.snippet_text import readable
-from engine.api import code_block, shown
+from engine.api import code_block, location
 from engine.events import (
     Answer,
     AnswerSentence,
@@ -98,11 +98,6 @@ class AnswerState:
             return self.shown[sentence].citations[index]
         except IndexError:
             return None
-
-
-def location(path: str, start: int, end: int, page: int | None = None) -> str:
-    lines = f"{start}" if end <= start else f"{start}-{end}"
-    return f"{path}:{lines}" + (f" (page {page})" if page else "")
 
 
 def status_text(state: AnswerState) -> str:
@@ -203,7 +198,7 @@ def _conflict_html(conflict: Conflict, noted: bool = False) -> str:
 
 
 def evidence_label(number: int, hit: Hit) -> str:
-    where = location(shown(Path(hit.path).name), hit.start_line, hit.end_line, hit.page)
+    where = location(Path(hit.path).name, hit.start_line, hit.end_line, hit.page)
     text = " ".join(readable(hit.snippet or hit.text, hit.path).replace("**", "").split())
     heading = f"{hit.heading} — " if hit.heading else ""
     mark = f"{ADDRESSED_MARK}{ADDRESSED} · " if hit.instructions else ""
@@ -218,7 +213,7 @@ def to_markdown(state: AnswerState) -> str:
         assert state.final is not None
         lines += [state.final.text, "", "Closest evidence:"]
         lines += [
-            f"- [{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
+            f"- [{n}] {location(h.path, h.start_line, h.end_line, h.page)}"
             for n, h in enumerate(state.evidence, 1)
         ]
         return "\n".join(lines) + "\n"
@@ -246,17 +241,15 @@ def _markdown_sources(state: AnswerState) -> list[str]:
         for c in sentence.citations:
             key = (c.source, c.path, c.start_line, c.end_line, c.page)
             quote = f' — "{c.quote}"' if c.quote else ""
-            seen.setdefault(
-                key, f"[{c.source}] {location(shown(c.path), c.start_line, c.end_line, c.page)}{quote}"
-            )
+            seen.setdefault(key, f"[{c.source}] {location(c.path, c.start_line, c.end_line, c.page)}{quote}")
     if not seen:  # evidence only: list what was found
         return [
-            f"[{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
+            f"[{n}] {location(h.path, h.start_line, h.end_line, h.page)}"
             for n, h in enumerate(state.evidence, 1)
         ]
     cited = {k[0] for k in seen}
     read = [  # the evidence no sentence cites: listed after, so every number in the answer is accounted for
-        f"  [{n}] {location(shown(h.path), h.start_line, h.end_line, h.page)}"
+        f"  [{n}] {location(h.path, h.start_line, h.end_line, h.page)}"
         for n, h in enumerate(state.evidence, 1)
         if n not in cited
     ]

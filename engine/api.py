@@ -46,7 +46,7 @@ from engine.ingest.scans import NoTextLayer
 from engine.ingest.secrets import redact_text
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
-from engine.names import shown
+from engine.names import lines, location, shown
 from engine.progress import PhaseRates, time_left
 from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
 from engine.retrieve.snippets import QueryTerms
@@ -96,6 +96,8 @@ __all__ = [
     "embedders",
     "generators",
     "has_pages",
+    "lines",
+    "location",
     "ocr_available",
     "read_document",
     "redact_text",

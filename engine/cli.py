@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from engine import __version__
-from engine.api import shown
+from engine.api import lines, location, shown
 from engine.errors import CiteError
 from engine.events import FileSkipped, GenerationProgress, IndexProgress
 from engine.progress import time_left
@@ -172,8 +172,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if not result.hits:
         print("no results")
     for rank, hit in enumerate(result.hits, start=1):
-        page = f" (page {hit.page})" if hit.page else ""
-        where = f"{shown(hit.path)}:{hit.start_line}-{hit.end_line}{page}"
+        where = location(hit.path, hit.start_line, hit.end_line, hit.page)
         print(f"{rank:2}. {where}" + (f"  [{hit.heading}]" if hit.heading else ""))
         print(f"    {_bold(hit.snippet)}")
         if args.explain:
@@ -240,7 +239,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             line.clear()
             if isinstance(event, EvidenceReady) and not args.json and args.evidence:
                 for n, hit in enumerate(event.hits, start=1):
-                    print(f"[{n}] {shown(hit.path)}:{hit.start_line}-{hit.end_line}", file=sys.stderr)
+                    print(f"[{n}] {location(hit.path, hit.start_line, hit.end_line)}", file=sys.stderr)
             elif isinstance(event, Draft) and not args.json and sys.stderr.isatty():
                 print("Draft, quoted from the sources while the model writes:", file=sys.stderr)
                 for sentence in event.sentences:
@@ -269,24 +268,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
     read: list[str] = []  # the evidence no sentence cites: listed after, so every number is accounted for
     for n, hit in enumerate(final.evidence, start=1):
         cited = [c for s in final.sentences for c in s.citations if c.source == n]
-        page = f" (page {hit.page})" if hit.page else ""
         if cited:
             # a conflict note cites the lines an answer sentence cited already: each span once
             spans = ", ".join(dict.fromkeys(lines(c.start_line, c.end_line) for c in cited))
+            page = f" (page {hit.page})" if hit.page else ""
             print(f"[{n}] {shown(hit.path)}:{spans}{page}")
         else:
-            read.append(f"[{n}] {shown(hit.path)}:{lines(hit.start_line, hit.end_line)}{page}")
+            read.append(f"[{n}] {location(hit.path, hit.start_line, hit.end_line, hit.page)}")
     if read:
         print("Also read, not cited:")
         print("\n".join(f"  {line}" for line in read))
     for conflict in final.conflicts:
         print(f"Conflict: {conflict.summary}")
     return 0
-
-
-def lines(start: int, end: int) -> str:
-    """A cited span as editors read it: "12" for one line, "12-14" for more."""
-    return str(start) if start == end else f"{start}-{end}"
 
 
 def _ask_events(engine: Engine, args: argparse.Namespace) -> Iterator[Any]:

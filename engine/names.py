@@ -59,3 +59,13 @@ def _show_one(match: re.Match[str]) -> str:
 def shown(name: str) -> str:
     """A path as a person reads it on one line: printable, bad bytes and control characters escaped."""
     return _UNSHOWABLE.sub(_show_one, name) if _UNSHOWABLE.search(name) else name
+
+
+def lines(start: int, end: int) -> str:
+    """A cited span of lines as editors read it: "12" for one line, "12-14" for more."""
+    return f"{start}" if end <= start else f"{start}-{end}"
+
+
+def location(path: str, start: int, end: int, page: int | None = None) -> str:
+    """Where a passage is, for a person: path:12 or path:12-14, with its page in a PDF."""
+    return f"{shown(path)}:{lines(start, end)}" + (f" (page {page})" if page else "")

@@ -28,13 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.answer_format import location
 from desktop.names import file_name, shown
 from desktop.snippet_text import readable
 from desktop.tasks import Job, State, TaskManager
 from desktop.widgets.preview import SourceTarget
 from desktop.widgets.results import SNIPPET_ROLE, TITLE_ROLE, ResultDelegate, plain
-from engine.api import Engine, SearchResult
+from engine.api import Engine, SearchResult, location
 from engine.events import Hit
 
 DEBOUNCE_MS = 150
@@ -274,8 +273,7 @@ class SearchPanel(QWidget):
     def _show(self, hits: list[Hit], info: str) -> None:
         self.results.clear()
         for hit in hits:
-            where = shown(relative_path(hit.path, self._folders))
-            title = location(where, hit.start_line, hit.end_line, hit.page)
+            title = location(relative_path(hit.path, self._folders), hit.start_line, hit.end_line, hit.page)
             marked = readable(hit.snippet or hit.heading, hit.path)
             item = QListWidgetItem(f"{title}\n{plain(marked)}")
             item.setToolTip(shown(hit.path))
