@@ -117,6 +117,15 @@ def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool
     )
 
 
+# A sentence opening with one of these points back at the sentence before it ("This can be used to
+# override…", "It returns…"): shown alone, its subject is lost. A demonstrative counts only before a verb
+# or modal ("This is why…"), not before a noun ("This function returns…"), which names its own subject.
+ANAPHORA = re.compile(
+    r"^\W*(?:(?:it|they|he|she|such)\b(?!\s*[-:])"
+    r"|(?:this|these|that|those)\s+(?:is|are|was|were|can|cannot|will|would|may|might|must|should|could|"
+    r"has|have|had|does|do|did|also|only|means|lets|allows|makes|ensures|requires|works|way|includes)\b)",
+    re.IGNORECASE,
+)
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 LIST_ITEMS = 8  # a lead-in sentence ("...in this order:") is quoted with at most this many items
 LIST_CHARS = 800

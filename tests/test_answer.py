@@ -242,7 +242,9 @@ def test_while_vectors_are_pending_nothing_verified_still_means_the_refusal(
     use(indexed, Scripted([RawSentence("We deploy on Mondays.", (1,), "every Monday at dawn")]))
     answer = indexed.ask("When do we deploy with zebracorn?", "scripted")
     assert answer.refused and answer.text == REFUSAL and not answer.sentences
-    use(indexed, Scripted([RawSentence("We deploy every Tuesday.", (1,), "every Tuesday")]))
+    # a verified quote that answers is kept (the whole sentence: two words alone sit at the check's line)
+    quote = "We deploy with the **zebracorn pipeline** every Tuesday."
+    use(indexed, Scripted([RawSentence("We deploy every Tuesday.", (1,), quote)]))
     assert not indexed.ask("When do we deploy with zebracorn?", "scripted").refused
 
 
@@ -1305,3 +1307,22 @@ def test_the_contract_keeps_the_first_line_of_code_indented_as_the_source_has_it
         RawSentence("    return parse(path)\nraise LoadError(path)", (1,), quote), [source], None
     )
     assert kept.sentence is not None and kept.sentence.text == "    return parse(path)\nraise LoadError(path)"
+
+
+def test_an_import_is_never_quoted_as_an_answer() -> None:
+    from engine.backends.extractive import candidates
+
+    module = (
+        '"""Preconfigured converters for orjson."""\n\n'
+        "from cattrs.preconf.orjson import OrjsonConverter, configure_converter, make_converter\n\n"
+        "import numpy as np\n\n"
+        "The orjson converter serializes bytes as base 85 strings and sets as lists.\n"
+    )
+    shown = [c.display for c in candidates([hit(module, path="/src/cattr/preconf/orjson.py")])]
+    assert not any("import" in d for d in shown), shown
+    assert "The orjson converter serializes bytes as base 85 strings and sets as lists." in shown
+    # prose that says "import" stays, and so does an example that does more than import
+    prose = "Import the module before use, then call make_converter with your options.\n"
+    assert candidates([hit(prose)])[0].display.startswith("Import the module")
+    example = ">>> from collections import deque\n>>> structure((1, 2, 3), deque[int])\ndeque([1, 2, 3])\n"
+    assert len(candidates([hit(example, path="/kb/a.md")])) == 1

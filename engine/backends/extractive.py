@@ -14,10 +14,18 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer.english import ANAPHORA
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import extractor_for
-from engine.text import LINK, LIST_ITEM, content_terms, lead_in, list_after, relevance, split_sentences
+from engine.text import (
+    ANAPHORA,
+    LINK,
+    LIST_ITEM,
+    content_terms,
+    lead_in,
+    list_after,
+    relevance,
+    split_sentences,
+)
 
 MAX_SENTENCES = 3
 # The relevance a sentence needs to be proposed at all, as designed: `citeline calibrate` fits the line
@@ -169,6 +177,15 @@ def shown(display: str) -> str:
     return LINK.sub(r"\1", display)
 
 
+# A line that only imports: Python's import and from-import, JavaScript's import and require, Go's
+# import, Rust's use, C's #include (a `>>>` prompt before it counts)
+_IMPORT = re.compile(
+    r"\s*(?:>>>\s*)?(?:import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*;?"
+    r"|from\s+[\w.]+\s+import\s+[^=()]*?(?:\([^=)]*\)?)?"
+    r"|import\s+[^=;]*?\s+from\s+['\"][^'\"]+['\"]\s*;?|import\s+['\"][^'\"]+['\"]\s*;?"
+    r"|(?:const|let|var)\s+[\w{},\s]+=\s*require\(['\"][^'\"]+['\"]\)\s*;?"
+    r"|use\s+[\w:{}, *]+;|#\s*include\s*[<\"][^>\"]+[>\"])\s*$"
+)
 _ENDS = tuple(".!?:;)\"'`*")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -238,6 +255,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                 continue
             if _INSTRUCTION.search(text):
                 continue
+            if all(_IMPORT.match(line) for line in text.split("\n") if line.strip()):
+                continue  # an import names a module and says nothing of what it does
             if lines:
                 lead = plain(clean(raw))
                 items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
