@@ -121,9 +121,13 @@ def contradicts(change: Change, quote: str) -> bool:
     return set(change.old) <= have and change.new not in have
 
 
-def find(cited: Sequence[Citation], evidence: Sequence[Hit], head: Callable[[str], str]) -> Reported | None:
+def find(
+    cited: Sequence[Citation], evidence: Sequence[Hit], head: Callable[[str], str], question: str = ""
+) -> Reported | None:
     """The first change in the evidence that a cited quote still contradicts, from another file and not
-    dated before the cited document. `head` gives a file's opening text (its stated date)."""
+    dated before the cited document. `head` gives a file's opening text (its stated date). Where the
+    answer quotes the change itself, the line of another file that still states the old fact, the one
+    sharing most words with `question`."""
     found = [(n, hit, ch) for n, hit in enumerate(evidence, 1) for ch in changes_in(hit, head(hit.path))]
     for citation in cited:
         stated = doc_date(citation.path, head(citation.path))
@@ -137,6 +141,35 @@ def find(cited: Sequence[Citation], evidence: Sequence[Hit], head: Callable[[str
                 continue
             also = _mentions(change, evidence, {citation.path, hit.path})
             return Reported(citation, reported, also, _reason(citation, change, stated))
+    return _still_stated(cited, evidence, head, found, set(content_terms(question)))
+
+
+def _still_stated(
+    cited: Sequence[Citation],
+    evidence: Sequence[Hit],
+    head: Callable[[str], str],
+    found: Sequence[tuple[int, Hit, Change]],
+    asked: set[str],
+) -> Reported | None:
+    """Where the answer quotes the change itself ("we're switching from Datadog to Grafana"): the first
+    line of another file, not dated after the change, that still states what changed (its quote
+    contradicts the change as a cited one would), the one sharing most of the question's words `asked`."""
+    quoted = {c.path for c in cited}
+    for n, hit, change in found:
+        if hit.path not in quoted or (reported := contract.cite(n, hit, change.statement)) is None:
+            continue
+        stating: list[tuple[int, Citation, date | None, str]] = []
+        for m, other in enumerate(evidence, 1):
+            stated = doc_date(other.path, head(other.path))
+            if other.path == hit.path or (stated and change.when and change.when < stated):
+                continue
+            for _, sentence in line_sentences(other.text):
+                if contradicts(change, sentence) and (old := contract.cite(m, other, sentence)) is not None:
+                    stating.append((len(asked & set(content_terms(sentence))), old, stated, other.path))
+        if stating:
+            _, old, stated, path = max(stating, key=lambda s: s[0])  # the first of the best
+            also = _mentions(change, evidence, {path, hit.path})
+            return Reported(old, reported, also, _reason(old, change, stated))
     return None
 
 

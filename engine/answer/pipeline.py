@@ -222,7 +222,7 @@ def reported_change(
     cited += [
         p for path in dict.fromkeys(c.path for c in cited) if (p := point_citation(question, path, evidence))
     ]
-    found = changes.find(cited, evidence, head)
+    found = changes.find(cited, evidence, head, question)
     if found is None:
         return None
     cites = (found.cited, found.change_citation, *found.also)
