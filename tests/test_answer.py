@@ -609,8 +609,23 @@ def test_conflict_note_falls_back_to_the_questions_point_when_the_quote_is_gener
     }
 
 
+REPORT = "Heads up: we're switching from Datadog to Grafana Cloud for monitoring metrics in Q1."
+
+
+@pytest.mark.parametrize(
+    ("quoted", "said"),
+    [
+        # the answer quotes the document that still states the old fact
+        (
+            "architecture.md",
+            ("Monitoring uses Datadog for metrics and traces.", "Monitoring: Datadog (metrics + traces)"),
+        ),
+        # the answer quotes the change itself: the document still stating the old fact is found for it
+        ("engineering.json", ("We are switching to Grafana Cloud for monitoring metrics in Q1.", REPORT)),
+    ],
+)
 def test_a_reported_change_is_flagged_against_a_document_that_still_states_the_old_fact(
-    engine: Engine, tmp_path: Path
+    engine: Engine, tmp_path: Path, quoted: str, said: tuple[str, str]
 ) -> None:
     root = tmp_path / "kb"
     write(
@@ -621,18 +636,13 @@ def test_a_reported_change_is_flagged_against_a_document_that_still_states_the_o
     )
     messages = [
         {"user": "ana", "timestamp": "2024-06-01T09:00:00Z", "text": "Lunch is at noon on Fridays."},
-        {
-            "user": "priya",
-            "timestamp": "2024-09-05T10:00:00Z",
-            "text": "Heads up: we're switching from Datadog to Grafana Cloud for monitoring metrics in Q1.",
-        },
+        {"user": "priya", "timestamp": "2024-09-05T10:00:00Z", "text": REPORT},
     ]
     write(root, "chat/engineering.json", json.dumps(messages, indent=2))
     engine.add_folder(root)
     engine.run(engine.sync())
     question = "Which monitoring tool do we use for metrics?"
-    said = ("Monitoring uses Datadog for metrics and traces.", "Monitoring: Datadog (metrics + traces)")
-    answer = ask_quoting(engine, question, "architecture.md", *said)
+    answer = ask_quoting(engine, question, quoted, *said)
     assert not answer.refused and answer.conflicts, answer
     conflict = answer.conflicts[0]
     assert Path(answer.evidence[conflict.current - 1].path).name == "engineering.json"
@@ -644,38 +654,7 @@ def test_a_reported_change_is_flagged_against_a_document_that_still_states_the_o
         root, "architecture.md", (root / "architecture.md").read_text().replace("July 2024", "October 2024")
     )
     engine.run(engine.sync())
-    assert not ask_quoting(engine, question, "architecture.md", *said).conflicts
-
-
-def test_an_answer_quoting_the_change_itself_flags_the_document_that_still_states_the_old_fact(
-    engine: Engine, tmp_path: Path
-) -> None:
-    root = tmp_path / "kb"
-    write(
-        root,
-        "architecture.md",
-        "# Architecture\n\n**Last Updated:** July 2024\n\n## Tooling\n\n"
-        "- **Monitoring**: Datadog (metrics + traces), PagerDuty (alerting)\n",
-    )
-    report = "Heads up: we're switching from Datadog to Grafana Cloud for monitoring metrics in Q1."
-    messages = [{"user": "priya", "timestamp": "2024-09-05T10:00:00Z", "text": report}]
-    write(root, "chat/engineering.json", json.dumps(messages, indent=2))
-    engine.add_folder(root)
-    engine.run(engine.sync())
-    question = "Which monitoring tool do we use for metrics?"
-    said = ("We are switching to Grafana Cloud for monitoring metrics in Q1.", report)
-    answer = ask_quoting(engine, question, "engineering.json", *said)
-    assert not answer.refused and answer.conflicts, answer
-    conflict = answer.conflicts[0]
-    assert Path(answer.evidence[conflict.current - 1].path).name == "engineering.json"
-    note = next(s for s in answer.sentences if s.text.startswith("Sources disagree"))
-    assert {Path(c.path).name for c in note.citations} == {"architecture.md", "engineering.json"}
-    # A document written after the change was announced does not still state the old fact.
-    write(
-        root, "architecture.md", (root / "architecture.md").read_text().replace("July 2024", "October 2024")
-    )
-    engine.run(engine.sync())
-    assert not ask_quoting(engine, question, "engineering.json", *said).conflicts
+    assert not ask_quoting(engine, question, quoted, *said).conflicts
 
 
 def test_change_statements_need_from_and_to_and_a_quote_naming_the_old_thing() -> None:
