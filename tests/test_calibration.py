@@ -32,10 +32,19 @@ def test_extractive_decisions_match_the_calibration_record(name: str, tmp_path: 
     dataset = load(path, tmp_path)
     engine, _ = open_index(dataset, tmp_path)
     try:
-        summary = evaluate_answers(engine, dataset, "extractive")["answers"]
+        report = evaluate_answers(engine, dataset, "extractive")
+        coverage = engine.vector_coverage()
     finally:
         engine.close()
-    assert summary["refused_ids"] == RECORDED[name]["refused"]
+    summary = report["answers"]
+    moved = set(summary["refused_ids"]) ^ set(RECORDED[name]["refused"])
+    # A moved decision names its cause: the reason, what was dropped and cited, and the vectors' state.
+    why = [
+        {k: row[k] for k in ("id", "refused", "reason", "dropped_why", "cited", "timings")}
+        for row in report["answer_rows"]
+        if row["id"] in moved
+    ]
+    assert summary["refused_ids"] == RECORDED[name]["refused"], (coverage, why)
     for key, value in RECORDED[name]["figures"].items():
         # Counts ("5/5") hold exactly; shares may move a little with a fresh index's tie order.
         assert summary[key] == (pytest.approx(value, abs=0.02) if isinstance(value, float) else value), key
