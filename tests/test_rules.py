@@ -96,6 +96,27 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
     assert rules.screen(context("Why is the default 5 seconds?", five), [rules.UnsupportedFigure()]) is None
 
 
+def test_a_version_is_stated_by_its_releases_and_looked_for_in_the_whole_index() -> None:
+    """A version the question qualifies itself with ("In marshmallow 3.23, ...") is stated by a changelog
+    the question did not retrieve, and by any release under it (3.23.1); a figure with a unit is not."""
+    rule = [rules.UnsupportedFigure()]
+    docs = passage("DateTime fields serialize to ISO 8601 strings by default.", path="/docs/fields.rst")
+    changelog = "3.23.1 (2024-11-01)\n-------------------\nBug fixes"
+    asked = "In marshmallow 3.23, what is the default format of DateTime fields?"
+    assert rules.screen(context(asked, docs, indexed=changelog), rule) is None
+    assert rules.screen(context(asked, docs + passage(changelog, path="/CHANGELOG.rst")), rule) is None
+    refused = rules.screen(context(asked, docs), rule)  # no file names the release at all
+    assert refused is not None and '"3.23"' in refused[1]
+    refused = rules.screen(context("Why did 3.24.0 drop DateTime fields?", docs, indexed=changelog), rule)
+    assert refused is not None and '"3.24.0"' in refused[1]  # said without the word after it ("drop")
+    # 3.231 is another release; the version itself, said somewhere else, is not a release under it; and a
+    # figure with a unit must still be stated by what was retrieved
+    assert rules.screen(context(asked, docs, indexed="3.231 (2030-01-01)"), rule) is not None
+    assert rules.screen(context(asked, docs, indexed="Tested on 3.23 and 3.24."), rule) is not None
+    slow = context("Why is the retry delay 1.5 seconds?", docs, indexed="ratio 1.5")
+    assert rules.screen(slow, rule) is not None
+
+
 def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:
     from engine.answer.premise import identifiers, spellings
 

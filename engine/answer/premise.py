@@ -41,21 +41,39 @@ _TICKED = re.compile(r"`([^`\n]+)`")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
-def unsupported_figures(question: str, hits: Sequence[Hit]) -> list[str]:
+def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions | None = None) -> list[str]:
     """The figures a question takes as given (`premises`) that no hit states (its text, heading or file
-    name), each with the word after it ("30 seconds")."""
+    name), each with the word after it ("30 seconds").
+
+    A version ("3.23", "2.0.1": a figure with two dots, or with one and no unit after it) is stated by any
+    release under it ("3.23.1" states "3.23"), in what was retrieved or anywhere in the index
+    (`mentions`): a question qualified by its release series ("In marshmallow 3.23, ...") asks about what
+    the changelog's releases say exists, whatever the passages it retrieves are about. The version itself,
+    written as the question writes it, must be stated by what was retrieved, as any figure ("only tested
+    on Python 3.9 through 3.12" is not supported by a 3.9 said somewhere else)."""
     if not premises(question):
         return []
-    have = frozenset[str]().union(*(stated_figures(chunk_text(h)) for h in hits))
+    texts = [chunk_text(h) for h in hits]
+    have = frozenset[str]().union(*(stated_figures(t) for t in texts))
     out: dict[str, str] = {}  # each figure once, said as the question first writes it
     for m in re.finditer(rf"({english.FIGURE.pattern})(?:\s+([A-Za-z%]+))?", question, re.IGNORECASE):
         figure, unit = m.group(1), m.group(2) or ""
         joins = unit.lower() in english.CONNECTIVES or unit.lower().endswith("ly")  # "through", "only"
         value = next(iter(figures(figure)), "")
         said = figure if joins else m.group()  # "30 seconds", but "3.9", not "3.9 through"
-        if value and value not in have:
-            out.setdefault(value, said)
+        if not value or value in have or value in out:
+            continue
+        if _VERSION.fullmatch(figure) and (figure.count(".") > 1 or not unit or joins):
+            said = figure  # a release has no unit: "3.24.0", not "3.24.0 drop"
+            release = re.compile(rf"(?<![\d.]){re.escape(figure)}(?:\.\d+)*(?![\d])")
+            finer = [f"{figure}.{d}" for d in range(10)]  # "3.23.0"... "3.23.9" (and 3.23.10 by its 3.23.1)
+            if any(release.search(t) for t in texts) or (mentions is not None and mentions(*finer)):
+                continue
+        out[value] = said
     return list(out.values())
+
+
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
 
 
 def identifiers(question: str) -> list[str]:

@@ -182,7 +182,7 @@ class UnsupportedFigure(Premise):
     name, key = "unsupported_figure", "unsupported"
 
     def find(self, ctx: Context) -> list[str]:
-        return premise.unsupported_figures(ctx.question, ctx.hits)
+        return premise.unsupported_figures(ctx.question, ctx.hits, ctx.mentions)
 
     def reason(self, found: list[str]) -> str:
         said, them = ", ".join(f'"{f}"' for f in found), "it" if len(found) == 1 else "them"
