@@ -16,6 +16,7 @@ break one-line output.
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 
 ESCAPE = "\U0010ff7f"  # a private-use code point; a name that holds it is stored with it doubled
 _BYTE_BASE = 0x10FF00  # ESCAPE + chr(_BYTE_BASE + byte) stands for the surrogate of that byte
@@ -69,3 +70,21 @@ def lines(start: int, end: int) -> str:
 def location(path: str, start: int, end: int, page: int | None = None) -> str:
     """Where a passage is, for a person: path:12 or path:12-14, with its page in a PDF."""
     return f"{shown(path)}:{lines(start, end)}" + (f" (page {page})" if page else "")
+
+
+# A test module: under a tests/ folder, or named as test runners find them (test_x.py, x_test.go,
+# x.spec.ts, conftest.py)
+_TEST_DIR = frozenset({"test", "tests", "testing", "__tests__"})
+_TEST_FILE = re.compile(r"^(?:test_.+|.+_test|conftest)\.py$|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$", re.I)
+_ABOUT_TESTS = re.compile(r"\b(?:tests?|testing|tested|pytest|unittest|fixtures?|mock(?:s|ing|ed)?)\b", re.I)
+
+
+def is_test(path: str) -> bool:
+    """Whether a file is a test module (a tests/ folder among the three nearest it, or a test's name)."""
+    parts = PurePath(path.replace("\\", "/")).parts  # the folders nearest the file: not where it is kept
+    return bool(_TEST_DIR.intersection(p.lower() for p in parts[-4:-1])) or bool(_TEST_FILE.search(parts[-1]))
+
+
+def about_tests(question: str) -> bool:
+    """Whether a question asks about tests (the whole words test, pytest, fixture, mock...)."""
+    return bool(_ABOUT_TESTS.search(question))

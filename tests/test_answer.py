@@ -867,12 +867,35 @@ def test_the_current_version_leads_the_answer(engine: Engine, tmp_path: Path) ->
     shutil.copytree(demo, folder)
     engine.add_folder(folder)
     engine.run(engine.sync())
-    answer = engine.ask("How much does the Team plan cost?", "extractive")
+    question = "How much does the Team plan cost?"
+    assert Path(engine.evidence(question)[0].path).name == "pricing-2023.md"  # what makes the order matter
+    answer = engine.ask(question, "extractive")
     assert not answer.refused and answer.conflicts
-    assert Path(answer.evidence[0].path).name == "pricing-2023.md"  # what makes the order matter
     files = [{Path(c.path).name for c in s.citations} for s in answer.sentences if not s.is_conflict_note]
     assert files[0] == {"pricing-2025.md"}
     assert answer.sentences[-1].is_conflict_note
+    # numbered as read: the current list, quoted first, is source [1] (the evidence follows the answer)
+    assert answer.sentences[0].citations[0].source == 1 and "[1]" in answer.text.split(".")[0] + "."
+    assert Path(answer.evidence[0].path).name == "pricing-2025.md"
+
+
+def test_sources_are_numbered_in_the_order_the_answer_first_cites_them() -> None:
+    from engine.answer.pipeline import in_citation_order
+
+    evidence = [Hit(n, f"/kb/{n}.md", 1, 1, None, "", f"text {n}", 1.0 / n) for n in range(1, 6)]
+
+    def said(text: str, *sources: int) -> AnswerSentence:
+        return AnswerSentence(text, tuple(Citation(n, f"/kb/{n}.md", 1, 1, None, text) for n in sources))
+
+    kept = [said("First.", 3), said("Second.", 1, 3), said("Third.", 5)]
+    conflict = Conflict((1, 4), 4, "newer date")
+    sentences, shown, flagged = in_citation_order(kept, evidence, [conflict])
+    assert [[c.source for c in s.citations] for s in sentences] == [[1], [1, 2], [3]]
+    assert [Path(h.path).stem for h in shown] == ["3", "1", "5", "2", "4"]  # uncited: retrieved order
+    for s in sentences:  # each number still points at the passage its quote came from
+        assert all(shown[c.source - 1].path == c.path for c in s.citations)
+    assert flagged == (Conflict((2, 5), 5, "newer date"),)
+    assert contract.render(sentences) == "First [1]. Second [1][2]. Third [3]."
 
 
 def test_current_first_moves_only_sentences_citing_nothing_but_old_versions() -> None:
@@ -1222,7 +1245,8 @@ def test_a_doctest_keeps_its_prompt_and_a_blockquote_loses_its_marker() -> None:
 
 
 def test_passages_from_test_modules_come_after_the_documentation_unless_the_question_is_about_tests() -> None:
-    from engine.answer.pipeline import is_test, tests_last
+    from engine.answer.pipeline import tests_last
+    from engine.names import is_test
 
     assert (
         is_test("/repo/tests/test_hooks.py") and is_test("/repo/pkg/conftest.py") and is_test("/w/a.spec.ts")
@@ -1275,6 +1299,54 @@ def test_code_and_examples_are_shown_with_their_lines_and_ranked_as_before() -> 
     assert [c.display for c in candidates([hit(prose)])] == [
         "The converter makes a new deque from any iterable it is given, unbounded."
     ]
+
+
+def test_a_rest_literal_block_is_code_and_keeps_its_comments() -> None:
+    """reST code (".. code-block:: python", or a paragraph ending "::") is shown with its lines, its
+    comments with their "#"; the directive line alone says nothing and is never a quote."""
+    from engine.backends.extractive import candidates, in_literal_block
+
+    doc = (
+        "Read-only fields\n================\n\nUse dump_only and load_only for read-only fields.\n\n"
+        ".. code-block:: python\n    :linenos:\n\n"
+        "    class UserSchema(Schema):\n        name = fields.Str()\n"
+        '        # password is "write-only"\n        password = fields.Str(load_only=True)\n'
+    )
+    shown = [c.display for c in candidates([hit(doc, path="/docs/quickstart.rst")])]
+    assert "class UserSchema(Schema):\n    name = fields.Str()" in shown[1], shown
+    assert any(d.startswith('# password is "write-only"\npassword = fields.Str(') for d in shown), shown
+    assert not any(d.strip() in ("python", ":linenos:") for d in shown)
+    assert in_literal_block("Example::\n\n    x = 1\n    y = 2\n", 16)
+    # an indented note, a block quote and a top-level line are not code
+    assert not in_literal_block(".. note::\n\n   Mind the gap between\n   the two.\n", 14)
+    assert not in_literal_block("Some text.\n\n    A quoted line\n    of prose.\n", 16)
+    assert not in_literal_block("x = 1\ny = 2\n", 7)
+
+
+def test_a_test_module_is_quoted_only_when_it_answers_clearly_better() -> None:
+    """A sentence from a test module ranks TEST_PRIOR below one from the documentation that scores the
+    same, unless the question is about tests."""
+    from engine.backends.extractive import RANK_PRIOR, TEST_PRIOR, ExtractiveGenerator
+
+    evidence = [  # the same share of the question's words each
+        hit(
+            "The Boolean field accepts true as truthy values in tests here.",
+            path="/repo/tests/test_fields.py",
+        ),
+        hit("The Boolean field accepts true as truthy values by default today.", path="/d/b.rst", n=2),
+    ]
+    question = "Which strings does the Boolean field accept as truthy values?"
+    ranked = ExtractiveGenerator(None).scored(question, evidence)
+    adjusted = {c.source: adj for _, adj, c in ranked}
+    raw = {c.source: s for s, _, c in ranked}
+    assert adjusted[1] == pytest.approx(raw[1] - TEST_PRIOR) and adjusted[2] == pytest.approx(
+        raw[2] - RANK_PRIOR
+    )
+    assert ranked[0][2].source == 2
+    about = ExtractiveGenerator(None).scored("Which strings do the tests accept as truthy?", evidence)
+    assert {c.source: adj for _, adj, c in about}[1] == pytest.approx(
+        next(s for s, _, c in about if c.source == 1)
+    )
 
 
 def test_a_quote_of_several_lines_renders_as_a_code_block() -> None:

@@ -27,6 +27,7 @@ from engine.events import (
     Hit,
     RawSentence,
 )
+from engine.names import about_tests, is_test
 from engine.retrieve.search import hit_from_row
 from engine.text import Embed, content_terms, lead_in, list_after, normalize, split_sentences
 
@@ -111,6 +112,33 @@ def current_first(kept: list[AnswerSentence], found: Sequence[Conflict]) -> list
         return bool(sentence.citations) and all(c.source in stale for c in sentence.citations)
 
     return [s for s in kept if not old(s)] + [s for s in kept if old(s)]
+
+
+def _number(citation: Citation) -> int:
+    return citation.source
+
+
+def in_citation_order(
+    sentences: Sequence[AnswerSentence], evidence: Sequence[Hit], found: Sequence[Conflict]
+) -> tuple[tuple[AnswerSentence, ...], tuple[Hit, ...], tuple[Conflict, ...]]:
+    """The answer numbered as a reader expects: the evidence reordered so that the sources come first in
+    the order the answer first cites them (its markers read [1], [2], [3]..., each sentence's in order),
+    the passages no sentence cites after them in their retrieved order; every citation and conflict
+    renumbered to match."""
+    cited = dict.fromkeys(c.source for s in sentences for c in s.citations)
+    order = [*cited, *(n for n in range(1, len(evidence) + 1) if n not in cited)]
+    new = {old: n for n, old in enumerate(order, 1)}
+    renumbered = tuple(
+        replace(
+            s, citations=tuple(sorted((replace(c, source=new[c.source]) for c in s.citations), key=_number))
+        )
+        for s in sentences
+    )
+    moved = tuple(
+        replace(c, sources=tuple(new[n] for n in c.sources), current=new.get(c.current, c.current))
+        for c in found
+    )
+    return renumbered, tuple(evidence[n - 1] for n in order), moved
 
 
 def statements(text: str) -> Iterator[str]:
@@ -322,23 +350,11 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     return hits, [with_list(engine, h) for h in evidence]
 
 
-# A test module: under a tests/ folder, or named as test runners find them (test_x.py, x_test.go,
-# x.spec.ts, conftest.py)
-_TEST_DIR = frozenset({"test", "tests", "testing", "__tests__"})
-_TEST_FILE = re.compile(r"^(?:test_.+|.+_test|conftest)\.py$|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$", re.I)
-_ABOUT_TESTS = re.compile(r"\b(?:tests?|testing|tested|pytest|unittest|fixtures?|mock(?:s|ing|ed)?)\b", re.I)
-
-
-def is_test(path: str) -> bool:
-    parts = PurePath(path.replace("\\", "/")).parts  # the folders nearest the file: not where it is kept
-    return bool(_TEST_DIR.intersection(p.lower() for p in parts[-4:-1])) or bool(_TEST_FILE.search(parts[-1]))
-
-
 def tests_last(question: str, evidence: list[Hit]) -> list[Hit]:
     """The evidence with passages from test modules after the rest, in their order, unless the question
     is about tests: a test exercises what the documentation and the code say, so it answers "how" and
     "why" questions with a harness around the answer, and the sentence quoted should come from them."""
-    if _ABOUT_TESTS.search(question):
+    if about_tests(question):
         return evidence
     return sorted(evidence, key=lambda h: is_test(h.path))
 
@@ -486,15 +502,18 @@ def ask_stream(
         conflict, note = reported
         found, notes = [conflict], [note]
     yield from notes
-    sentences = tuple(current_first(kept, found) + notes)  # the answer leads; a conflict note follows it
+    # the answer leads; a conflict note follows it
+    sentences, shown_evidence, flagged = in_citation_order(
+        current_first(kept, found) + notes, evidence, found
+    )
     yield Answer(
         question,
         contract.render(sentences),
         False,
         "",
         sentences,
-        tuple(evidence),
-        tuple(found),
+        shown_evidence,
+        flagged,
         tuple(dropped + shown.unanswering),
         name,
         clock.marks,

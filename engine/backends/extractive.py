@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import extractor_for
+from engine.names import about_tests, is_test
 from engine.text import (
     ANAPHORA,
     LINK,
@@ -36,6 +37,10 @@ SAME = 0.8  # a sentence sharing this much of its words with one before it says 
 ANTECEDENT_CHARS = 400  # a sentence and the one before it that names its subject, quoted together, at most
 SOURCES = 5
 RANK_PRIOR = 0.02  # a sentence loses this much per place its source sits below the top evidence
+# ...and this much more when its source is a test module, unless the question is about tests: a test
+# exercises what the documentation and the code say, so its sentence is quoted only when it scores this
+# much above theirs, or when they have none that answers
+TEST_PRIOR = 0.1
 # Text addressed to an assistant rather than a reader: quoted as an answer it would pass the injection on.
 _INSTRUCTION = re.compile(
     r"\b(ignore|disregard|forget) (all |any )?(the )?(previous|prior|above|earlier) (instructions|prompts?)\b"
@@ -132,13 +137,45 @@ _CODE_LINE = re.compile(
 )
 
 
+# A reST directive whose indented body is code (".. code-block:: python"), or a paragraph ending in "::"
+_LITERAL_OPENER = re.compile(
+    r"[ \t]*\.\. (?:code-block|code|sourcecode|doctest|testcode|testsetup|testoutput|ipython"
+    r"|jupyter-execute)::.*|(?![ \t]*\.\. ).*\S::[ \t]*|[ \t]*::[ \t]*"
+)
+
+
+def in_literal_block(text: str, at: int) -> bool:
+    """Whether the line holding offset `at` of `text` is in a reST literal block: indented below a line
+    that opens one (a code directive, or a paragraph ending in "::"), past blank lines and the block's
+    other lines (indented, if less deep than this one: a class around its method)."""
+    start = text.rfind("\n", 0, at) + 1
+    line = text[start : text.find("\n", at) if "\n" in text[at:] else len(text)]
+    depth = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+    if not depth:
+        return False
+    for before in reversed(text[: max(0, start - 1)].split("\n")):
+        if not before.strip():
+            continue
+        indent = len(before.expandtabs(4)) - len(before.expandtabs(4).lstrip())
+        if indent < depth:
+            if _LITERAL_OPENER.fullmatch(before):
+                return True
+            if not indent:
+                return False
+            depth = indent  # a less indented line of the same block (a class around its body)
+    return False
+
+
 def is_code(hit: Hit, quote: str) -> bool:
     """Whether a quote of several lines is code or an example, shown with its lines: a doctest, a fenced
-    block, or two lines of code in a source file."""
+    block, a reST literal block, or two lines of code in a source file."""
     lines = [line for line in quote.split("\n") if line.strip()]
     if len(lines) < 2:
         return False
     if "```" in quote or any(line.lstrip().startswith(">>>") for line in lines):
+        return True
+    at = hit.text.find(quote)
+    if at >= 0 and in_literal_block(hit.text, at):
         return True
     found = extractor_for(Path(hit.path))
     in_code = found is not None and getattr(found, "kind", "") in ("python", "code")
@@ -267,7 +304,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             if header:
                 display = row_display(raw, header)
-            elif is_code(hit, text):  # shown with its lines; ranked as one line of words, as before
+            elif is_code(hit, code := hit.text[start:last].strip()):  # shown with its lines; ranked as
+                text = code  # one line of words, as before; its first "#" is a comment, kept
                 at = hit.text.find(text, start)
                 prefix = hit.text[hit.text.rfind("\n", 0, at) + 1 : at]  # the first line's indentation
                 display = plain_lines(text, len(prefix.expandtabs(4)) if prefix.isspace() else 0)
@@ -275,6 +313,8 @@ def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
                 continue
             else:
                 display = plain(raw if raw.lstrip().startswith("|") else text)
+                if len(content_terms(display)) < 3:  # markup that says nothing (".. code-block:: python")
+                    continue
             out.append(Candidate(n, text, len(out), display))
     return distinct(out)
 
@@ -317,8 +357,12 @@ class ExtractiveGenerator:
         if not found:
             return []
         scores = self.scores(question, found)
+        tests = set() if about_tests(question) else {n for n, h in enumerate(evidence, 1) if is_test(h.path)}
         return sorted(
-            ((s, s - RANK_PRIOR * (c.source - 1), c) for s, c in zip(scores, found, strict=True)),
+            (
+                (s, s - RANK_PRIOR * (c.source - 1) - (TEST_PRIOR if c.source in tests else 0.0), c)
+                for s, c in zip(scores, found, strict=True)
+            ),
             key=lambda p: -p[1],
         )
 
