@@ -57,6 +57,7 @@ from engine.store.catalog import Catalog, ChunkRow, FileRow, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.qdrant import open_stores, parse_backend
 from engine.store.vectors import VectorIndex
+from engine.text import EMBEDDING_INPUT, embedding_text
 from models.locator import Locator, ModelSpec, ModelStatus
 
 # The public types front-ends may name, re-exported from the rooms that define them.
@@ -472,11 +473,13 @@ class Engine:
         return OcrPhase(self.catalog, self.ocr_cache, self._ocr_policy(), reader, indexer.refresh)
 
     def _fit_vectors(self, dim: int) -> None:
-        """The stored vectors are as wide as the embedder's; vectors of another model are dropped (and
-        recomputed by this embed_pending) instead of failing every search."""
+        """The stored vectors are as wide as the embedder's and were read from the text as this version
+        prepares it (`EMBEDDING_INPUT`); vectors of another model or of older inputs are dropped (and
+        recomputed by this embed_pending) instead of failing or skewing every search."""
         catalog = self.catalog
-        if catalog.vector_dim() != dim:
+        if catalog.vector_dim() != dim or catalog.meta("embedding_input", "raw") != EMBEDDING_INPUT:
             catalog.reset_vectors(dim)
+            catalog.set_meta("embedding_input", EMBEDDING_INPUT)
             with self._open_lock:
                 if self._vectors is not None:
                     self._vectors.reset(dim)
@@ -509,13 +512,14 @@ class Engine:
         return list(job)
 
     # -- search ---------------------------------------------------------------------------------------
-    def _embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        vec: npt.NDArray[np.float32] = self.embedder().embed([text])[0]
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        """A question's vector, read as the stored chunks were (`embedding_text`)."""
+        vec: npt.NDArray[np.float32] = self.embedder().embed([embedding_text(text) or text])[0]
         return vec
 
     def searcher(self) -> Searcher:
         catalog, lexical, vectors = self._open()
-        embed = self._embed_query if len(vectors) else None
+        embed = self.embed_query if len(vectors) else None
         return Searcher(  # typed for the embedded stores; any LexicalStore/VectorStore does
             catalog,
             cast(LexicalIndex, lexical),

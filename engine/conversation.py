@@ -382,7 +382,7 @@ def engine_chunks(engine: Engine) -> Callable[[Sequence[str]], Passages]:
 def engine_embed(engine: Engine) -> Callable[[str], npt.NDArray[np.float32]] | None:
     if not engine.has_vectors():
         return None
-    return lambda text: engine.embedder().embed([text])[0]
+    return engine.embed_query
 
 
 def thread_stream(

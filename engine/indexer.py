@@ -32,6 +32,7 @@ from engine.ingest.secrets import redact as redact_secrets
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow, QueuedText
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
+from engine.text import embedding_text
 
 log = logging.getLogger(__name__)
 
@@ -393,7 +394,7 @@ class Indexer:
         A batch a worker fails, returns in the wrong shape, or holds far longer than a batch takes here
         (a hung worker) is embedded here; a late result of it is then ignored."""
         prepared = [self._prepare(batch, heads) for batch in _batches(queue)]
-        jobs = {spool.publish(job.distinct): job for job in prepared}
+        jobs = {spool.publish(job.inputs): job for job in prepared}
         published = time.monotonic()
         mine = SPOOL_PATIENCE  # seconds a batch takes here, once measured
         checked = 0.0
@@ -436,7 +437,8 @@ class Indexer:
         parts = [heads.split(q.text) if q.first else (None, q.text) for q in batch]
         new_headers = [h for h, _ in parts if h is not None and h not in heads.vectors]
         distinct = list(dict.fromkeys([*new_headers, *(rest for _, rest in parts)]))
-        return _Job(batch, parts, list(dict.fromkeys(new_headers)), distinct)
+        inputs = [embedding_text(text) or text for text in distinct]
+        return _Job(batch, parts, list(dict.fromkeys(new_headers)), distinct, inputs)
 
     def _store(self, job: _Job, vecs: npt.NDArray[np.float32], heads: Heads) -> None:
         """Store a batch's vectors (mixing in shared headers' vectors) and add them to the vector index:
@@ -470,7 +472,8 @@ class _Job:
     batch: list[QueuedText]
     parts: list[tuple[str | None, str]]  # (shared header or None, the rest) per queued text
     new_headers: list[str]  # headers no earlier batch has read
-    distinct: list[str]  # the model's inputs: new headers, then each distinct rest
+    distinct: list[str]  # new headers, then each distinct rest, as the catalog holds them
+    inputs: list[str]  # what the model reads of each: its words without markup (text.embedding_text)
 
 
 def _batches(queue: list[QueuedText]) -> Iterator[list[QueuedText]]:
@@ -479,7 +482,7 @@ def _batches(queue: list[QueuedText]) -> Iterator[list[QueuedText]]:
 
 
 def _embedded(embed: Callable[[list[str]], object], job: _Job) -> npt.NDArray[np.float32]:
-    return np.asarray(embed(job.distinct), dtype=np.float32)
+    return np.asarray(embed(job.inputs), dtype=np.float32)
 
 
 class _Behind:

@@ -191,3 +191,31 @@ def figure_value(number: str) -> str:
     whole, dot, part = number.partition(".")
     whole = whole.lstrip("0") or "0"
     return (f"{whole}.{part}".rstrip("0").rstrip(".") or "0") if dot else whole
+
+
+# What a passage says, without the markup around it: what the embedder reads of a chunk. Measured on a
+# reST page (marshmallow's "Handling Unknown Fields"): the question's cosine with the raw chunk was 0.40,
+# below 50 other chunks, and 0.67 with its roles and targets taken out, above all of them.
+_ROLE_TEXT = re.compile(r"(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`~?([^`<\n]*?)\s*(?:<[^`>\n]*>)?`")
+_REST_LINK = re.compile(r"`([^`<\n]*?\S)\s*<[^`>\n]+>`_{0,2}")  # `text <target>`_ -> text
+_URL = re.compile(r"<?https?://[^\s)>\]]+>?")
+# HTML and MDX tags (<Card title="...">), never a generic type or a comparison in code (List<String>, x<y>z)
+_TAG = re.compile(r"</[A-Za-z][\w.:-]*\s*>|(?<![\w<])<[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
+_RULE = re.compile(r"(?m)^[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*$")  # reST underlines, Markdown rules
+_DIRECTIVE = re.compile(r"(?m)^[ \t]*\.\. [\w:-]+::")  # ".. code-block::", ".. note::": the name only
+_MARKS = re.compile(r"`+|\*\*|^[ \t]*#+[ \t]+", re.MULTILINE)
+
+
+# Which preparation the stored vectors were read from: an index whose vectors were embedded from other
+# input (the raw chunk text, before this) embeds them again (Engine._fit_vectors).
+EMBEDDING_INPUT = "words-1"
+
+
+def embedding_text(text: str) -> str:
+    """A chunk as the embedder reads it: reST roles, Markdown and reST links by their text, URLs, HTML
+    and MDX tags, underlines, directive markers, code ticks, emphasis and heading marks taken out, the
+    words and code left as they are."""
+    text = _ROLE_TEXT.sub(r"\1", text)
+    text = _REST_LINK.sub(r"\1", LINK.sub(r"\1", text))
+    text = _DIRECTIVE.sub(" ", _RULE.sub(" ", _TAG.sub(" ", _URL.sub(" ", text))))
+    return " ".join(_MARKS.sub(" ", text).split())

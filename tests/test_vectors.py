@@ -16,6 +16,7 @@ import pytest
 from engine.api import Engine
 from engine.store.catalog import Catalog
 from engine.store.vectors import VectorIndex
+from engine.text import EMBEDDING_INPUT, embedding_text
 from tests.conftest import REPO, write
 
 
@@ -193,3 +194,42 @@ def test_a_snapshot_reader_never_writes_the_file(engine: Engine, small_folder: P
         assert (path.stat().st_mtime_ns, record.read_text()) == saved
     finally:
         writer.communicate("")
+
+
+def test_the_embedder_reads_a_chunks_words_not_its_markup() -> None:
+    rst = (
+        "Handling Unknown Fields\n=======================\n\n"
+        "By default, :meth:`load <marshmallow.Schema.load>` raises a :exc:`~marshmallow.ValidationError`. "
+        "See `the docs <https://example.org/x>`_ and [the guide](guide.md).\n\n"
+        '.. code-block:: python\n\n<Card title="Setup">**Install** it</Card>\n'
+    )
+    assert embedding_text(rst) == (
+        "Handling Unknown Fields By default, load raises a marshmallow.ValidationError. See the docs and "
+        "the guide. python Install it"
+    )
+    code = "def first(xs: List<String>) -> bool:\n    # the first item\n    return x<y and y>z\n"
+    assert "List<String>" in embedding_text(code) and "x<y and y>z" in embedding_text(code)
+
+
+def test_vectors_embedded_from_older_input_are_read_again(engine: Engine, small_folder: Path) -> None:
+    """An index whose vectors were read from the raw chunk text (before `embedding_text`) embeds every
+    chunk again at the next sync, so that questions and chunks are read the same way."""
+    engine.add_folder(small_folder)
+    engine.run(engine.sync())
+    catalog = engine.catalog
+    assert catalog.meta("embedding_input") == EMBEDDING_INPUT
+    hashes = [str(r[0]) for r in catalog._cur().execute("SELECT DISTINCT text_hash FROM chunks").fetchall()]
+    catalog.reset_vectors(384)  # an older version's index: every vector read from other input
+    catalog.store_vectors(hashes, np.zeros((len(hashes), 384), dtype=np.float32))
+    catalog.set_meta("embedding_input", "raw")
+    engine.run(engine.sync())
+    assert catalog.meta("embedding_input") == EMBEDDING_INPUT
+    text, chash = (
+        catalog._cur()
+        .execute("SELECT text, text_hash FROM chunks WHERE text LIKE '%#%' ORDER BY id LIMIT 1")
+        .fetchone()
+    )
+    stored = catalog._cur().execute("SELECT vec FROM vectors WHERE text_hash = ?", [chash]).fetchone()[0]
+    want = engine.embedder().embed([embedding_text(text)])[0]
+    assert np.allclose(np.asarray(stored, dtype=np.float32), want, atol=1e-4)
+

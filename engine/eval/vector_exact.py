@@ -49,7 +49,7 @@ def _recall(engine: Any, queries: Sequence[str], vectors: VectorIndex) -> float:
     """Share of exact search's top-10 chunk ids that the graph's top 10 holds, over all queries."""
     found = wanted = 0
     for text in queries:
-        query = engine.embedder().embed([text])[0]
+        query = engine.embed_query(text)
         vectors.exact = True
         exact = {cid for cid, _ in vectors.search(query, TOP)}
         vectors.exact = False
