@@ -33,7 +33,7 @@ def embeddings(n: int, dim: int = 384, seed: int = 0) -> npt.NDArray[np.float32]
 def test_top_10_matches_exact_cosine() -> None:
     vecs = embeddings(5000)
     ids = np.arange(10, 10 + len(vecs), dtype=np.int64) * 7
-    index = VectorIndex(384)
+    index = VectorIndex(384, exact_below=0)  # through the graph, as above EXACT_BELOW vectors
     index.add(ids, vecs)
     queries = embeddings(100, seed=1)
     found = 0
@@ -233,3 +233,21 @@ def test_vectors_embedded_from_older_input_are_read_again(engine: Engine, small_
     want = engine.embedder().embed([embedding_text(text)])[0]
     assert np.allclose(np.asarray(stored, dtype=np.float32), want, atol=1e-4)
 
+
+def test_a_small_index_is_searched_exactly_and_ties_go_by_chunk_id() -> None:
+    """Up to EXACT_BELOW vectors every one is compared; chunks holding one text (equal vectors) come in
+    chunk-id order, whatever order the build inserted them in."""
+    vecs = embeddings(3000, seed=3)
+    ids = np.arange(1, 3001, dtype=np.int64)
+    queries = embeddings(30, seed=4)
+    for order in (ids, ids[::-1].copy()):
+        index = VectorIndex(384)
+        index.add(order, vecs[order - 1])
+        for q in queries:
+            want = ids[np.argsort(-(vecs @ q), kind="stable")[:10]].tolist()
+            assert [cid for cid, _ in index.search(q, 10)] == want
+    twins = VectorIndex(384)
+    twin = np.repeat(vecs[:1], 5, axis=0)
+    twins.add(np.array([50, 9, 31, 2, 77], dtype=np.int64), twin)
+    twins.add(ids[100:400], vecs[100:400])
+    assert [cid for cid, _ in twins.search(vecs[0], 3)] == [2, 9, 31]

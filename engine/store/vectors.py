@@ -15,6 +15,11 @@ version) is recognised and brought in line by difference at the next open, not r
 
 `VectorIndex(dim)` without a path is the same graph in memory only (tests, a catalog snapshot).
 
+An index of at most EXACT_BELOW vectors (most personal folders) is searched by comparing every fp16 copy
+(usearch's exact search, a few milliseconds): a small graph built by several threads was measured to miss
+true neighbours and to differ from one build to the next. Above it, the graph. Either way equal distances
+are ordered by chunk id, so the same index answers the same question the same way.
+
 `exact = True` answers by brute force instead, over the catalog's float32 vectors (the graph's fp16 copies
 when there is no catalog): the reference the graph's recall and the eval's "within 0.005" are measured
 against (engine/eval/vector_exact.py). It loads every float vector, so it is for measuring, not for use.
@@ -45,15 +50,23 @@ DTYPE = "f16"
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
 EXPANSION_SEARCH = 128  # candidates visited per query; a larger k widens it to k
+# Up to this many vectors every search compares them all (the fp16 copies, ~7 ms at 50,000 on one core):
+# exact, and the same from one build to the next. Two builds of one 1,226-vector graph (boltons) answered
+# differently: one missed 2 of the exact top 5 for a question, and the evidence gate refused it.
+EXACT_BELOW = 50_000
+TIES = 8  # extra neighbours fetched so that a tie at the k-th place is broken by chunk id, not by chance
 SAVE_EVERY = 50_000  # changes between saves while indexing, bounding what a crash leaves to redo
 FORMAT = 1
 
 
 class VectorIndex:
-    def __init__(self, dim: int, path: Path | None = None, exact: bool = False) -> None:
+    def __init__(
+        self, dim: int, path: Path | None = None, exact: bool = False, exact_below: int = EXACT_BELOW
+    ) -> None:
         self.dim = dim
         self.path = path
         self.exact = exact
+        self.exact_below = exact_below  # searched by comparing every fp16 copy up to this many vectors
         self._lock = threading.RLock()
         self._index = _new_index(dim)
         self._changes = 0  # adds and removes since the last save
@@ -152,10 +165,17 @@ class VectorIndex:
                 return []
             if self.exact:
                 return self._search_exact(query.astype(np.float32).reshape(-1), k)
-            self._index.expansion_search = max(EXPANSION_SEARCH, k)  # type: ignore[misc]
-            found = self._index.search(query.astype(np.float32).reshape(-1), k, threads=1)
-            keys, distances = found.keys, found.distances
-        return [(int(key), float(1.0 - d)) for key, d in zip(keys, distances, strict=True)]
+            want = min(len(self._index), k + TIES)
+            vector = query.astype(np.float32).reshape(-1)
+            if len(self._index) <= self.exact_below:
+                found = self._index.search(vector, want, threads=1, exact=True)
+            else:
+                self._index.expansion_search = max(EXPANSION_SEARCH, want)  # type: ignore[misc]
+                found = self._index.search(vector, want, threads=1)
+            pairs = zip(found.keys.tolist(), found.distances.tolist(), strict=True)
+        # nearest first, equal distances (chunks of one text, copied code) by chunk id: the same answer
+        # from every build of the index, whatever order its threads inserted them in
+        return [(int(key), float(1.0 - d)) for key, d in sorted(pairs, key=lambda p: (p[1], p[0]))[:k]]
 
     def _search_exact(self, query: Matrix, k: int) -> list[tuple[int, float]]:
         if self._catalog is None:  # no float vectors to read: every fp16 copy, compared one by one
