@@ -224,7 +224,7 @@ class ProgressLine:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from engine.events import Answer, AnswerSentence, Draft, EvidenceReady
+    from engine.events import Answer, AnswerSentence, Draft
 
     engine = _engine(args, reads=True)
     final: Answer | None = None
@@ -237,10 +237,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
                     line.show(event)
                 continue
             line.clear()
-            if isinstance(event, EvidenceReady) and not args.json and args.evidence:
-                for n, hit in enumerate(event.hits, start=1):
-                    print(f"[{n}] {location(hit.path, hit.start_line, hit.end_line)}", file=sys.stderr)
-            elif isinstance(event, Draft) and not args.json and sys.stderr.isatty():
+            if isinstance(event, Draft) and not args.json and sys.stderr.isatty():
                 print("Draft, quoted from the sources while the model writes:", file=sys.stderr)
                 for sentence in event.sentences:
                     print(textwrap.indent(sentence.text, "  "), file=sys.stderr, flush=True)
@@ -257,6 +254,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(asdict(final), indent=2, default=str))
         return 0
+    if args.evidence:  # as the answer numbers it: the sources it cites first, in the order it cites them
+        for n, hit in enumerate(final.evidence, start=1):
+            print(f"[{n}] {location(hit.path, hit.start_line, hit.end_line)}", file=sys.stderr)
     if streamed:
         print()
     print(final.text)
@@ -575,7 +575,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ask", help="a cited answer, or a refusal when the folders do not support one")
     p.add_argument("question")
     p.add_argument("--generator", choices=generators.names(), help="default: the setting")
-    p.add_argument("--evidence", action="store_true", help="print the ranked evidence first (stderr)")
+    p.add_argument(
+        "--evidence", action="store_true", help="print the evidence, numbered as the answer cites it (stderr)"
+    )
     p.add_argument("--json", action="store_true", help="the full structure")
     p.add_argument(
         "--thread", metavar="NAME", help="ask in this thread (its id or title; a new one by that name)"

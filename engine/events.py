@@ -126,7 +126,8 @@ class AnswerToken:
 
 @dataclass(frozen=True)
 class EvidenceReady:
-    """First event of an answer: the ranked evidence, numbered [1]..[n] in this order."""
+    """First event of an answer: the ranked evidence, numbered [1]..[n] in this order while the answer
+    streams; the final Answer numbers it again, the sources it cites first in the order it cites them."""
 
     hits: tuple[Hit, ...]
 

@@ -77,6 +77,7 @@ class AnswerView(QWidget):
         self.browser.anchorClicked.connect(self._on_anchor)
         self.evidence_title = QLabel(EVIDENCE_TITLE)
         self.evidence = QListWidget()
+        self._listed: tuple[Hit, ...] = ()  # the hits the list shows, in its order
         self.evidence.setObjectName("evidence")
         self.evidence.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.evidence.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -125,7 +126,7 @@ class AnswerView(QWidget):
         self.state = AnswerState(question)
         self.question.setText(question)
         self.set_searched("")
-        self.evidence.clear()
+        self._fill_evidence(())
         self._render()
 
     def set_searched(self, standalone: str) -> None:
@@ -176,7 +177,7 @@ class AnswerView(QWidget):
         self.status.setText(breakable(status_text(state) + (f" ({hint})" if hint else "")))
         self.evidence_title.setText(REFUSED_EVIDENCE_TITLE if state.refused else EVIDENCE_TITLE)
         self._set_html(render_html(state))
-        if self.evidence.count() != len(state.evidence):
+        if self._listed != tuple(state.evidence):  # new, or renumbered in citation order
             self._fill_evidence(state.evidence)
         self._set_buttons()
 
@@ -187,6 +188,7 @@ class AnswerView(QWidget):
             self.browser.setHtml(text)
 
     def _fill_evidence(self, hits: tuple[Hit, ...]) -> None:
+        self._listed = tuple(hits)
         self.evidence.clear()
         for number, hit in enumerate(hits, 1):
             item = QListWidgetItem(evidence_label(number, hit))

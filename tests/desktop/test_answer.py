@@ -278,3 +278,22 @@ def test_progress_updates_the_status_line_but_not_the_answer(window: MainWindow,
     assert view.status.text() == "Reading the sources: 230 of 610 tokens · about 9 s left"
     assert view.browser.textCursor().hasSelection()  # the tick did not re-render the answer
     assert DRAFT_NOTE in view.browser.toPlainText()
+
+
+def test_the_evidence_list_follows_the_answers_numbering(window: MainWindow, runbook: Path) -> None:
+    """The answer numbers its sources in the order it cites them; the list, with the same count of
+    passages as while streaming, must show that order too, so that row [n] is the answer's [n]."""
+    first, second = _hit(runbook, 1, 2, 1), _hit(runbook, 40, 45, 2)
+    window.answer.begin("When does the rollback window close?")
+    window.answer.apply([EvidenceReady((first, second))])
+    cite = Citation(1, str(runbook), 42, 42, None, QUOTE)
+    final = Answer(
+        "When does the rollback window close?",
+        "Rollbacks must finish by 17:00 on Fridays. [1]",
+        False,
+        sentences=(AnswerSentence("Rollbacks must finish by 17:00 on Fridays.", (cite,)),),
+        evidence=(second, first),  # renumbered: the cited passage first
+    )
+    window.answer.apply([final])
+    rows = [window.answer.evidence.item(i).text() for i in range(window.answer.evidence.count())]
+    assert rows[0].startswith("[1] runbook.md:40-45") and rows[1].startswith("[2] runbook.md:1-2"), rows
