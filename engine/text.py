@@ -197,25 +197,39 @@ def figure_value(number: str) -> str:
 # reST page (marshmallow's "Handling Unknown Fields"): the question's cosine with the raw chunk was 0.40,
 # below 50 other chunks, and 0.67 with its roles and targets taken out, above all of them.
 _ROLE_TEXT = re.compile(r"(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`~?([^`<\n]*?)\s*(?:<[^`>\n]*>)?`")
-_REST_LINK = re.compile(r"`([^`<\n]*?\S)\s*<[^`>\n]+>`_{0,2}")  # `text <target>`_ -> text
+_REST_LINK = re.compile(r"`([^`<\n]*?\S)\s*<[^`>\n]+>`_{1,2}")  # `text <target>`_ -> text
 _URL = re.compile(r"<?https?://[^\s)>\]]+>?")
-# HTML and MDX tags (<Card title="...">), never a generic type or a comparison in code (List<String>, x<y>z)
-_TAG = re.compile(r"</[A-Za-z][\w.:-]*\s*>|(?<![\w<])<[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
+# HTML tags and MDX components, on one line: an HTML element's name (<br>, <a href="...">, </td>), or a
+# capitalised component with string props only (<Card title="Setup">, </Card>). Never a generic type or a
+# comparison in code (List<String>, <T>, x<y>z), an XML key (<timeout>), a JSX element with {expressions},
+# #include <stdio.h> or a placeholder (<folder>).
+_HTML = (
+    "a|abbr|b|blockquote|br|caption|cite|code|dd|del|details|div|dl|dt|em|figcaption|figure|h[1-6]|hr|i|"
+    "img|ins|kbd|li|mark|ol|p|pre|q|s|samp|small|span|strong|sub|summary|sup|table|tbody|td|tfoot|th|"
+    "thead|tr|tt|u|ul|var|video|audio|source|iframe|picture|center|font"
+)
+_PROPS = r"""(?:\s+[\w:.-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[\w.-]+))?)*\s*/?"""
+_COMPONENT = r"[A-Z][A-Za-z0-9]+(?:\.[A-Z][A-Za-z0-9]+)*"
+_TAG = re.compile(
+    rf"</(?:(?i:{_HTML})|{_COMPONENT})\s*>"  # a closing tag, wherever it stands
+    rf"|(?<![\w<])<(?:(?i:{_HTML})\b[^<>\n]*|{_COMPONENT}{_PROPS})>"
+)
 _RULE = re.compile(r"(?m)^[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*$")  # reST underlines, Markdown rules
 _DIRECTIVE = re.compile(r"(?m)^[ \t]*\.\. [\w:-]+::")  # ".. code-block::", ".. note::": the name only
-_MARKS = re.compile(r"`+|\*\*|^[ \t]*#+[ \t]+", re.MULTILINE)
 
 
 # Which preparation the stored vectors were read from: an index whose vectors were embedded from other
 # input (the raw chunk text, before this) embeds them again (Engine._fit_vectors).
-EMBEDDING_INPUT = "words-1"
+EMBEDDING_INPUT = "words-2"
 
 
 def embedding_text(text: str) -> str:
     """A chunk as the embedder reads it: reST roles, Markdown and reST links by their text, URLs, HTML
-    and MDX tags, underlines, directive markers, code ticks, emphasis and heading marks taken out, the
-    words and code left as they are."""
+    and MDX tags, underlines and directive markers taken out; the words, the code, and the marks the model
+    reads as meaning kept (code ticks, heading marks and emphasis: taking them out too lowered the question
+    "What is the rollback command?" against "## Rollback ... run `make rollback`" from 0.41 to 0.34, and
+    the hybrid nDCG@10 of Meridian, LangChain and boltons by 0.2-1.3 points)."""
     text = _ROLE_TEXT.sub(r"\1", text)
     text = _REST_LINK.sub(r"\1", LINK.sub(r"\1", text))
     text = _DIRECTIVE.sub(" ", _RULE.sub(" ", _TAG.sub(" ", _URL.sub(" ", text))))
-    return " ".join(_MARKS.sub(" ", text).split())
+    return " ".join(text.split())

@@ -205,10 +205,28 @@ def test_the_embedder_reads_a_chunks_words_not_its_markup() -> None:
     )
     assert embedding_text(rst) == (
         "Handling Unknown Fields By default, load raises a marshmallow.ValidationError. See the docs and "
-        "the guide. python Install it"
+        "the guide. python **Install** it"
     )
-    code = "def first(xs: List<String>) -> bool:\n    # the first item\n    return x<y and y>z\n"
-    assert "List<String>" in embedding_text(code) and "x<y and y>z" in embedding_text(code)
+    assert (
+        embedding_text("## Rollback\n\nRun `make rollback` <b>now</b>.")
+        == "## Rollback Run `make rollback` now ."
+    )
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def first(xs: List<String>) -> bool:\n    return x<y and y>z",
+        "Use `List<String>` or `std::vector<int>`; run `citeline ask <folder> <question>`",
+        "<timeout>30</timeout>\n<maxRetries>5</maxRetries>",
+        "return <UserProfile user={user} onSave={save} />;",
+        "public static <T> void f(); template <typename T> #include <stdio.h>",
+        "while i <n:\n    total += i\n    if total > limit:",
+    ],
+)
+def test_the_embedder_reads_code_whole(code: str) -> None:
+    """Generics, comparisons, XML keys, JSX with expressions, includes and placeholders are no markup."""
+    assert embedding_text(code) == " ".join(code.split())
 
 
 def test_vectors_embedded_from_older_input_are_read_again(engine: Engine, small_folder: Path) -> None:
@@ -251,3 +269,9 @@ def test_a_small_index_is_searched_exactly_and_ties_go_by_chunk_id() -> None:
     twins.add(np.array([50, 9, 31, 2, 77], dtype=np.int64), twin)
     twins.add(ids[100:400], vecs[100:400])
     assert [cid for cid, _ in twins.search(vecs[0], 3)] == [2, 9, 31]
+    many = [VectorIndex(384), VectorIndex(384)]  # more equal vectors than a search fetches at first
+    for index, keys in zip(many, (np.arange(1000, 1030), np.arange(1029, 999, -1)), strict=True):
+        index.add(keys.astype(np.int64), np.repeat(vecs[:1], 30, axis=0))
+        index.add(ids[100:400], vecs[100:400])
+    assert [cid for cid, _ in many[0].search(vecs[0], 3)] == [cid for cid, _ in many[1].search(vecs[0], 3)]
+    assert [cid for cid, _ in many[1].search(vecs[0], 3)] == [1000, 1001, 1002]

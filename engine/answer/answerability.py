@@ -44,7 +44,7 @@ from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel
 from engine.events import Hit
-from engine.text import Embed, content_terms, figure_value, split_sentences, words
+from engine.text import Embed, content_terms, embedding_text, figure_value, split_sentences, words
 
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
 FEATURES = (
@@ -335,7 +335,11 @@ class Checker:
 
     def values(self, quote: str, hit: Hit, with_model: bool = True) -> list[float]:
         known = hit.vector_score is not None  # the chunk's cosine from retrieval, when it has one
-        cosines = self.q.cosines([quote] if known else [quote, hit.text], self.embed)
+        # a chunk found by keywords alone is read as retrieval reads chunks (without markup), so both
+        # kinds of evidence give the chunk cosine on one scale
+        cosines = self.q.cosines(
+            [quote] if known else [quote, embedding_text(hit.text) or hit.text], self.embed
+        )
         cos_chunk = float(hit.vector_score or 0.0) if known and self.embed is not None else cosines[-1]
         scored = self.model_score(quote, hit) if with_model else 0.0
         return features(self.q, quote, hit, cosines[0], cos_chunk, scored)

@@ -165,17 +165,24 @@ class VectorIndex:
                 return []
             if self.exact:
                 return self._search_exact(query.astype(np.float32).reshape(-1), k)
-            want = min(len(self._index), k + TIES)
             vector = query.astype(np.float32).reshape(-1)
-            if len(self._index) <= self.exact_below:
-                found = self._index.search(vector, want, threads=1, exact=True)
-            else:
-                self._index.expansion_search = max(EXPANSION_SEARCH, want)  # type: ignore[misc]
-                found = self._index.search(vector, want, threads=1)
-            pairs = zip(found.keys.tolist(), found.distances.tolist(), strict=True)
+            want = min(len(self._index), k + TIES)
+            keys, distances = self._nearest(vector, want)
+            while want < len(self._index) and len(distances) > k and distances[-1] == distances[k - 1]:
+                want = min(len(self._index), want * 2)  # a tie runs past what was fetched: fetch more
+                keys, distances = self._nearest(vector, want)
         # nearest first, equal distances (chunks of one text, copied code) by chunk id: the same answer
         # from every build of the index, whatever order its threads inserted them in
-        return [(int(key), float(1.0 - d)) for key, d in sorted(pairs, key=lambda p: (p[1], p[0]))[:k]]
+        pairs = sorted(zip(keys, distances, strict=True), key=lambda p: (p[1], p[0]))[:k]
+        return [(int(key), float(1.0 - d)) for key, d in pairs]
+
+    def _nearest(self, vector: Matrix, want: int) -> tuple[list[int], list[float]]:
+        if len(self._index) <= self.exact_below:
+            found = self._index.search(vector, want, threads=1, exact=True)
+        else:
+            self._index.expansion_search = max(EXPANSION_SEARCH, want)  # type: ignore[misc]
+            found = self._index.search(vector, want, threads=1)
+        return found.keys.tolist(), found.distances.tolist()
 
     def _search_exact(self, query: Matrix, k: int) -> list[tuple[int, float]]:
         if self._catalog is None:  # no float vectors to read: every fp16 copy, compared one by one
