@@ -514,7 +514,7 @@ class Engine:
     # -- search ---------------------------------------------------------------------------------------
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """A question's vector, read as the stored chunks were (`embedding_text`)."""
-        vec: npt.NDArray[np.float32] = self.embedder().embed([embedding_text(text) or text])[0]
+        vec: npt.NDArray[np.float32] = self.embedder().embed([embedding_text(text)])[0]
         return vec
 
     def searcher(self) -> Searcher:

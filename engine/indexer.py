@@ -437,7 +437,7 @@ class Indexer:
         parts = [heads.split(q.text) if q.first else (None, q.text) for q in batch]
         new_headers = [h for h, _ in parts if h is not None and h not in heads.vectors]
         distinct = list(dict.fromkeys([*new_headers, *(rest for _, rest in parts)]))
-        inputs = [embedding_text(text) or text for text in distinct]
+        inputs = [embedding_text(text) for text in distinct]
         return _Job(batch, parts, list(dict.fromkeys(new_headers)), distinct, inputs)
 
     def _store(self, job: _Job, vecs: npt.NDArray[np.float32], heads: Heads) -> None:
@@ -473,7 +473,7 @@ class _Job:
     parts: list[tuple[str | None, str]]  # (shared header or None, the rest) per queued text
     new_headers: list[str]  # headers no earlier batch has read
     distinct: list[str]  # new headers, then each distinct rest, as the catalog holds them
-    inputs: list[str]  # what the model reads of each: its words without markup (text.embedding_text)
+    inputs: list[str]  # what the model reads of each: without its heavy markup (text.embedding_text)
 
 
 def _batches(queue: list[QueuedText]) -> Iterator[list[QueuedText]]:

@@ -231,5 +231,5 @@ def embedding_text(text: str) -> str:
     the hybrid nDCG@10 of Meridian, LangChain and boltons by 0.2-1.3 points)."""
     text = _ROLE_TEXT.sub(r"\1", text)
     text = _REST_LINK.sub(r"\1", LINK.sub(r"\1", text))
-    text = _DIRECTIVE.sub(" ", _RULE.sub(" ", _TAG.sub(" ", _URL.sub(" ", text))))
-    return " ".join(text.split())
+    words = _DIRECTIVE.sub(" ", _RULE.sub(" ", _TAG.sub(" ", _URL.sub(" ", text))))
+    return " ".join(words.split()) or text  # nothing but markup: read as it is

@@ -337,9 +337,7 @@ class Checker:
         known = hit.vector_score is not None  # the chunk's cosine from retrieval, when it has one
         # a chunk found by keywords alone is read as retrieval reads chunks (without markup), so both
         # kinds of evidence give the chunk cosine on one scale
-        cosines = self.q.cosines(
-            [quote] if known else [quote, embedding_text(hit.text) or hit.text], self.embed
-        )
+        cosines = self.q.cosines([quote] if known else [quote, embedding_text(hit.text)], self.embed)
         cos_chunk = float(hit.vector_score or 0.0) if known and self.embed is not None else cosines[-1]
         scored = self.model_score(quote, hit) if with_model else 0.0
         return features(self.q, quote, hit, cosines[0], cos_chunk, scored)
