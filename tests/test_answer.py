@@ -879,6 +879,28 @@ def test_the_current_version_leads_the_answer(engine: Engine, tmp_path: Path) ->
     assert Path(answer.evidence[0].path).name == "pricing-2025.md"
 
 
+def test_extractive_reads_every_passage_the_evidence_shows() -> None:
+    """The window lists every evidence passage, so the answer may quote any of them: the only sentence
+    that answers sits in the last of six (the generator once read the first five only)."""
+    import numpy as np
+
+    from engine.answer.pipeline import EVIDENCE
+    from engine.backends.extractive import ExtractiveGenerator
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.asarray([[1.0, 0.0] if "badge" in t else [0.0, 1.0] for t in texts], dtype=np.float32)
+
+    filler = "The cafeteria menu changes every week with seasonal dishes."
+    evidence = [Hit(n, f"/kb/f{n}.md", 1, 1, None, "", filler, 1.0 / n) for n in range(1, EVIDENCE)]
+    evidence.append(
+        Hit(EVIDENCE, "/kb/badges.md", 1, 1, None, "", "Lost badges are replaced at reception.", 0.1)
+    )
+    sentences = list(
+        ExtractiveGenerator(embed).generate("Where are lost badges replaced?", evidence, lambda: False)
+    )
+    assert [s.sources for s in sentences] == [(EVIDENCE,)]
+
+
 def test_sources_are_numbered_in_the_order_the_answer_first_cites_them() -> None:
     from engine.answer.pipeline import in_citation_order
 

@@ -35,7 +35,6 @@ MIN_SCORE = 0.35
 MARGIN = 0.08  # keep sentences scoring within this of the best one
 SAME = 0.8  # a sentence sharing this much of its words with one before it says the same: proposed once
 ANTECEDENT_CHARS = 400  # a sentence and the one before it that names its subject, quoted together, at most
-SOURCES = 5
 RANK_PRIOR = 0.02  # a sentence loses this much per place its source sits below the top evidence
 # ...and this much more when its source is a test module, unless the question is about tests: a test
 # exercises what the documentation and the code say, so its sentence is quoted only when it scores this
@@ -269,7 +268,8 @@ def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int
 
 def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
     out: list[Candidate] = []
-    for n, hit in enumerate(evidence[:SOURCES], start=1):
+    # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
+    for n, hit in enumerate(evidence, start=1):
         spans = split_sentences(hit.text)
         for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
