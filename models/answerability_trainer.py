@@ -163,7 +163,6 @@ def scores(model: Any, encodings: list[Any], device: str) -> list[float]:
     import torch
 
     model.eval()
-    out: list[float] = []
     order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
     result = [0.0] * len(encodings)
     with torch.no_grad(), torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device == "cuda"):
@@ -172,9 +171,8 @@ def scores(model: Any, encodings: list[Any], device: str) -> list[float]:
             logits = model(**batch([encodings[i] for i in idx], device)).logits.float().view(-1).tolist()
             for i, v in zip(idx, logits, strict=True):
                 result[i] = v
-    out = result
     model.train()
-    return out
+    return result
 
 
 def train(
@@ -291,11 +289,10 @@ def main() -> None:
     meta = json.loads((args.data / "meta.json").read_text(encoding="utf-8"))
     dev = meta["dev_article"]
     if args.limit:
-        counted: dict[str, int] = {}
+        by_article: dict[str, list[dict[str, Any]]] = {}
         for q in questions:
-            counted[q["article"]] = counted.get(q["article"], 0) + 1
-            q["keep"] = counted[q["article"]] <= args.limit
-        questions = [q for q in questions if q["keep"]]
+            by_article.setdefault(q["article"], []).append(q)
+        questions = [q for part in by_article.values() for q in part[: args.limit]]
     encode = Encoder(args.data)
     report: dict[str, Any] = {"meta": meta, "args": {k: str(v) for k, v in vars(args).items()}, "configs": {}}
 
