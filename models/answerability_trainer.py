@@ -2,8 +2,9 @@
 
 Reads what `python -m models.train_answerability export` wrote (pairs.jsonl.gz: the sentences the product
 proposes for each question of the fitted SQuAD articles, with their labels; the MiniLM weights in fp16;
-tokenizer.json; config.json) and imports only torch, transformers, tokenizers, safetensors and numpy, so
-it runs on a machine without the engine's dependencies.
+tokenizer.json; config.json; meta.json with the dev article and the check's token limit) and imports only
+torch, transformers, tokenizers, safetensors, numpy and the engine's standard-library metrics, so it runs
+on a machine without the engine's dependencies.
 
 Three steps, each decided by data the step did not train on:
 1. Choose: each candidate configuration (layers, synthetic false-premise questions or not) is trained on
@@ -39,23 +40,16 @@ from typing import Any
 
 import numpy as np
 
-MAX_TOKENS = 192  # engine.answer.answerability.MODEL_TOKENS
+from engine.eval import metrics  # standard library only
+
 MARGIN = 0.02
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z][\w'-]*")
 _FIGURE = re.compile(r"\b\d[\d,.]*\b")
 
 
 def roc_auc(pos: list[float], neg: list[float]) -> float:
-    if not pos or not neg:
-        return float("nan")
-    values = np.array(pos + neg)
-    ranks = np.empty(len(values))
-    order = values.argsort(kind="mergesort")
-    ranks[order] = np.arange(1, len(values) + 1)
-    for v in np.unique(values):  # ties share their mean rank
-        tied = values == v
-        ranks[tied] = ranks[tied].mean()
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+    """metrics.roc_auc, NaN where a side is empty (a small fold may hold no distractor)."""
+    return metrics.roc_auc(pos, neg) if pos and neg else float("nan")
 
 
 def load(data: Path) -> list[dict[str, Any]]:
@@ -105,8 +99,9 @@ class Encoder:
     def __init__(self, data: Path) -> None:
         from tokenizers import Tokenizer
 
+        meta = json.loads((data / "meta.json").read_text(encoding="utf-8"))
         self.tok = Tokenizer.from_file(str(data / "tokenizer.json"))
-        self.tok.enable_truncation(MAX_TOKENS, strategy="only_second")
+        self.tok.enable_truncation(meta["max_tokens"], strategy="only_second")
         self.tok.no_padding()
 
     def __call__(self, pairs: list[tuple[str, str, float]]) -> list[Any]:

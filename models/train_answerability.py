@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.answer.answerability import MODEL_TOKENS
 from engine.eval.calibrate import code_hash, data_hash, load_asked, load_set
 from engine.eval.datasets import heldout_articles
 from models.answerability_trainer import load
@@ -117,6 +118,7 @@ def export(out: Path, squad: Path, record: Path | None) -> dict[str, Any]:
         "pairs": sum(len(r["passages"]) for r in rows),
         "gold": sum(sum(r["gold"]) for r in rows),
         "word_vectors": len(ids),
+        "max_tokens": MODEL_TOKENS,  # what the check's AnswerModel reads of a pair
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
     return meta
@@ -151,7 +153,6 @@ def assemble(trained_dir: Path, target: Path, data: Path) -> dict[str, Any]:
     import onnxruntime as ort
     from tokenizers import Tokenizer
 
-    from engine.answer.answerability import MODEL_TOKENS
     from models.export_cross_encoder import export_module
 
     model, layers, torch = build(trained_dir / "trained.fp16.safetensors")
