@@ -458,7 +458,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from engine.eval.calibrate import calibrate
 
     result = calibrate(
-        [Path(p) for p in args.sets], progress=lambda msg: print(msg, file=sys.stderr, flush=True)
+        [Path(p) for p in args.sets],
+        progress=lambda msg: print(msg, file=sys.stderr, flush=True),
+        answer_model=Path(args.answer_model) if args.answer_model else None,
     )
     floor = result["extractive"]
     print(f"extractive floor: {floor['floor']}")
@@ -628,6 +630,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("calibrate", help="fit the answer check on labelled sets (writes calibration.json)")
     p.add_argument("sets", nargs="+", help="labelled sets: a SQuAD 2.0-style folder, Meridian, LangChain")
+    p.add_argument(
+        "--answer-model",
+        help="fit the answer model's logit in beside the check's features: the ONNX file shipped under "
+        "models/answerability/ (its oof.json beside it gives the out-of-fold logits of its training pairs)",
+    )
     p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("bench", help="synthetic ingest and query benchmark")

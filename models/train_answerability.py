@@ -20,7 +20,7 @@ tokenizer and config, and meta.json naming the dev article (one fitted article, 
 Meridian, LangChain or code-set text is written.
 
 assemble: MiniLM's word embeddings (frozen in training) with the trained rest, as a one-logit
-BertForSequenceClassification, exported to ONNX with fp16-stored weights and checked against torch;
+mean-pooled cross-encoder, exported to ONNX with fp16-stored weights and checked against torch;
 writes models/answerability/ (the model, tokenizer.json, oof.json: the out-of-fold logits calibrate
 fits the check on, and report.json).
 """
@@ -38,19 +38,14 @@ from typing import Any
 import numpy as np
 
 from engine.answer.answerability import MODEL_TOKENS
-from engine.eval.calibrate import code_hash, data_hash, load_asked, load_set
+from engine.eval.calibrate import code_hash, data_hash, load_asked, load_set, passage_key
 from engine.eval.datasets import heldout_articles
-from models.answerability_trainer import load
+from models.answerability_trainer import load, mean_pooled
 from models.train_reranker import minilm_dir, sha256, store_fp16
 
 SQUAD = Path(__file__).resolve().parents[2] / "shared" / "train" / "squad2_10_articles"
 TARGET = Path(__file__).resolve().parent / "answerability"
 MAX_LAYERS = 4  # the most MiniLM layers the trainer may keep (the check's CPU budget allows no more)
-
-
-def passage_key(passage: str) -> str:
-    """How oof.json names a proposed passage (its position may differ between two askings)."""
-    return hashlib.sha256(passage.encode("utf-8")).hexdigest()[:16]
 
 
 def dev_article(titles: set[str]) -> str:
@@ -129,24 +124,22 @@ def build(trained: Path) -> Any:
     import torch
     from safetensors import safe_open
     from safetensors.torch import load_file
-    from transformers import BertConfig, BertForSequenceClassification
+    from transformers import BertConfig, BertModel
 
     with safe_open(str(trained), "pt") as handle:
         layers = int(handle.metadata()["layers"])
     source = minilm_dir()
     config = BertConfig.from_pretrained(str(source))
     config.num_hidden_layers = layers
-    config.num_labels = 1
-    config.architectures = ["BertForSequenceClassification"]
     config._attn_implementation = "eager"  # a traced SDPA graph may not honour the padding mask
-    model = BertForSequenceClassification(config)
+    model = mean_pooled(BertModel(config, add_pooling_layer=False), config.hidden_size)
     state = {k: v.float() for k, v in load_file(str(trained)).items()}
     word = load_file(str(source / "model.safetensors"))["embeddings.word_embeddings.weight"]
     state["bert.embeddings.word_embeddings.weight"] = word.float()
     missing, unexpected = model.load_state_dict(state, strict=False)
     if [m for m in missing if "position_ids" not in m] or unexpected:
         raise SystemExit(f"weights do not fit: missing {missing}, unexpected {unexpected}")
-    return model.eval(), layers, torch  # type: ignore[no-untyped-call]
+    return model.eval(), layers, torch
 
 
 def assemble(trained_dir: Path, target: Path, data: Path) -> dict[str, Any]:
@@ -177,7 +170,7 @@ def assemble(trained_dir: Path, target: Path, data: Path) -> dict[str, Any]:
         "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64),
     }
     with torch.no_grad():
-        reference = model(**{k: torch.from_numpy(v) for k, v in feeds.items()}).logits.view(-1).numpy()
+        reference = model(**{k: torch.from_numpy(v) for k, v in feeds.items()}).view(-1).numpy()
     session = ort.InferenceSession(str(final), providers=["CPUExecutionProvider"])
     got = session.run(None, feeds)[0].reshape(-1)
     report: dict[str, Any] = json.loads((trained_dir / "report.json").read_text(encoding="utf-8"))

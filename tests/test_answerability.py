@@ -98,12 +98,15 @@ def test_the_model_is_a_logistic_over_standardised_features() -> None:
 
 def test_shipped_calibration_loads_for_both_modes_and_records_its_data() -> None:
     data = json.loads(calibration.CALIBRATION.read_text(encoding="utf-8"))
-    sets = {name: v for name, v in data["data"].items() if isinstance(v, dict)}
+    sets = {name: v for name, v in data["data"].items() if isinstance(v, dict) and name != "answer_model"}
     assert any(v.get("held_out_articles") for v in sets.values()) and all(v["hash"] for v in sets.values())
     assert set(data["figures"]["vectors"]) == {f"{n} {p}" for n in sets for p in ("fitted", "held out")}
     with_vectors, keyword = answerability.model(True), answerability.model(False)
     assert "cosine_quote" in with_vectors.names and "cosine_quote" not in keyword.names
     assert 0.0 < with_vectors.threshold < 1.0 and 0.0 < keyword.threshold < 1.0
+    if "answer_model" in with_vectors.names:  # the model it was fitted with ships, checksum and all
+        answerability.answer_model.cache_clear()
+        assert answerability.answer_model().model_path.name == data["data"]["answer_model"]["file"]
 
 
 def test_the_checker_scores_an_answering_quote_above_a_false_premise() -> None:
@@ -147,8 +150,10 @@ def test_the_checker_reads_the_answer_model_only_when_the_fitted_check_names_it(
     scorer = cross_encoder()
     checker = Checker("Who was the first keeper of the lighthouse?", None, None, scorer=scorer)
     column = FEATURES.index("answer_model")
-    assert "answer_model" not in checker.model.names and checker.values(keeper, hit())[column] == 0.0
-    names = (*checker.model.names, "answer_model")
+    names = tuple(n for n in checker.model.names if n != "answer_model")
+    checker.model = Model(names, (0.0,) * len(names), (1.0,) * len(names), (0.0,) * len(names), 0.0, 0.5)
+    assert checker.values(keeper, hit())[column] == 0.0
+    names = (*names, "answer_model")
     checker.model = Model(names, (0.0,) * len(names), (1.0,) * len(names), (0.0,) * len(names), 0.0, 0.5)
     logit = scorer.scores(checker.q.text, [answerability.model_passage(keeper, hit())])[0]
     assert checker.values(keeper, hit())[column] == pytest.approx(logit) != 0.0
@@ -157,13 +162,15 @@ def test_the_checker_reads_the_answer_model_only_when_the_fitted_check_names_it(
 
 def test_a_fitted_check_that_names_a_missing_model_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     fitted = json.loads(calibration.CALIBRATION.read_text(encoding="utf-8"))
-    fitted["answer_check"]["keyword"]["features"].append("answer_model")
-    for key in ("mean", "weights"):
-        fitted["answer_check"]["keyword"][key].append(0.0)
-    fitted["answer_check"]["keyword"]["scale"].append(1.0)
+    assert "answer_model" in fitted["answer_check"]["keyword"]["features"]  # the shipped fit reads it
     monkeypatch.setattr(answerability, "calibration", lambda: fitted)
-    monkeypatch.setattr(answerability, "MODEL_FILE", "no-such-model.onnx")
+    fitted.setdefault("data", {})["answer_model"] = {"file": "no-such-model.onnx"}
     answerability.answer_model.cache_clear()
-    with pytest.raises(MissingModel, match=r"no-such-model\.onnx"):
+    with pytest.raises(MissingModel, match=r"no-such-model\.onnx is missing"):
+        Checker("Who was the first keeper?", None, None)
+    # the shipped file under a checksum it does not have: weights fitted on another model's logits
+    fitted["data"]["answer_model"] = {"file": answerability.MODEL_FILE, "sha256": "0" * 64}
+    answerability.answer_model.cache_clear()
+    with pytest.raises(MissingModel, match="not the one it was fitted with"):
         Checker("Who was the first keeper?", None, None)
     answerability.answer_model.cache_clear()

@@ -60,3 +60,26 @@ def test_synthetic_swaps_a_name_the_passage_holds_for_one_it_lacks() -> None:
     swapped = set(changed.split()) - set(qs[0]["question"].split())
     assert swapped and all(w.rstrip("?") not in passage for w in swapped)
     assert not any(q == "When did Finland sign?" for q, _, _ in made)  # unanswerable: nothing made
+
+
+def test_the_mean_pooled_head_reads_a_padded_pair_as_it_reads_it_alone() -> None:
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from models.answerability_trainer import mean_pooled
+
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=50, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32
+    )
+    model = mean_pooled(transformers.BertModel(config, add_pooling_layer=False), 16).eval()
+    short = [2, 7, 3, 9, 3]
+    long = [2, 7, 8, 3, 9, 11, 12, 3]
+    ids = torch.tensor([short + [0] * 3, long])
+    mask = (ids != 0).long()
+    types = torch.tensor([[0, 0, 0, 1, 1, 0, 0, 0], [0, 0, 0, 0, 1, 1, 1, 1]])
+    with torch.no_grad():
+        together = model(ids, mask, types).view(-1)
+        alone = model(ids[:1, :5], mask[:1, :5], types[:1, :5]).view(-1)
+    assert together.shape == (2,)
+    assert together[0].item() == pytest.approx(alone[0].item(), abs=1e-5)  # padding is masked out
+    assert together[0].item() != pytest.approx(together[1].item(), abs=1e-4)

@@ -77,6 +77,35 @@ def test_the_answer_model_joins_the_fit_only_when_given(tmp_path: Path) -> None:
     assert column in columns(True, with_model=True) and column not in columns(True)
 
 
+def test_the_answer_models_out_of_fold_logits_replace_its_own_for_the_pairs_it_trained_on(
+    tmp_path: Path,
+) -> None:
+    """oof.json beside the model (trainer: each pair scored by a model that never read its article)
+    stands in for the final model's logit of the same question and passage; other pairs keep theirs."""
+    from engine.answer.answerability import FEATURES, AnswerModel
+    from engine.eval.calibrate import Asked, passage_key, with_answer_model
+    from engine.eval.datasets import Dataset, Query
+
+    trained, other = "Its first keeper was Ingrid Solberg. [SEP] [SEP] Karsvik", "The lamp was automated."
+    zeros = [[0.0] * len(FEATURES) for _ in range(2)]
+    asked = [
+        Asked("q1", True, True, zeros, [True, False], [False, False], [True, True], [trained, other]),
+        Asked("q2", True, True, zeros, [True, False], [False, False], [True, True], [trained, other]),
+    ]
+    dataset = Dataset("toy", tmp_path, (Query("q1", "Who?", {}), Query("q2", "Who?", {})), "squad")
+    cache = tmp_path / "model.json"
+    cache.write_text(json.dumps({"q1": [4.0, -1.0], "q2": [4.0, -1.0]}), encoding="utf-8")
+    # the model file is never opened: the cache holds its logits, oof.json sits beside it
+    scorer = AnswerModel(tmp_path / "model.onnx", tmp_path / "tokenizer.json")
+    (tmp_path / "oof.json").write_text(
+        json.dumps({"q1": {passage_key(trained): 0.5, "unrelated": 9.0}}), encoding="utf-8"
+    )
+    column = FEATURES.index("answer_model")
+    scored = with_answer_model(asked, dataset, scorer, cache)
+    assert [v[column] for v in scored[0].values] == [0.5, -1.0]  # q1's trained pair: out of fold
+    assert [v[column] for v in scored[1].values] == [4.0, -1.0]  # q2 was not trained on
+
+
 def _question(qid: str, answerable: bool, relevance: list[float], gold: list[bool]) -> Any:
     from engine.answer.answerability import FEATURES
     from engine.eval.calibrate import Asked

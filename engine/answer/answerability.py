@@ -25,6 +25,7 @@ loaded from `calibration.json` beside this file. Nothing here names a collection
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
 import threading
@@ -234,17 +235,35 @@ class AnswerModel:
 
 
 MODEL_DIR = "answerability"
-MODEL_FILE = "citeline-answerability-l3.onnx"
+MODEL_FILE = "citeline-answerability-l4.onnx"  # where the calibration names none
 
 
 @functools.cache
-def answer_model(file: str | None = None) -> AnswerModel | None:
-    """The shipped answer model under models/answerability/ (one per process, opened on first score), or
-    None when the file is absent. Cached here because the pipeline builds a Checker per answer and hands
-    it no engine-held model; nothing is read until a check that names `answer_model` scores a quote."""
+def answer_model() -> AnswerModel:
+    """The answer model under models/answerability/ that the calibration was fitted with (its file and
+    sha256 are recorded there), one per process, opened on first score. Cached here because the pipeline
+    builds a Checker per answer and hands it no engine-held model. Raises MissingModel when the file is
+    absent or is not the one fitted (weights fitted on another model's logits would judge wrongly)."""
+    recorded = calibration().get("data", {}).get("answer_model", {})
     folder = Path(str(resources.files("models").joinpath(MODEL_DIR)))
-    model, tokenizer = folder / (file or MODEL_FILE), folder / "tokenizer.json"
-    return AnswerModel(model, tokenizer) if model.is_file() and tokenizer.is_file() else None
+    model, tokenizer = folder / recorded.get("file", MODEL_FILE), folder / "tokenizer.json"
+    fix = "reinstall Citeline, or re-run `citeline calibrate` without --answer-model"
+    if not (model.is_file() and tokenizer.is_file()):
+        raise MissingModel(f"The answer check's model models/{MODEL_DIR}/{model.name} is missing.", fix)
+    if "sha256" in recorded and _sha256(model) != recorded["sha256"]:
+        raise MissingModel(
+            f"The answer check's model models/{MODEL_DIR}/{model.name} is not the one it was fitted with.",
+            fix,
+        )
+    return AnswerModel(model, tokenizer)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -320,11 +339,6 @@ class Checker:
         self.scorer = scorer
         if scorer is None and set(MODEL_FEATURES) & set(self.model.names):
             self.scorer = answer_model()
-            if self.scorer is None:
-                raise MissingModel(
-                    f"The answer check's model models/{MODEL_DIR}/{MODEL_FILE} is missing.",
-                    "reinstall Citeline, or re-run `citeline calibrate` without the model",
-                )
         self.spent_ms = (time.perf_counter() - started) * 1000  # what the check cost this answer
 
     def model_score(self, quote: str, hit: Hit) -> float:

@@ -557,9 +557,17 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def passage_key(passage: str) -> str:
+    """How the answer model's oof.json names a proposed passage (its position may differ between two
+    askings)."""
+    return hashlib.sha256(passage.encode("utf-8")).hexdigest()[:16]
+
+
 def with_answer_model(asked: list[Asked], dataset: Dataset, scorer: AnswerModel, path: Path) -> list[Asked]:
     """The questions as asked with the answer model's logit in its feature column (kept in `path`,
-    keyed by the model's bytes: a few minutes for the SQuAD set)."""
+    keyed by the model's bytes: a few minutes for the SQuAD set). Where the model's oof.json (beside it)
+    holds a pair, that score is used: it comes from a model trained without the pair's article, so the
+    check's weights are not fitted on what the model learnt by heart."""
     if path.is_file():
         scores: dict[str, list[float]] = json.loads(path.read_text(encoding="utf-8"))
     else:
@@ -569,10 +577,16 @@ def with_answer_model(asked: list[Asked], dataset: Dataset, scorer: AnswerModel,
         for a in asked:
             scores[a.id], at = flat[at : at + len(a.passages)], at + len(a.passages)
         path.write_text(json.dumps(scores), encoding="utf-8")
+    oof_file = scorer.model_path.with_name("oof.json")
+    oof: dict[str, dict[str, float]] = (
+        json.loads(oof_file.read_text(encoding="utf-8")) if oof_file.is_file() else {}
+    )
     column = FEATURES.index(MODEL_FEATURES[0])
     out = []
     for a in asked:
-        values = [[*v[:column], s, *v[column + 1 :]] for v, s in zip(a.values, scores[a.id], strict=True)]
+        held = oof.get(a.id, {})
+        mine = [held.get(passage_key(p), s) for p, s in zip(a.passages, scores[a.id], strict=True)]
+        values = [[*v[:column], s, *v[column + 1 :]] for v, s in zip(a.values, mine, strict=True)]
         out.append(replace(a, values=values))
     return out
 
