@@ -25,7 +25,6 @@ loaded from `calibration.json` beside this file. Nothing here names a collection
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import re
 import threading
@@ -46,6 +45,7 @@ from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel
 from engine.events import Hit
 from engine.text import Embed, content_terms, embedding_text, figure_value, split_sentences, words
+from models.locator import sha256_file
 
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
 FEATURES = (
@@ -250,20 +250,12 @@ def answer_model() -> AnswerModel:
     fix = "reinstall Citeline, or re-run `citeline calibrate` without --answer-model"
     if not (model.is_file() and tokenizer.is_file()):
         raise MissingModel(f"The answer check's model models/{MODEL_DIR}/{model.name} is missing.", fix)
-    if "sha256" in recorded and _sha256(model) != recorded["sha256"]:
+    if "sha256" in recorded and sha256_file(model) != recorded["sha256"]:
         raise MissingModel(
             f"The answer check's model models/{MODEL_DIR}/{model.name} is not the one it was fitted with.",
             fix,
         )
     return AnswerModel(model, tokenizer)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
