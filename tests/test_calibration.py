@@ -207,3 +207,66 @@ def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() ->
         assert proposed == {raw.quote for raw in generated}, floor
         seen.add(frozenset(proposed))
     assert len(seen) >= 3  # the floors tried do change what is proposed
+
+
+def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() -> None:
+    """With the answer check as its judge the generator proposes, in rank order, the sentences the check
+    accepts (a rejected first sentence gives its place to the next that answers, within the margin of the
+    best accepted); calibrate's outcomes must show exactly those, and the judge is asked no further down
+    the ranking than that rule reads."""
+    import numpy as np
+
+    from engine.answer.answerability import Model
+    from engine.backends.extractive import LOOK, ExtractiveGenerator, proposed
+    from engine.eval.calibrate import Asked, at_floor, kept, outcomes
+    from engine.events import Hit
+
+    lines = [  # (source, sentence, its cosine with the question); ranked by cosine less the rank prior
+        (1, "Ferries to the island leave from pier four.", 0.80),
+        (1, "The ferry timetable changes twice a year in spring.", 0.78),
+        (2, "Tickets for the ferry are sold at the harbour kiosk.", 0.74),
+        (3, "The first ferry departs at half past six every morning.", 0.70),
+        (4, "Island ferries carry bicycles free of charge.", 0.69),
+        (5, "Parking near the terminal is limited on Sundays.", 0.40),
+        (5, "The harbour office opens at seven on weekdays.", 0.38),
+    ]
+    cosine = {text: c for _, text, c in lines}
+
+    def embed(texts: list[str]) -> np.ndarray:
+        out = [[1.0, 0.0] if t not in cosine else [cosine[t], (1 - cosine[t] ** 2) ** 0.5] for t in texts]
+        return np.asarray(out, dtype=np.float32)
+
+    evidence = [
+        Hit(n, f"/kb/f{n}.md", 1, 2, None, "", " ".join(t for m, t, _ in lines if m == n), 1.0 / n)
+        for n in range(1, 6)
+    ]
+    question = "When does the first boat depart?"
+    generator = ExtractiveGenerator(embed, floor=0.0)
+    scored = kept(generator.scored(question, evidence))
+    ranking = [c.text for _, _, c in scored]
+    # the check's probability per sentence: 1 for those it accepts, 0 for the rest
+    none = [False] * len(ranking)
+    record = Asked("q", True, True, [[0.0] for _ in ranking], none, none, none, ranking)
+    record.relevance, record.adjusted = [r for r, _, _ in scored], [a for _, a, _ in scored]
+    check = Model(("cover_quote",), (0.0,), (1.0,), (60.0,), -30.0, 0.5)  # accepts where cover_quote is 1
+    for accepted in (set(ranking[:1]), set(ranking[1:2]), {ranking[3]}, {ranking[2], ranking[4]}, set()):
+        asked_of: list[str] = []
+
+        def judge(cand: object, accepted: set[str] = accepted, asked_of: list[str] = asked_of) -> bool:
+            asked_of.append(cand.text)  # type: ignore[attr-defined]
+            return cand.text in accepted  # type: ignore[attr-defined]
+
+        generated = {raw.quote for raw in generator.generate(question, evidence, lambda: False, judge)}
+        replay = at_floor(record, 0.0)
+        replay.values = [[1.0 if text in accepted else 0.0] for text in replay.passages]
+        replay.gold = [text == ranking[3] for text in replay.passages]
+        replay.plausible = [False] * len(replay.passages)
+        shown = outcomes([replay], check, 0.5)
+        assert shown["false_refusals"] == (0.0 if generated else 1.0), accepted
+        picked = proposed(replay.adjusted, [text in accepted for text in replay.passages])
+        assert {t for t, p in zip(replay.passages, picked, strict=True) if p} == generated, accepted
+        assert generated <= accepted
+        assert len(asked_of) <= LOOK and asked_of == ranking[: len(asked_of)]  # in rank order, lazily
+    # a sentence accepted fourth answers when the three above it do not: the answer is not refused
+    fourth = generator.generate(question, evidence, lambda: False, lambda c: c.text == ranking[3])
+    assert [raw.quote for raw in fourth] == [ranking[3]]

@@ -332,6 +332,7 @@ class Checker:
         if scorer is None and set(MODEL_FEATURES) & set(self.model.names):
             self.scorer = answer_model()
         self.spent_ms = (time.perf_counter() - started) * 1000  # what the check cost this answer
+        self._judged: dict[tuple[str, str, int, int], float] = {}  # a quote judged once per answer
 
     def model_score(self, quote: str, hit: Hit) -> float:
         """AnswerModel's logit for the quote, or 0 where the fitted check does not read it."""
@@ -348,9 +349,16 @@ class Checker:
         scored = self.model_score(quote, hit) if with_model else 0.0
         return features(self.q, quote, hit, cosines[0], cos_chunk, scored)
 
+    def probability(self, quote: str, hit: Hit) -> float:
+        """The probability that the quote, from `hit`, answers the question (each quote scored once)."""
+        key = (quote, hit.path, hit.start_line, hit.end_line)
+        if key not in self._judged:
+            self._judged[key] = self.model.probability(self.values(quote, hit))
+        return self._judged[key]
+
     def judge(self, quotes: Sequence[tuple[str, Hit]]) -> Judgement:
         """The best of a sentence's quotes (a sentence answers if any of what it cites does)."""
         started = time.perf_counter()
-        best = max((self.model.probability(self.values(quote, hit)) for quote, hit in quotes), default=0.0)
+        best = max((self.probability(quote, hit) for quote, hit in quotes), default=0.0)
         self.spent_ms += (time.perf_counter() - started) * 1000
         return Judgement(best, self.model.threshold)

@@ -283,16 +283,22 @@ class Shown:
         self.repaired = 0
         self.best = 0.0
 
+    def answers(self, text: str, quotes: Sequence[tuple[str, int]]) -> bool:
+        """Whether the answer check judges a sentence (its text, its quotes and their sources) to answer
+        the question; one that does not is reported as dropped."""
+        judged = self.checker.judge([(quote, self.evidence[source - 1]) for quote, source in quotes])
+        self.best = max(self.best, judged.probability)
+        if not judged.answers:
+            score = f"{judged.probability:.2f} < {judged.threshold:.2f}"
+            self.unanswering.append(f"{text} (does not answer the question: answer check {score})")
+        return judged.answers
+
     def add(self, sentence: AnswerSentence, repaired: bool) -> list[AnswerSentence]:
         """The sentences that may be shown now."""
         seen = self.kept
         if any(normalize(s.text).lower() == normalize(sentence.text).lower() for s in seen):
             return []  # small models repeat themselves; a sentence is shown once
-        judged = self.checker.judge([(c.quote, self.evidence[c.source - 1]) for c in sentence.citations])
-        self.best = max(self.best, judged.probability)
-        if not judged.answers:
-            score = f"{judged.probability:.2f} < {judged.threshold:.2f}"
-            self.unanswering.append(f"{sentence.text} (does not answer the question: answer check {score})")
+        if not self.answers(sentence.text, [(c.quote, c.source) for c in sentence.citations]):
             return []
         self.kept.append(sentence)
         self.repaired += repaired
@@ -314,10 +320,29 @@ def extract(
 ) -> Shown:
     """The extractive answer, verified and checked: the draft a slower generator replaces."""
     shown = Shown(checker, evidence)
-    for raw in generator_for(engine, "extractive").generate(question, evidence, cancelled):
+    for raw in generate(generator_for(engine, "extractive"), question, evidence, cancelled, shown):
         if isinstance(raw, RawSentence) and (verdict := verify(raw)).sentence is not None:
             shown.add(verdict.sentence, verdict.repaired)
     return shown
+
+
+def generate(
+    generator: Generator,
+    question: str,
+    evidence: list[Hit],
+    cancelled: Callable[[], bool],
+    shown: Shown,
+) -> Iterator[RawSentence | GenerationProgress]:
+    """The generator's sentences. The extractive one asks the answer check of each sentence it ranks, so
+    a sentence that does not answer gives its place to the next that does (extractive.proposed); a model
+    writes its own, judged as they come (Shown.add)."""
+    from engine.backends.extractive import ExtractiveGenerator
+
+    if isinstance(generator, ExtractiveGenerator):
+        return generator.generate(
+            question, evidence, cancelled, lambda c: shown.answers(c.said, [(c.text, c.source)])
+        )
+    return generator.generate(question, evidence, cancelled)
 
 
 def generator_for(engine: Engine, name: str) -> Generator:
@@ -446,7 +471,7 @@ def ask_stream(
     shown = Shown(checker, evidence)
     dropped: list[str] = []
     generator_obj = generator_for(engine, name)
-    for raw in generator_obj.generate(question, evidence, cancelled):
+    for raw in generate(generator_obj, question, evidence, cancelled, shown):
         if cancelled():
             raise Cancelled()
         if isinstance(raw, GenerationProgress):

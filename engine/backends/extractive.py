@@ -29,6 +29,9 @@ from engine.text import (
 )
 
 MAX_SENTENCES = 3
+# The ranked sentences a judge (the answer check) may read, best first: when the best ones do not answer,
+# the next that does is proposed in their place (proposed), up to this far down the ranking
+LOOK = 6
 # The relevance a sentence needs to be proposed at all, as designed: `citeline calibrate` fits the line
 # the engine gives the generator (Engine.extractive_floor, calibration.json "extractive").
 MIN_SCORE = 0.35
@@ -89,6 +92,11 @@ class Candidate:
     order: int
     display: str = ""  # what the answer shows (table rows get their column names)
     focus: str = ""  # what is scored, when not the display: a lead-in is ranked by its own sentence
+
+    @property
+    def said(self) -> str:
+        """What the answer shows of it."""
+        return shown(self.display or plain(self.text))
 
 
 def clean(sentence: str) -> str:
@@ -246,10 +254,24 @@ def row_display(row: str, header: list[str]) -> str:
     return "; ".join(f"{plain(h)}: {plain(c)}" for h, c in zip(header, cells, strict=True) if c)
 
 
-def proposed(adjusted: Sequence[float]) -> list[bool]:
+def proposed(adjusted: Sequence[float], answers: Sequence[bool] | None = None) -> list[bool]:
     """Of sentences ranked best first by adjusted score, those the generator proposes: the first
-    MAX_SENTENCES within MARGIN of the best."""
-    return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
+    MAX_SENTENCES within MARGIN of the best. With a judge's verdicts (`answers`, one per sentence: does
+    it answer the question?), of the first LOOK those it accepts, within MARGIN of the best it accepts:
+    a sentence ranked first that does not answer gives its place to the next that does, rather than
+    leaving the answer refused while an answering sentence sits one place below the line.
+    (ExtractiveGenerator.generate asks the judge lazily, in this order; calibrate.outcomes uses this.)"""
+    if answers is None:
+        return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
+    out = [False] * len(adjusted)
+    best: float | None = None
+    for place, (adj, ok) in enumerate(zip(adjusted, answers, strict=True)):
+        if place >= LOOK or sum(out) >= MAX_SENTENCES or (best is not None and adj < best - MARGIN):
+            break
+        if ok:
+            best = adj if best is None else best
+            out[place] = True
+    return out
 
 
 def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int | None:
@@ -375,12 +397,28 @@ class ExtractiveGenerator:
         return [(adj, c) for s, adj, c in self.scored(question, evidence) if s >= line]
 
     def generate(
-        self, question: str, evidence: Sequence[Hit], cancelled: Callable[[], bool]
+        self,
+        question: str,
+        evidence: Sequence[Hit],
+        cancelled: Callable[[], bool],
+        judge: Callable[[Candidate], bool] | None = None,
     ) -> Iterator[RawSentence]:
+        """The proposed sentences (`proposed`), in source order. `judge`: does a sentence answer the
+        question (the pipeline's answer check)? Asked in rank order, only as far as `proposed` reads."""
         ranked = [] if cancelled() else self.ranked(question, evidence)
-        chosen = [
-            c for (_, c), keep in zip(ranked, proposed([adj for adj, _ in ranked]), strict=True) if keep
-        ]
+        if judge is None:
+            keep = proposed([adj for adj, _ in ranked])
+        else:
+            verdicts: list[bool] = []
+            best: float | None = None  # the best accepted sentence's adjusted score
+            for adj, cand in ranked[:LOOK]:
+                below = best is not None and adj < best - MARGIN
+                if below or sum(verdicts) >= MAX_SENTENCES or cancelled():
+                    break
+                verdicts.append(judge(cand))
+                best = adj if best is None and verdicts[-1] else best
+            keep = proposed([adj for adj, _ in ranked[: len(verdicts)]], verdicts)
+        chosen = [c for (_, c), k in zip(ranked, keep, strict=False) if k]
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
             c
@@ -390,4 +428,4 @@ class ExtractiveGenerator:
             )
         ]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
-            yield RawSentence(shown(cand.display or plain(cand.text)), (cand.source,), cand.text)
+            yield RawSentence(cand.said, (cand.source,), cand.text)

@@ -49,7 +49,7 @@ from engine.answer.answerability import (
 )
 from engine.answer.pipeline import gather
 from engine.api import Engine
-from engine.backends.extractive import ExtractiveGenerator, proposed
+from engine.backends.extractive import LOOK, ExtractiveGenerator, proposed
 from engine.eval.answers import holds, quote_overlaps
 from engine.eval.datasets import Dataset, Query, heldout_articles
 from engine.text import Embed
@@ -58,7 +58,7 @@ GATE_BUDGET = 0.03  # answerable questions the evidence gate may refuse in any s
 RULE_BUDGET = 0.01  # answerable questions the screening rules after the gate together may refuse, per part
 MAX_RISE = 0.03  # false refusals the floor and the check together may add on any set's fitted part
 L2 = 1.0
-TRAIN_CANDIDATES = 6  # ranked sentences per question the model learns from (the generator shows <= 3)
+TRAIN_CANDIDATES = LOOK  # ranked sentences per question recorded: those the check may judge
 FLOORS = tuple(round(0.025 * i, 3) for i in range(17))  # the extractive floors tried: 0 (none) to 0.40
 
 Progress = Callable[[str], None]
@@ -377,9 +377,10 @@ Probabilities = dict[str, list[float]]
 
 
 def probabilities(asked: Sequence[Asked], m: Model) -> Probabilities:
-    """The check's probability for each proposed sentence of each question (0 for the others)."""
+    """The check's probability for each ranked sentence the generator may ask it of (0 for the others,
+    and for every sentence of a question the gate refuses)."""
     return {
-        a.id: [m.probability(v) if a.gate_passed and a.chosen[i] else 0.0 for i, v in enumerate(a.values)]
+        a.id: [m.probability(v) if a.gate_passed and i < LOOK else 0.0 for i, v in enumerate(a.values)]
         for a in asked
     }
 
@@ -387,9 +388,9 @@ def probabilities(asked: Sequence[Asked], m: Model) -> Probabilities:
 def outcomes(
     asked: Sequence[Asked], m: Model | None, threshold: float, probs: Probabilities | None = None
 ) -> dict[str, Any]:
-    """The shown answer per question, as the pipeline decides it: the gate, then the generator's
-    proposed sentences that reach the threshold; refused when none does. `probs`: probabilities(asked, m)
-    when already computed."""
+    """The shown answer per question, as the pipeline decides it: the gate, then the sentences the
+    generator proposes when the check judges them (extractive.proposed: the best ranked that reach the
+    threshold); refused when none does. `probs`: probabilities(asked, m) when already computed."""
     unans = [a for a in asked if not a.answerable]
     ans = [a for a in asked if a.answerable]
     if probs is None:
@@ -399,7 +400,8 @@ def outcomes(
     def shown(a: Asked) -> list[int]:
         if not a.gate_passed:
             return []
-        return [i for i, p in enumerate(probs[a.id]) if a.chosen[i] and p >= threshold]
+        picked = proposed(a.adjusted, [p >= threshold for p in probs[a.id]])
+        return [i for i, keep in enumerate(picked) if keep]
 
     shows = {a.id: shown(a) for a in asked}
     return {
