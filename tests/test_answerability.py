@@ -34,7 +34,7 @@ def hit(text: str = LIGHTHOUSE, vector_score: float | None = None) -> Hit:
 
 
 def value(q: str, quote: str, name: str, text: str = LIGHTHOUSE) -> float:
-    return features(Question.read(q, None), quote, hit(text), 0.5, 0.5)[FEATURES.index(name)]
+    return features(Question.read(q, None), quote, hit(text), 0.5)[FEATURES.index(name)]
 
 
 def test_a_figure_the_question_asks_about_but_the_chunk_lacks_is_seen() -> None:
@@ -102,7 +102,7 @@ def test_shipped_calibration_loads_for_both_modes_and_records_its_data() -> None
     assert any(v.get("held_out_articles") for v in sets.values()) and all(v["hash"] for v in sets.values())
     assert set(data["figures"]["vectors"]) == {f"{n} {p}" for n in sets for p in ("fitted", "held out")}
     with_vectors, keyword = answerability.model(True), answerability.model(False)
-    assert "cosine_quote" in with_vectors.names and "cosine_quote" not in keyword.names
+    assert "cosine_chunk" in with_vectors.names and "cosine_chunk" not in keyword.names
     assert 0.0 < with_vectors.threshold < 1.0 and 0.0 < keyword.threshold < 1.0
     if "answer_model" in with_vectors.names:  # the model it was fitted with ships, checksum and all
         answerability.answer_model.cache_clear()
