@@ -232,6 +232,37 @@ def test_an_answer_that_does_not_address_the_question_is_refused_and_never_shown
     assert any(isinstance(e, AnswerSentence) for e in events) and not events[-1].refused
 
 
+def test_the_extractive_answer_passes_over_a_sentence_the_check_rejects_and_reports_it() -> None:
+    """The pipeline hands the extractive generator the answer check as its judge: a first-ranked sentence
+    that only restates the question gives its place to the next one, which says something, and is
+    reported as dropped with its score; when the check rejects every sentence nothing is proposed and the
+    refusal can name the check."""
+    from engine.answer.pipeline import Shown, generate
+    from engine.backends.extractive import ExtractiveGenerator
+
+    question = "Which monitoring tool collects the metrics?"
+    evidence = [
+        hit("The monitoring tool collects metrics.", n=1),
+        hit("Grafana is the monitoring tool that collects metrics for every service dashboard.", n=2),
+    ]
+    checker = answerability.Checker(question, None, None)
+    # a hand-set check reading one feature: a quote must add words of its own (novelty of at least half)
+    checker.model = answerability.Model(("novelty",), (0.0,), (1.0,), (40.0,), -20.0, 0.5)
+    shown = Shown(checker, evidence)
+    said = list(generate(ExtractiveGenerator(None), question, evidence, lambda: False, shown))
+    assert [(r.text, r.sources) for r in said] == [(evidence[1].text, (2,))]
+    assert len(shown.unanswering) == 1 and shown.unanswering[0].startswith(
+        "The monitoring tool collects metrics."
+    )
+    assert "answer check" in shown.unanswering[0] and "< 0.50" in shown.unanswering[0]
+    # nothing the check accepts: nothing proposed, every judged sentence reported, the best score kept
+    checker.model = answerability.Model(("novelty",), (0.0,), (1.0,), (40.0,), -40.0, 0.5)
+    shown = Shown(answerability.Checker(question, None, None), evidence)
+    shown.checker.model = checker.model
+    assert list(generate(ExtractiveGenerator(None), question, evidence, lambda: False, shown)) == []
+    assert len(shown.unanswering) == 2 and 0.0 < shown.best < 0.5
+
+
 def test_while_vectors_are_pending_nothing_verified_still_means_the_refusal(
     indexed: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
