@@ -158,23 +158,13 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
     assert all(not row["within_budget"] for row in tried if row["floor"] > 0.3)
 
 
-def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() -> None:
-    """calibrate asks each question once, at the lowest floor, and replays the others with at_floor: the
-    replay must propose what ExtractiveGenerator.generate proposes at that floor."""
+def _sentences_with_cosines(lines: list[tuple[int, str, float]]) -> tuple[Any, list[Any]]:
+    """An embedder giving each sentence its set cosine with any question (other texts, the question, the
+    unit vector), and five evidence passages holding the sentences by source number."""
     import numpy as np
 
-    from engine.backends.extractive import ExtractiveGenerator
-    from engine.eval.calibrate import FLOORS, Asked, at_floor, kept
     from engine.events import Hit
 
-    lines = [  # (source, sentence, its cosine with the question)
-        (1, "The harbour office opens at seven on weekdays.", 0.30),
-        (1, "Ferries to the island leave from pier four.", 0.62),
-        (2, "The ferry timetable changes twice a year in spring.", 0.70),
-        (3, "Tickets for the ferry are sold at the harbour kiosk.", 0.66),
-        (4, "Parking near the terminal is limited on Sundays.", 0.20),
-        (5, "Island ferries carry bicycles free of charge.", 0.74),
-    ]
     cosine = {text: c for _, text, c in lines}
 
     def embed(texts: list[str]) -> np.ndarray:
@@ -185,6 +175,24 @@ def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() ->
         Hit(n, f"/kb/f{n}.md", 1, 2, None, "", " ".join(t for m, t, _ in lines if m == n), 1.0 / n)
         for n in range(1, 6)
     ]
+    return embed, evidence
+
+
+def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() -> None:
+    """calibrate asks each question once, at the lowest floor, and replays the others with at_floor: the
+    replay must propose what ExtractiveGenerator.generate proposes at that floor."""
+    from engine.backends.extractive import ExtractiveGenerator
+    from engine.eval.calibrate import FLOORS, Asked, at_floor, kept
+
+    lines = [  # (source, sentence, its cosine with the question)
+        (1, "The harbour office opens at seven on weekdays.", 0.30),
+        (1, "Ferries to the island leave from pier four.", 0.62),
+        (2, "The ferry timetable changes twice a year in spring.", 0.70),
+        (3, "Tickets for the ferry are sold at the harbour kiosk.", 0.66),
+        (4, "Parking near the terminal is limited on Sundays.", 0.20),
+        (5, "Island ferries carry bicycles free of charge.", 0.74),
+    ]
+    embed, evidence = _sentences_with_cosines(lines)
     question = "What time does the first boat depart?"  # no word shared: relevance is half the cosine
     scored = kept(ExtractiveGenerator(embed).scored(question, evidence))
     record = Asked(
@@ -214,12 +222,9 @@ def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() ->
     accepts (a rejected first sentence gives its place to the next that answers, within the margin of the
     best accepted); calibrate's outcomes must show exactly those, and the judge is asked no further down
     the ranking than that rule reads."""
-    import numpy as np
-
     from engine.answer.answerability import Model
     from engine.backends.extractive import LOOK, ExtractiveGenerator, proposed
     from engine.eval.calibrate import Asked, at_floor, kept, outcomes
-    from engine.events import Hit
 
     lines = [  # (source, sentence, its cosine with the question); ranked by cosine less the rank prior
         (1, "Ferries to the island leave from pier four.", 0.80),
@@ -230,16 +235,7 @@ def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() ->
         (5, "Parking near the terminal is limited on Sundays.", 0.40),
         (5, "The harbour office opens at seven on weekdays.", 0.38),
     ]
-    cosine = {text: c for _, text, c in lines}
-
-    def embed(texts: list[str]) -> np.ndarray:
-        out = [[1.0, 0.0] if t not in cosine else [cosine[t], (1 - cosine[t] ** 2) ** 0.5] for t in texts]
-        return np.asarray(out, dtype=np.float32)
-
-    evidence = [
-        Hit(n, f"/kb/f{n}.md", 1, 2, None, "", " ".join(t for m, t, _ in lines if m == n), 1.0 / n)
-        for n in range(1, 6)
-    ]
+    embed, evidence = _sentences_with_cosines(lines)
     question = "When does the first boat depart?"
     generator = ExtractiveGenerator(embed, floor=0.0)
     scored = kept(generator.scored(question, evidence))
