@@ -259,7 +259,8 @@ def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() ->
         replay.plausible = [False] * len(replay.passages)
         shown = outcomes([replay], check, 0.5)
         assert shown["false_refusals"] == (0.0 if generated else 1.0), accepted
-        picked = proposed(replay.adjusted, [text in accepted for text in replay.passages])
+        places = {place for place, text in enumerate(replay.passages) if text in accepted}
+        picked = proposed(replay.adjusted, places.__contains__)
         assert {t for t, p in zip(replay.passages, picked, strict=True) if p} == generated, accepted
         assert generated <= accepted
         assert len(asked_of) <= LOOK and asked_of == ranking[: len(asked_of)]  # in rank order, lazily

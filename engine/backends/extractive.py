@@ -254,21 +254,22 @@ def row_display(row: str, header: list[str]) -> str:
     return "; ".join(f"{plain(h)}: {plain(c)}" for h, c in zip(header, cells, strict=True) if c)
 
 
-def proposed(adjusted: Sequence[float], answers: Sequence[bool] | None = None) -> list[bool]:
+def proposed(adjusted: Sequence[float], answers: Callable[[int], bool] | None = None) -> list[bool]:
     """Of sentences ranked best first by adjusted score, those the generator proposes: the first
-    MAX_SENTENCES within MARGIN of the best. With a judge's verdicts (`answers`, one per sentence: does
-    it answer the question?), of the first LOOK those it accepts, within MARGIN of the best it accepts:
-    a sentence ranked first that does not answer gives its place to the next that does, rather than
-    leaving the answer refused while an answering sentence sits one place below the line.
-    (ExtractiveGenerator.generate asks the judge lazily, in this order; calibrate.outcomes uses this.)"""
+    MAX_SENTENCES within MARGIN of the best. With a judge (`answers(place)`: does the sentence at that
+    place answer the question?), of the first LOOK those it accepts, within MARGIN of the best it
+    accepts: a sentence ranked first that does not answer gives its place to the next that does, rather
+    than leaving the answer refused while an answering sentence sits one place below the line. The judge
+    is asked in rank order, only as far as this rule reads (ExtractiveGenerator.generate asks the answer
+    check; calibrate.outcomes replays it from recorded probabilities)."""
     if answers is None:
         return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
     out = [False] * len(adjusted)
-    best: float | None = None
-    for place, (adj, ok) in enumerate(zip(adjusted, answers, strict=True)):
-        if place >= LOOK or sum(out) >= MAX_SENTENCES or (best is not None and adj < best - MARGIN):
+    best: float | None = None  # the best accepted sentence's adjusted score
+    for place, adj in enumerate(adjusted[:LOOK]):
+        if sum(out) >= MAX_SENTENCES or (best is not None and adj < best - MARGIN):
             break
-        if ok:
+        if answers(place):
             best = adj if best is None else best
             out[place] = True
     return out
@@ -406,19 +407,9 @@ class ExtractiveGenerator:
         """The proposed sentences (`proposed`), in source order. `judge`: does a sentence answer the
         question (the pipeline's answer check)? Asked in rank order, only as far as `proposed` reads."""
         ranked = [] if cancelled() else self.ranked(question, evidence)
-        if judge is None:
-            keep = proposed([adj for adj, _ in ranked])
-        else:
-            verdicts: list[bool] = []
-            best: float | None = None  # the best accepted sentence's adjusted score
-            for adj, cand in ranked[:LOOK]:
-                below = best is not None and adj < best - MARGIN
-                if below or sum(verdicts) >= MAX_SENTENCES or cancelled():
-                    break
-                verdicts.append(judge(cand))
-                best = adj if best is None and verdicts[-1] else best
-            keep = proposed([adj for adj, _ in ranked[: len(verdicts)]], verdicts)
-        chosen = [c for (_, c), k in zip(ranked, keep, strict=False) if k]
+        answers = None if judge is None else (lambda place: not cancelled() and judge(ranked[place][1]))
+        keep = proposed([adj for adj, _ in ranked], answers)
+        chosen = [c for (_, c), k in zip(ranked, keep, strict=True) if k]
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
             c

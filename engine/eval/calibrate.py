@@ -400,7 +400,7 @@ def outcomes(
     def shown(a: Asked) -> list[int]:
         if not a.gate_passed:
             return []
-        picked = proposed(a.adjusted, [p >= threshold for p in probs[a.id]])
+        picked = proposed(a.adjusted, lambda place: probs[a.id][place] >= threshold)
         return [i for i, keep in enumerate(picked) if keep]
 
     shows = {a.id: shown(a) for a in asked}
