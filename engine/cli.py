@@ -529,7 +529,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--data-dir",
         default=os.environ.get("CITELINE_HOME"),
-        help="data directory (default: platform data dir, or $CITELINE_HOME)",
+        help="data directory (default: platform data dir, or $CITELINE_HOME); its models live in its"
+        " models/ folder unless $CITELINE_MODEL_CACHE names one folder of models for every data dir",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
     sub = parser.add_subparsers(dest="command", required=True)

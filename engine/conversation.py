@@ -39,7 +39,7 @@ from engine.answer import gate
 from engine.answer.gate import COVERAGE_WEIGHT, DocFreq, idf
 from engine.events import Answer, Hit
 from engine.retrieve.fusion import rrf
-from engine.text import STOP, content_terms, stem, words
+from engine.text import STOP, content_terms, question_terms, stem, words
 
 if TYPE_CHECKING:
     from engine.api import Engine
@@ -155,7 +155,7 @@ def standalone(question: str, previous: Turn, doc_freq: DocFreq | None = None) -
     recursion limit", "PTO"); its other words are phrasing ("legitimately", "indicates") and are carried
     only when nothing was cited (a refusal). Of these, the CONTEXT_WORDS rarest in the index (IDF) are
     kept, in their order: common ones ("get", "days") would pull the search towards the old answer."""
-    own = set(content_terms(question))
+    own = set(question_terms(question))
     carried = key_words(previous.searched, own)
     heads = " ".join(h.rsplit(">", 1)[-1] for h in previous.cited_headings)
     carried += key_words(heads, own | {stem(w) for w in carried})
@@ -250,7 +250,7 @@ def decide(
     alone: the question's own top hits; thread: the chunks of the files the thread cited; qvec: the
     question's embedding (None without vectors); line: the evidence gate's threshold, below which the
     question's own words would not find an answer (gate.threshold)."""
-    terms = content_terms(question)
+    terms = question_terms(question)
     top = list(alone[:PROBE])
     vectors = [h.vector_score for h in top]
     best_dense = max((v for v in vectors if v is not None), default=None)

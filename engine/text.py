@@ -3,12 +3,15 @@ The lowest layer of the engine: it imports nothing of it."""
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
+import tantivy
 
 STOP = frozenset(
     "a an and are as at be by do does for from how i in is it of on or the to was what when where which who "
@@ -67,22 +70,83 @@ def words(text: str) -> list[str]:
     return [re.sub(r"['’]s$", "", w.lower()) for w in found]
 
 
-_DOUBLE = re.compile(r"([b-df-hj-km-np-rtv-y])\1$")  # a doubled final consonant, but not ll/ss/zz
+# The keyword index's analyser (engine/store/lexical.py, "en_stem": Snowball's English stemmer): a term the
+# engine weighs by its document frequency is then the term the index counted, and "file" and "files", or
+# "update" and "updates", are one term (a suffix stripper of its own made "files" "fil", which the index
+# has never seen, so it weighed as the rarest word of the collection).
+_LOCAL = threading.local()
 
 
+def index_analyzer() -> tantivy.TextAnalyzer:
+    """tantivy's built-in "en_stem" (engine/store/lexical.py's body and heading fields), rebuilt: the
+    built-in one is not reachable from Python. Cheap (about a microsecond); use one per thread."""
+    steps = (tantivy.Filter.remove_long(40), tantivy.Filter.lowercase(), tantivy.Filter.stemmer("english"))
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    for step in steps:
+        builder = builder.filter(step)
+    return builder.build()
+
+
+def _stemmer() -> tantivy.TextAnalyzer:
+    found: tantivy.TextAnalyzer | None = getattr(_LOCAL, "stemmer", None)
+    if found is None:
+        found = _LOCAL.stemmer = index_analyzer()
+    return found
+
+
+# English irregular verb forms, which no suffix rule reaches, read as their verb: a question in the passive
+# ("How long are snapshots kept?") meets the sentence that answers it in the active ("keeps 14 days of
+# snapshots"). A closed grammatical class; forms that are as often another word are left out ("left",
+# "found", "lead", "saw", "felt", "ground", "bound", "lay", "fell", "rose", "wound", "spring", "tore").
+_IRREGULAR = {
+    form: verb
+    for row in (
+        "arise arose arisen|awake awoke awoken|become became|begin began begun|bend bent|"
+        "bite bitten|blow blew blown|break broke broken|bring brought|build built|buy bought|"
+        "catch caught|choose chose chosen|come came|creep crept|deal dealt|dig dug|draw drew drawn|"
+        "drink drank drunk|drive drove driven|eat ate eaten|feed fed|fight fought|flee fled|fly flew flown|"
+        "forbid forbade forbidden|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|"
+        "get got gotten|give gave given|go went gone|grow grew grown|hang hung|hear heard|hide hid hidden|"
+        "hold held|keep kept|know knew known|lend lent|lose lost|make made|mean meant|meet met|pay paid|"
+        "ride rode ridden|ring rang rung|rise risen|run ran|say said|see seen|seek sought|sell sold|"
+        "send sent|shake shook shaken|shine shone|shoot shot|show shown|shrink shrank shrunk|sing sang sung|"
+        "sink sank sunk|sit sat|sleep slept|slide slid|speak spoke spoken|spend spent|spin spun|"
+        "stand stood|steal stole stolen|stick stuck|strike struck|swear swore sworn|sweep swept|"
+        "swim swam swum|swing swung|take took taken|teach taught|tell told|think thought|throw threw thrown|"
+        "understand understood|wake woke woken|wear wore worn|win won|withdraw withdrew withdrawn|"
+        "write wrote written|overcome overcame|override overrode overridden|rewrite rewrote rewritten|"
+        "undo undid undone|rebuild rebuilt|rerun reran|overwrite overwrote overwritten|uphold upheld|"
+        "mislead misled|withhold withheld|undertake undertook undertaken|foresee foresaw foreseen"
+    ).split("|")
+    for verb, *forms in [row.split()]
+    for form in forms
+}
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """A light suffix stripper: plural, -ing, -ed, -ly, -ation; "getting" -> "get"."""
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-            if suffix in ("ing", "ings", "ed") and _DOUBLE.search(base):
-                base = base[:-1]
-            return base
-    return word
+    """A lower-case word as the keyword index stems it (Snowball English: "files" -> "file", "getting" ->
+    "get", "studies" -> "studi"), an irregular verb form as its verb's ("kept" -> "keep")."""
+    found = _stemmer().analyze(_IRREGULAR.get(word, word))
+    return found[0] if len(found) == 1 else word
 
 
 def content_terms(text: str) -> list[str]:
     return [stem(w) for w in words(text) if w not in STOP and len(w) > 1]
+
+
+# The word after "how" that makes a question ask for an amount, a duration, a frequency or a size: the
+# question's form, not its content. Sources write the answer ("14 days", "every night"), almost never the
+# word ("long", "often"), so counted as a term it is one every source lacks.
+_QUESTION_FORM = re.compile(
+    r"\bhow\s+(many|much|long|old|often|far|large|big|small|tall|high|fast|soon|early|late|frequently)\b",
+    re.IGNORECASE,
+)
+
+
+def question_terms(question: str) -> list[str]:
+    """A question's content terms: content_terms less the word of its form ("how long", "how many")."""
+    return content_terms(_QUESTION_FORM.sub("how", question))
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -172,12 +236,21 @@ Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[float]:
     """How well each text answers the question: 0.5 x cosine (when vectors exist) + 0.5 x the share of
     the question's content words it holds. The extractive generator ranks sentences with it too."""
-    terms = set(content_terms(question))
+    terms = set(question_terms(question))
     overlap = [len(terms & set(content_terms(t))) / (len(terms) or 1) for t in texts]
     if embed is None or not texts:
         return overlap
     vecs = embed([question, *texts])
     return [0.5 * float(c) + 0.5 * o for c, o in zip(vecs[1:] @ vecs[0], overlap, strict=True)]
+
+
+def apart(score: float, line: float) -> tuple[str, str]:
+    """A score and the line it is compared with, written with as many decimals (two to four) as it takes
+    to tell them apart: "0.079, below the line 0.080", not "0.08, below the line 0.08"."""
+    digits = 2
+    while digits < 4 and f"{score:.{digits}f}" == f"{line:.{digits}f}":
+        digits += 1
+    return f"{score:.{digits}f}", f"{line:.{digits}f}"
 
 
 def fold(text: str) -> str:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.api import Engine, QueryTerms
 from engine.retrieve.snippets import snippet
+from engine.text import content_terms, question_terms
 from tests.conftest import write
 
 
@@ -27,6 +28,27 @@ def test_word_forms_match_as_the_index_stems_them() -> None:
     assert words_at(text, "deploy") == ["Deploys", "deploying", "deployment"]
     assert words_at(text, "study") == ["studies"]  # the stem of both is "studi"
     assert words_at(text, "art") == ["art"]  # not "article": a stem is not a prefix
+
+
+def test_the_answer_checks_read_words_as_the_index_stems_them() -> None:
+    """content_terms (the gate, the answer check, the generator's ranking) stem as the index does, so a
+    term's document frequency is the index's count of it: "files" was "fil" to a suffix stripper of its
+    own, a word no chunk holds, weighed as the rarest of the collection."""
+    assert content_terms("files file updates updated") == ["file", "file", "updat", "updat"]
+    for word in ("files", "configurations", "memories"):
+        (term,) = content_terms(word)
+        assert words_at(f"One {word} here.", term) == [word]  # the snippets' index terms agree
+    # an irregular verb form is its verb: a passive question meets the active sentence that answers it
+    assert content_terms("kept written took") == content_terms("keeps writes take")
+    assert content_terms("left found") == ["left", "found"]  # as often another word: left as it is
+
+
+def test_the_word_of_a_questions_form_is_not_one_of_its_terms() -> None:
+    assert question_terms("How long are snapshots kept?") == ["snapshot", "keep"]
+    assert question_terms("How many days of PTO do I get?") == content_terms("days of PTO do I get")
+    assert question_terms("How often does the job run?") == ["job", "run"]
+    # the same word elsewhere in a question is a term
+    assert question_terms("Why is the long poll slow?") == ["long", "poll", "slow"]
 
 
 def test_stop_words_and_single_letters_are_not_marked() -> None:

@@ -46,7 +46,15 @@ from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel
 from engine.events import Hit
-from engine.text import Embed, content_terms, embedding_text, figure_value, split_sentences, words
+from engine.text import (
+    Embed,
+    content_terms,
+    embedding_text,
+    figure_value,
+    question_terms,
+    split_sentences,
+    words,
+)
 from models.locator import sha256_file
 
 PREFIX = 5  # words sharing their first PREFIX letters count as one (promoted/promotion)
@@ -86,7 +94,7 @@ class Question:
 
     @classmethod
     def read(cls, text: str, doc_freq: DocFreq | None) -> Question:
-        terms = list(dict.fromkeys(content_terms(text)))
+        terms = list(dict.fromkeys(question_terms(text)))
         n = doc_freq("")[1] if doc_freq is not None else 0
         return cls(
             text,

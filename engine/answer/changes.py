@@ -21,7 +21,7 @@ from pathlib import PurePath
 
 from engine.answer import conflicts, contract
 from engine.events import Citation, Hit
-from engine.text import content_terms, normalize, split_sentences
+from engine.text import content_terms, normalize, question_terms, split_sentences
 
 CHANGE = re.compile(
     r"\b(?:switch\w*|migrat\w*|mov(?:e|es|ed|ing)|transition\w*|replac\w*|chang(?:e|es|ed|ing)|"
@@ -141,7 +141,7 @@ def find(
                 continue
             also = _mentions(change, evidence, {citation.path, hit.path})
             return Reported(citation, reported, also, _reason(citation, change, stated))
-    return _still_stated(cited, evidence, head, found, set(content_terms(question)))
+    return _still_stated(cited, evidence, head, found, set(question_terms(question)))
 
 
 def _still_stated(

@@ -29,7 +29,15 @@ from dataclasses import dataclass
 
 from engine.answer.gate import DocFreq, idf
 from engine.events import AnswerSentence, Citation, Hit, RawSentence
-from engine.text import Embed, content_terms, figure_value, normalize, normalized_with_map, stem
+from engine.text import (
+    Embed,
+    content_terms,
+    figure_value,
+    normalize,
+    normalized_with_map,
+    question_terms,
+    stem,
+)
 
 # Support thresholds. A sentence passes if LEXICAL_SUPPORT of its content terms occur in the cited text,
 # or if its embedding cosine with the quote is at least SEMANTIC_SUPPORT (MiniLM-L6; paraphrase pairs
@@ -129,7 +137,7 @@ def topic_gap(
 ) -> tuple[float, tuple[str, ...]]:
     """IDF-weighted share of the question's content words that `sentence` uses but `cited` lacks, and
     those words."""
-    asked = list(dict.fromkeys(content_terms(question)))
+    asked = list(dict.fromkeys(question_terms(question)))
     used = set(content_terms(sentence)) - {stem(w) for w in ANSWER_KINDS}
     have = set(content_terms(cited))
     prefixes = {t[:PREFIX] for t in have if len(t) >= PREFIX}

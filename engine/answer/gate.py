@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from engine.answer.calibration import calibration, mode
 from engine.events import Hit
-from engine.text import content_terms, stem, words
+from engine.text import apart, content_terms, question_terms, stem, words
 
 COVERAGE_WEIGHT = 0.5
 THRESHOLD = 0.38
@@ -57,7 +57,7 @@ def idf(term: str, doc_freq: DocFreq | None) -> float:
 
 def coverage(question: str, hits: Sequence[Hit], doc_freq: DocFreq | None) -> tuple[float, tuple[str, ...]]:
     """IDF-weighted share of question terms found in the best single chunk of the top hits."""
-    terms = list(dict.fromkeys(content_terms(question)))
+    terms = list(dict.fromkeys(question_terms(question)))
     if not terms or not hits:
         return 0.0, tuple(terms)
     weights = {t: idf(t, doc_freq) for t in terms}
@@ -94,6 +94,7 @@ def decide(
         if missing:  # the rarest words first: what the question is about
             rarest = sorted(missing, key=lambda t: -idf(t, doc_freq))[:5]
             why += f"; not in them: {', '.join(said.get(t, t) for t in rarest)}"
-        why += f" (evidence score {score:.2f}, below the line {threshold:.2f})"
+        said_score, said_line = apart(score, threshold)
+        why += f" (evidence score {said_score}, below the line {said_line})"
         return GateDecision(False, score, cov, dense, missing, why)
     return GateDecision(True, score, cov, dense, missing, "")

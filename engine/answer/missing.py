@@ -29,7 +29,7 @@ from pathlib import PurePath, PurePosixPath
 
 from engine.answer.gate import DocFreq, idf
 from engine.events import Hit
-from engine.text import content_terms, words
+from engine.text import content_terms, question_terms, words
 
 NAME_SHARE = 0.5
 EXTENSIONS = "md|markdown|mdx|txt|rst|adoc|pdf|docx?|odt|html?|csv|tsv|xlsx?|json|ya?ml|toml|ipynb|py"
@@ -104,7 +104,7 @@ def find(
     min_share: float = NAME_SHARE,
 ) -> MissingDocument | None:
     """The missing document the question asks about, if the evidence lists one."""
-    terms = set(content_terms(question))
+    terms = set(question_terms(question))
     if not terms:
         return None
     weights = {t: idf(t, doc_freq) for t in terms}

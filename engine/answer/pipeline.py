@@ -29,7 +29,16 @@ from engine.events import (
 )
 from engine.names import about_tests, is_test
 from engine.retrieve.search import hit_from_row
-from engine.text import Embed, content_terms, lead_in, list_after, normalize, split_sentences
+from engine.text import (
+    Embed,
+    apart,
+    content_terms,
+    lead_in,
+    list_after,
+    normalize,
+    question_terms,
+    split_sentences,
+)
 
 if TYPE_CHECKING:
     from engine.api import Engine
@@ -59,7 +68,7 @@ def siblings(engine: Engine, question: str, hits: list[Hit]) -> list[Hit]:
     conflict between versions is always seen, whichever version retrieval ranked first."""
     have = {h.path for h in hits}
     catalog = engine.catalog
-    terms = set(content_terms(question))
+    terms = set(question_terms(question))
     extra: list[Hit] = []
     for path in list(dict.fromkeys(h.path for h in hits[:EVIDENCE])):
         folder = str(PurePath(path).parent)
@@ -163,7 +172,7 @@ def _best_statement(want: set[str], text: str) -> tuple[str, float]:
 def on_point(question: str, text: str) -> str | None:
     """The sentence or line of `text` that speaks to the question: sharing the most of its content words
     (at least SAME_POINT of them), or None."""
-    best, overlap = _best_statement(set(content_terms(question)), text)
+    best, overlap = _best_statement(set(question_terms(question)), text)
     return best.strip() if overlap >= SAME_POINT else None
 
 
@@ -289,7 +298,7 @@ class Shown:
         judged = self.checker.judge([(quote, self.evidence[source - 1]) for quote, source in quotes])
         self.best = max(self.best, judged.probability)
         if not judged.answers:
-            score = f"{judged.probability:.2f} < {judged.threshold:.2f}"
+            score = " < ".join(apart(judged.probability, judged.threshold))
             self.unanswering.append(f"{text} (does not answer the question: answer check {score})")
         return judged.answers
 
@@ -506,7 +515,7 @@ def ask_stream(
             reason = f"the only sentences found were dropped: {INJECTED}"
         if shown.unanswering:
             reason = "the sentences the sources hold do not answer the question (answer check "
-            reason += f"{shown.best:.2f}, below the line {checker.model.threshold:.2f})"
+            reason += "{}, below the line {})".format(*apart(shown.best, checker.model.threshold))
         yield Answer(
             question,
             REFUSAL,

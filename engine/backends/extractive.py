@@ -24,6 +24,7 @@ from engine.text import (
     content_terms,
     lead_in,
     list_after,
+    normalize,
     relevance,
     split_sentences,
 )
@@ -347,18 +348,26 @@ def distinct(found: list[Candidate]) -> list[Candidate]:
     sentence in two files): the same figures, and the share of words they have in common (Jaccard) at
     least SAME. Two versions of a price list differ in a figure: both stay, for the conflict check."""
     kept: list[Candidate] = []
-    seen: list[tuple[str, list[str], set[str]]] = []
+    seen: list[tuple[str, list[str], set[str], int]] = []
     for cand in found:
         said = cand.display or cand.text
         figures, terms = _FIGURE.findall(said), set(content_terms(said))
         if any(
-            figures == f and len(terms & t) >= SAME * len(terms | t) and quote not in cand.text
-            for quote, f, t in seen
-        ):  # a sentence quoted again with the one before it is not a repeat: it says more
+            # a sentence quoted again with the one before it is not a repeat: it says more
+            (figures == f and len(terms & t) >= SAME * len(terms | t) and not _says_more(cand.text, quote))
+            # nor is the part of another file's quote (two copies of a page, one chunk cut shorter):
+            # within one passage a list item stays, which its lead-in quotes with the list
+            or (source != cand.source and normalize(cand.text) in normalize(quote))
+            for quote, f, t, source in seen
+        ):
             continue
-        seen.append((cand.text, figures, terms))
+        seen.append((cand.text, figures, terms, cand.source))
         kept.append(cand)
     return kept
+
+
+def _says_more(text: str, quote: str) -> bool:
+    return quote in text and len(normalize(text)) > len(normalize(quote))
 
 
 class ExtractiveGenerator:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.backends.prompts import SourceWindow
 from engine.events import Hit
-from engine.text import content_terms, split_sentences
+from engine.text import content_terms, question_terms, split_sentences
 
 WINDOW_TOKENS = 110
 
@@ -30,7 +30,7 @@ def best_window(text: str, question: str, count: Callable[[str], int], limit: in
     spans = split_sentences(text)
     if not spans or count(text) <= limit:
         return text
-    terms = set(content_terms(question))
+    terms = set(question_terms(question))
     gains = [len(terms & set(content_terms(text[s:e]))) for s, e in spans]
     sizes = [count(text[s:e]) for s, e in spans]
     best, best_gain = (0, 0), -1

@@ -14,19 +14,9 @@ from dataclasses import dataclass, field
 import tantivy
 
 from engine.store.lexical import CAMEL
-from engine.text import STOP
+from engine.text import STOP, index_analyzer
 
 MARK = "**"  # snippets wrap each matched word in it; the text's own ** are dropped first
-
-
-def _analyzer() -> tantivy.TextAnalyzer:
-    """tantivy's built-in "en_stem" (engine/store/lexical.py's body and heading fields), rebuilt: the
-    built-in one is not reachable from Python. Cheap (about a microsecond)."""
-    steps = (tantivy.Filter.remove_long(40), tantivy.Filter.lowercase(), tantivy.Filter.stemmer("english"))
-    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-    for step in steps:
-        builder = builder.filter(step)
-    return builder.build()
 
 
 @dataclass(frozen=True)
@@ -35,11 +25,11 @@ class QueryTerms:
     is not shared across threads)."""
 
     stems: frozenset[str]
-    analyzer: tantivy.TextAnalyzer = field(default_factory=_analyzer, compare=False, repr=False)
+    analyzer: tantivy.TextAnalyzer = field(default_factory=index_analyzer, compare=False, repr=False)
 
     @classmethod
     def of(cls, query: str) -> QueryTerms:
-        analyzer = _analyzer()
+        analyzer = index_analyzer()
         tokens = analyzer.pre_tokenize(query).tokens
         words = (query[t.char_offset_from : t.char_offset_to].lower() for t in tokens)
         stems = {t.text for t, w in zip(tokens, words, strict=True) if w not in STOP and len(w) > 1}
