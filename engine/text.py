@@ -18,7 +18,14 @@ STOP = frozenset(
     "why will with our we you your can this that".split()
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*`])|\n{2,}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))")
+# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" line or a table
+# row, and at a title's underline (reST, or Markdown's setext "---"), the underline taken as the break: a
+# title written straight above its text ("Call time order\n^^^^\nBy default hooks…") is then a title,
+# never quoted, and its text a sentence of its own
+SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*`])|\n{2,}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))"
+    r"|\n[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
+)
 
 
 def normalize(text: str) -> str:

@@ -1209,6 +1209,11 @@ def test_a_section_title_is_never_quoted_but_a_code_comment_is() -> None:
     assert not any("Setting a default" in s or "Retry behaviour" in s for s in shown)  # Markdown, reST
     assert "You can set a timeout on a client instance." in shown
     assert any("five second timeout" in s for s in shown)  # a comment in a fence is no title
+    # a reST title written straight above its text, no blank line between (pluggy's docs): the title and
+    # its underline are no part of the sentence quoted after them
+    rst = "Call time order\n^^^^^^^^^^^^^^^\nBy default hooks are called in LIFO order,\nlast first.\n"
+    shown = [c.display for c in candidates([Hit(1, "/d/index.rst", 1, 4, None, "", rst, 1.0)])]
+    assert shown == ["By default hooks are called in LIFO order, last first."]
     # in code, a "#" line is a comment, which may answer
     code = "def connect():\n    # Retry the connection three times before giving up\n    pass\n"
     shown = [c.display for c in candidates([Hit(1, "/s/net.py", 1, 3, None, "", code, 1.0)])]

@@ -95,6 +95,6 @@ def decide(
             rarest = sorted(missing, key=lambda t: -idf(t, doc_freq))[:5]
             why += f"; not in them: {', '.join(said.get(t, t) for t in rarest)}"
         said_score, said_line = apart(score, threshold)
-        why += f" (evidence score {said_score}, below the line {said_line})"
+        why += f"; evidence score {said_score}, below the line {said_line}"
         return GateDecision(False, score, cov, dense, missing, why)
     return GateDecision(True, score, cov, dense, missing, "")

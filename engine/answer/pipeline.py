@@ -514,8 +514,8 @@ def ask_stream(
         elif dropped and all(d.endswith(f"({INJECTED})") for d in dropped) and not shown.unanswering:
             reason = f"the only sentences found were dropped: {INJECTED}"
         if shown.unanswering:
-            reason = "the sentences the sources hold do not answer the question (answer check "
-            reason += "{}, below the line {})".format(*apart(shown.best, checker.model.threshold))
+            reason = "the sentences the sources hold do not answer the question: answer check "
+            reason += "{}, below the line {}".format(*apart(shown.best, checker.model.threshold))
         yield Answer(
             question,
             REFUSAL,
