@@ -13,18 +13,28 @@ import numpy as np
 import numpy.typing as npt
 import tantivy
 
+# Words that carry no content of their own: articles, pronouns, auxiliaries, conjunctions and empty
+# adverbs. Never a negation (the answer check reads "not" and "no") nor a preposition of time or place
+# ("before", "after", "under" change what is asked).
 STOP = frozenset(
     "a an and are as at be by do does for from how i in is it of on or the to was what when where which who "
-    "why will with our we you your can this that".split()
+    "why will with our we you your can this that also so such than then too very just there these those "
+    "its their theirs them they he she his her him hers has have had having been were being am if but "
+    "because while into onto".split()
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
 # Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" line or a table
 # row, and at a title's underline (reST, or Markdown's setext "---"), the underline taken as the break: a
 # title written straight above its text ("Call time order\n^^^^\nBy default hooks…") is then a title,
-# never quoted, and its text a sentence of its own
+# never quoted, and its text a sentence of its own (an underline that opens a chunk, the chunk's heading
+# cut off above it, too). Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)",
+# "Dr. Hart").
+_ABBREVIATIONS = "".join(
+    rf"(?<!\b{re.escape(a)})" for a in ("e.g.", "i.e.", "cf.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "St.")
+)
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*`])|\n{2,}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))"
-    r"|\n[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
+    rf"(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))"
+    r"|(?:\A|\n)[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
 )
 
 
@@ -240,11 +250,28 @@ def list_after(text: str, end: int) -> tuple[int, list[list[str]]]:
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 
 
+# A number written with dots: a version (1.5.0, v2.3) or a decimal. Its parts are too short to be words
+# ("1", "5"), so without this a question's "1.5.0" would match nothing.
+_DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?![\d.]\d)")
+
+
+def dotted(text: str) -> set[str]:
+    """The dotted numbers a text writes, trailing zero parts dropped (1.5.0 and 1.5 are one)."""
+    out = set()
+    for m in _DOTTED.findall(text):
+        parts = m.split(".")
+        while len(parts) > 2 and parts[-1].strip("0") == "":
+            parts.pop()
+        out.add(".".join(parts))
+    return out
+
+
 def relevance(question: str, texts: Sequence[str], embed: Embed | None) -> list[float]:
     """How well each text answers the question: 0.5 x cosine (when vectors exist) + 0.5 x the share of
-    the question's content words it holds. The extractive generator ranks sentences with it too."""
-    terms = set(question_terms(question))
-    overlap = [len(terms & set(content_terms(t))) / (len(terms) or 1) for t in texts]
+    the question's content words (and dotted numbers: versions) it holds. The extractive generator ranks
+    sentences with it too."""
+    terms = set(question_terms(question)) | dotted(question)
+    overlap = [len(terms & (set(content_terms(t)) | dotted(t))) / (len(terms) or 1) for t in texts]
     if embed is None or not texts:
         return overlap
     vecs = embed([question, *texts])

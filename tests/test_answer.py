@@ -1171,6 +1171,9 @@ def test_display_text_drops_markup_but_keeps_code() -> None:
         == 'p = re.compile(r"[a-z](\\d+)") or [A-Z](\\d+)'
     )
     assert plain("Invert it with `~mask`.") == "Invert it with ~mask."  # no role: the ~ is code
+    # a method written with its parentheses; an intersphinx target shown as its term
+    assert plain("Call :py:meth:`~pluggy.PluginManager.set_blocked()` first.") == "Call set_blocked() first."
+    assert plain("Use keyword :std:term:`python:argument` syntax!") == "Use keyword argument syntax!"
 
 
 def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
@@ -1187,6 +1190,23 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
     assert said.display == "Strip Authorization headers when responses are redirected away from the origin."
     heads = "# Title\n\n# Second title\n"  # headings apart are not one comment
     assert len(split_sentences(heads)) == 2
+
+
+def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_underline() -> None:
+    def said(text: str) -> list[str]:
+        return [" ".join(text[a:b].split()) for a, b in split_sentences(text)]
+
+    text = "Mechanisms exist, like overriding\n(e.g. Jinja2) or patching. They clash."
+    assert said(text) == ["Mechanisms exist, like overriding (e.g. Jinja2) or patching.", "They clash."]
+    assert said("Dr. Hart wrote it, i.e. the first keeper. It was 1872.") == [
+        "Dr. Hart wrote it, i.e. the first keeper.",
+        "It was 1872.",
+    ]
+    # a chunk cut below its title starts with the title's underline: no part of the first sentence
+    assert said("*****************\nThere are some mechanisms. They clash.") == [
+        "There are some mechanisms.",
+        "They clash.",
+    ]
 
 
 def test_a_lead_in_whose_list_addresses_an_assistant_is_not_quoted() -> None:
@@ -1228,6 +1248,40 @@ def test_a_section_title_is_never_quoted_but_a_code_comment_is() -> None:
     pdf = "Installation requirements for servers\n\nThe server needs two cores and four gigabytes.\n"
     titled = Hit(1, "/d/a.pdf", 1, 3, 3, "Installation requirements for servers", pdf, 1.0)
     assert [c.display for c in candidates([titled])] == ["The server needs two cores and four gigabytes."]
+
+
+def test_a_release_date_written_only_in_a_title_is_quoted_when_the_question_asks_for_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    from engine.backends.extractive import candidates
+
+    changelog = (
+        "Changelog\n=========\n\n"
+        "tarn 1.5.0 (2024-04-19)\n=======================\n\n"
+        "- Rotated files are now compressed in a background thread.\n\n"
+        "tarn 1.4.0 (2024-01-24)\n=======================\n\n"
+        "- A warning is now issued when a rotation hook raises during cleanup.\n\n"
+        "tarn 1.3.0 (2023-06-02)\n=======================\n\n"
+        "- Dropped support for the legacy rotation hooks.\n"
+    )
+    hit = Hit(1, "/d/CHANGELOG.rst", 1, 16, None, "", changelog, 1.0)
+    # a title names a topic: not quoted, unless the question asks for a figure it states (its line
+    # alone, without the underline); a title without a figure never
+    assert not any("tarn 1.5.0" in c.text for c in candidates([hit]))
+    dated = [c.text for c in candidates([hit], figure_titles=True) if c.text.startswith("tarn")]
+    assert dated == ["tarn 1.5.0 (2024-04-19)", "tarn 1.4.0 (2024-01-24)", "tarn 1.3.0 (2023-06-02)"]
+    assert not any(c.text.startswith("Changelog") for c in candidates([hit], figure_titles=True))
+    # end to end: the version the question names picks its release's title (its dots make it one term)
+    root = tmp_path / "kb"
+    write(root, "CHANGELOG.rst", changelog)
+    index_with_notes(engine, root)
+    answer = engine.ask("When was tarn 1.4.0 released?", "extractive")
+    assert not answer.refused and "2024-01-24" in answer.text and "2024-04-19" not in answer.text
+    assert [c.start_line for s in answer.sentences for c in s.citations] == [9]
+    # a question that asks for no figure is answered from the entries, never from a title
+    answer = engine.ask("What happens to rotated files in tarn?", "extractive")
+    assert not answer.refused and "compressed in a background thread" in answer.text
+    assert "(2024" not in answer.text
 
 
 def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tmp_path: Path) -> None:

@@ -52,6 +52,16 @@ def test_a_question_wanting_a_figure_needs_a_new_one_in_the_quote() -> None:
     assert value("How long did the first keeper stay?", quote, "figure_wanted_absent", text) == 1.0
 
 
+def test_a_when_in_the_past_tense_asks_for_a_time_and_a_when_of_condition_does_not() -> None:
+    quote = "Its first keeper was Ingrid Solberg, a fisherman's daughter."
+    text = "Its first keeper was Ingrid Solberg, a fisherman's daughter. The harbour board paid her."
+    for asks_time in ("When was the lamp electrified?", "When did Solberg become keeper?"):
+        assert value(asks_time, quote, "figure_wanted_absent", text) == 1.0
+    assert value("Which version added the lamp?", quote, "figure_wanted_absent", text) == 1.0
+    for condition in ("When is the lamp lit?", "When should the keeper call the harbour board?"):
+        assert value(condition, quote, "figure_wanted_absent", text) == 0.0
+
+
 def test_a_question_wanting_a_name_needs_one_the_question_does_not_hold() -> None:
     keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
     assert value("Who was the first keeper of the lighthouse?", keeper, "name_wanted_absent") == 0.0

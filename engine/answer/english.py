@@ -9,10 +9,14 @@ from __future__ import annotations
 import re
 
 # A question holding one of these wants a figure, a date or an amount in its answer. A bare "when" does
-# not: in technical text it asks for a condition ("when should I retry?") as often as for a date.
+# not: in technical text it asks for a condition ("when should I retry?") as often as for a date. In the
+# past tense it asks for a time ("When was 1.5 released?", "When did the war end?"): of the fitted SQuAD
+# articles' answerable questions so worded, 72 of 73 are answered with digits; of the other "when"
+# questions, 5 of 47. A version or release asked for is a figure too.
 WANTS_FIGURE = re.compile(
     r"\b(how (many|much|long|old|often|far|large|big|tall|high|fast)|what (year|percentage|percent|"
-    r"number|amount|date|age|proportion|size)|in (what|which) (year|decade|century|month))\b",
+    r"number|amount|date|age|proportion|size)|in (what|which) (year|decade|century|month)|"
+    r"when (was|were|did)|(what|which) (version|release))\b",
     re.IGNORECASE,
 )
 # ...one of these, a person's or an organisation's name. Not "where": in a folder of code and notes it

@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
+from engine.answer.english import FIGURE, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import extractor_for
 from engine.names import about_tests, is_test
@@ -27,6 +28,7 @@ from engine.text import (
     normalize,
     relevance,
     split_sentences,
+    words,
 )
 
 MAX_SENTENCES = 3
@@ -105,8 +107,11 @@ def clean(sentence: str) -> str:
     return _MARKUP.sub("", sentence).strip().strip("|").strip()
 
 
-# MyST {class}`X`, reST :func:`X`; a role's `~pkg.mod.Name` is shown as its last part (`~mask` alone is code)
-_ROLE = re.compile(r"(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`(?:~(?:\w+\.)*(?=\w+`))?")
+# MyST {class}`X`, reST :func:`X`; a role's `~pkg.mod.Name` (or `~pkg.Name()`) is shown as its last part
+# (`~mask` alone is code), an intersphinx target's `python:argument` as its term
+_ROLE = re.compile(
+    r"(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`(?:~(?:\w+\.)*(?=\w+(?:\(\))?`)|[a-z][\w-]*:(?=[\w.-]+`))?"
+)
 
 
 # a code fence and its language tag, a MyST directive fence (```{doctest}, :::{note}) and a reST
@@ -290,14 +295,26 @@ def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int
     return p_start
 
 
-def candidates(evidence: Sequence[Hit]) -> list[Candidate]:
+def figure_title(raw: str) -> str:
+    """A title's line, without its Markdown markup, when it states a figure ("pluggy 1.5.0 (2024-04-19)",
+    "## v2.3 - March 4, 2021"): a release's date and version are often written nowhere else. Empty
+    for a title without digits."""
+    line = clean(raw.strip().split("\n", 1)[0])
+    return line if FIGURE.search(line) and len(words(line)) >= 2 else ""
+
+
+def candidates(evidence: Sequence[Hit], figure_titles: bool = False) -> list[Candidate]:
+    """Every sentence of the evidence that may be quoted, in order (`figure_titles`: the question asks
+    for a figure, so a title that states one may be quoted too; see figure_title)."""
     out: list[Candidate] = []
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
         spans = split_sentences(hit.text)
         for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
-            if title(hit, start, end):  # a title names a topic and answers nothing: never quoted
+            if title(hit, start, end):  # a title names a topic and answers nothing: not quoted,
+                if figure_titles and (dated := figure_title(raw)):  # unless it states what is asked
+                    out.append(Candidate(n, dated, len(out), plain(dated)))
                 continue
             whole = i + 1 < len(spans) or raw.rstrip().endswith(_ENDS)  # not cut off by the chunk's end
             if (
@@ -385,7 +402,7 @@ class ExtractiveGenerator:
     def scored(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, float, Candidate]]:
         """Every candidate sentence as (relevance, relevance less its source's rank prior, sentence),
         best first by the second."""
-        found = candidates(evidence)
+        found = candidates(evidence, bool(WANTS_FIGURE.search(question)))
         if not found:
             return []
         scores = self.scores(question, found)
