@@ -27,14 +27,21 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": 
 # row, and at a title's underline (reST, or Markdown's setext "---"), the underline taken as the break: a
 # title written straight above its text ("Call time order\n^^^^\nBy default hooks…") is then a title,
 # never quoted, and its text a sentence of its own (an underline that opens a chunk, the chunk's heading
-# cut off above it, too). Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)",
+# cut off above it, too); at a docstring's quotes, so the code around it (its def line, the code after
+# it) is no part of its sentences. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)",
 # "Dr. Hart").
 _ABBREVIATIONS = "".join(
     rf"(?<!\b{re.escape(a)})" for a in ("e.g.", "i.e.", "cf.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "St.")
 )
+# (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
+# them in)
 SENTENCE_END = re.compile(
-    rf"(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))"
-    r"|(?:\A|\n)[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
+    r"(?:\A|\n)[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
+    r"|\n[ \t]*(?:\"\"\"|''')[ \t]*\n"  # a docstring's closing quotes: what it says ends there
+    # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
+    # sentence (a one-line docstring stays in the code it sits in, shown with it)
+    r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
+    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))"
 )
 
 

@@ -1174,6 +1174,8 @@ def test_display_text_drops_markup_but_keeps_code() -> None:
     # a method written with its parentheses; an intersphinx target shown as its term
     assert plain("Call :py:meth:`~pluggy.PluginManager.set_blocked()` first.") == "Call set_blocked() first."
     assert plain("Use keyword :std:term:`python:argument` syntax!") == "Use keyword argument syntax!"
+    # an issue or pull request named by its number is a reference, not words of the sentence
+    assert plain("Drop support for Python 3.7. :pr:`372`") == "Drop support for Python 3.7."
 
 
 def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
@@ -1207,6 +1209,21 @@ def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_und
         "There are some mechanisms.",
         "They clash.",
     ]
+    # a docstring ends at its closing quotes: the code after them is no part of its last line
+    code = 'def load(f):\n    """Load it.\n\n    .. versionadded:: 0.15\n    """\n    return f.read()\n'
+    assert said(code) == ["def load(f):", '"""Load it.', ".. versionadded:: 0.15", "return f.read()"]
+    # ...and a def line no part of the first sentence of a docstring of several lines
+    from engine.backends.extractive import candidates
+
+    method = (
+        'def register(self, plugin):\n    """Register a plugin and return its name.\n\n    More.\n    """\n'
+    )
+    shown = [c.display for c in candidates([Hit(1, "/s/m.py", 1, 5, None, "", method, 1.0)])]
+    assert shown == ["def register(self, plugin):", "Register a plugin and return its name."]
+    # (a one-line docstring stays in the code around it, shown with its lines)
+    method = 'def register(self, plugin):\n    """Register a plugin."""\n    return self.add(plugin)\n'
+    shown = [c.display for c in candidates([Hit(1, "/s/m.py", 1, 3, None, "", method, 1.0)])]
+    assert shown == [method.rstrip("\n")]
 
 
 def test_a_lead_in_whose_list_addresses_an_assistant_is_not_quoted() -> None:
@@ -1268,9 +1285,18 @@ def test_a_release_date_written_only_in_a_title_is_quoted_when_the_question_asks
     # a title names a topic: not quoted, unless the question asks for a figure it states (its line
     # alone, without the underline); a title without a figure never
     assert not any("tarn 1.5.0" in c.text for c in candidates([hit]))
-    dated = [c.text for c in candidates([hit], figure_titles=True) if c.text.startswith("tarn")]
+    dated = [c.text for c in candidates([hit], frozenset()) if c.text.startswith("tarn")]
     assert dated == ["tarn 1.5.0 (2024-04-19)", "tarn 1.4.0 (2024-01-24)", "tarn 1.3.0 (2023-06-02)"]
-    assert not any(c.text.startswith("Changelog") for c in candidates([hit], figure_titles=True))
+    # asked about one release, only its title may answer
+    dated = [c.text for c in candidates([hit], frozenset({"1.4.0"})) if c.text.startswith("tarn")]
+    assert dated == ["tarn 1.4.0 (2024-01-24)"]
+    assert not any(c.text.startswith("Changelog") for c in candidates([hit], frozenset()))
+    # a title that only repeats the figure asked about states nothing new
+    bare = Hit(1, "/d/CHANGES.rst", 1, 5, None, "", "Version 2.1.2\n-------------\n\nFixed a bug.\n", 1.0)
+    assert not any("Version" in c.text for c in candidates([bare], frozenset({"2.1.2"})))
+    assert [c.text for c in candidates([bare], frozenset())][:1] == ["Version 2.1.2"]
+    # ...nor one about another release than the one asked about
+    assert not any("tarn" in c.text for c in candidates([hit], frozenset({"2.0.0"})))
     # end to end: the version the question names picks its release's title (its dots make it one term)
     root = tmp_path / "kb"
     write(root, "CHANGELOG.rst", changelog)

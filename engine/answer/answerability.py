@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer import english
+from engine import english
 from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel

@@ -27,7 +27,7 @@ from datetime import date
 from pathlib import PurePath
 from typing import Literal
 
-from engine.answer import english
+from engine import english
 from engine.events import Conflict, Hit
 
 MARKER_SCAN_LINES = 400  # lines of a document searched for status, supersedes and date markers

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from engine.answer import english
+from engine import english
 from engine.answer.answerability import chunk_text, figures, premises, stated_figures
 from engine.events import Hit
 from engine.text import fold

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer.english import FIGURE, WANTS_FIGURE
+from engine.english import FIGURE, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import extractor_for
 from engine.names import about_tests, is_test
@@ -52,7 +52,8 @@ _INSTRUCTION = re.compile(
     r"|\b(you are|act as) (an? )?(ai|assistant|language model|chatbot)\b|\bcite source \d+\b",
     re.IGNORECASE,
 )
-_MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*)")  # not a doctest's >>>
+# not a doctest's >>>; a docstring's opening quotes
+_MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*|[rRuUbB]?(?:\"\"\"|''')\s*)")
 
 
 # Section titles, in the kinds of file that write them (in code a "#" line is a comment and a closing
@@ -102,9 +103,12 @@ class Candidate:
         return shown(self.display or plain(self.text))
 
 
+_DOCSTRING_END = re.compile(r"\s*(?:\"\"\"|''')$")  # a one-line docstring's closing quotes
+
+
 def clean(sentence: str) -> str:
     """Drop leading Markdown markup; the result stays a substring of the source."""
-    return _MARKUP.sub("", sentence).strip().strip("|").strip()
+    return _DOCSTRING_END.sub("", _MARKUP.sub("", sentence).strip().strip("|").strip())
 
 
 # MyST {class}`X`, reST :func:`X`; a role's `~pkg.mod.Name` (or `~pkg.Name()`) is shown as its last part
@@ -207,12 +211,16 @@ def plain_lines(text: str, indent: int = 0) -> str:
     return "\n".join(line[cut:] for line in lines)
 
 
+# A role naming an issue or a pull request by its number (:issue:`375`, :pr:`299`): a reference, no words
+_NUMBER_ROLE = re.compile(r"[ \t]*(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`#?\d+`")
+
+
 def plain(text: str) -> str:
     """Display text: Markdown emphasis, code fences and ticks, MyST/reST roles and link targets removed
     (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`);
     a comment sentence's lines joined; a table row's cells joined with semicolons (a | elsewhere is
     code: `bytes | None`); line breaks and indentation as single spaces."""
-    text = _ROLE.sub("`", text)
+    text = _ROLE.sub("`", _NUMBER_ROLE.sub("", text))
     text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)))
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
     text = _LITERAL.sub(":", text)
@@ -295,25 +303,28 @@ def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int
     return p_start
 
 
-def figure_title(raw: str) -> str:
-    """A title's line, without its Markdown markup, when it states a figure ("pluggy 1.5.0 (2024-04-19)",
-    "## v2.3 - March 4, 2021"): a release's date and version are often written nowhere else. Empty
-    for a title without digits."""
+def figure_title(raw: str, asked: frozenset[str]) -> str:
+    """A title's line, without its Markdown markup, when it states a figure besides those `asked` (the
+    question's own) and, if the question names any, one of them too: "pluggy 1.5.0 (2024-04-19)" asked
+    about 1.5.0, "## v2.3 - March 4, 2021" asked when a feature came. A release's date and version are
+    often written nowhere else. Empty for a title without digits, one that only repeats the question's
+    figure ("Version 2.1.2"), or one about another ("Version 1.0.0", asked about 2.1.2)."""
     line = clean(raw.strip().split("\n", 1)[0])
-    return line if FIGURE.search(line) and len(words(line)) >= 2 else ""
+    stated = set(FIGURE.findall(line))
+    return line if stated - asked and (stated & asked or not asked) and len(words(line)) >= 2 else ""
 
 
-def candidates(evidence: Sequence[Hit], figure_titles: bool = False) -> list[Candidate]:
-    """Every sentence of the evidence that may be quoted, in order (`figure_titles`: the question asks
-    for a figure, so a title that states one may be quoted too; see figure_title)."""
+def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> list[Candidate]:
+    """Every sentence of the evidence that may be quoted, in order. `asked`: the figures of a question
+    that asks for one, which a title stating another may then answer (see figure_title)."""
     out: list[Candidate] = []
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
         spans = split_sentences(hit.text)
         for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
-            if title(hit, start, end):  # a title names a topic and answers nothing: not quoted,
-                if figure_titles and (dated := figure_title(raw)):  # unless it states what is asked
+            if title(hit, start, end):  # a title names a topic and answers nothing: not quoted, unless
+                if asked is not None and (dated := figure_title(raw, asked)):  # it states what is asked
                     out.append(Candidate(n, dated, len(out), plain(dated)))
                 continue
             whole = i + 1 < len(spans) or raw.rstrip().endswith(_ENDS)  # not cut off by the chunk's end
@@ -402,7 +413,8 @@ class ExtractiveGenerator:
     def scored(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, float, Candidate]]:
         """Every candidate sentence as (relevance, relevance less its source's rank prior, sentence),
         best first by the second."""
-        found = candidates(evidence, bool(WANTS_FIGURE.search(question)))
+        asked = frozenset(FIGURE.findall(question)) if WANTS_FIGURE.search(question) else None
+        found = candidates(evidence, asked)
         if not found:
             return []
         scores = self.scores(question, found)

@@ -459,7 +459,7 @@ def data_hash(path: Path) -> str:
 
 SCREENING = (
     "engine.answer.answerability",
-    "engine.answer.english",
+    "engine.english",
     "engine.text",
     "engine.answer.gate",
     "engine.answer.missing",
@@ -469,7 +469,7 @@ SCREENING = (
 )
 FEATURE_CODE = (
     "engine.answer.answerability",
-    "engine.answer.english",
+    "engine.english",
     "engine.backends.extractive",
     "engine.eval.calibrate",  # ask_all and what it keeps
     "engine.answer.pipeline",  # gather: the evidence the sentences come from

@@ -1,4 +1,5 @@
-"""The English words the answer check reads. One module, so that another language is one more module.
+"""The English words the answer check and the extractive generator read. One module, below both (the
+generator may not import the answer pipeline), so that another language is one more module.
 
 Each set is a closed grammatical class (question words, negations, ordinal suffixes), not vocabulary of
 any collection: they say what kind of answer a question wants and whether it is negated.
