@@ -23,13 +23,13 @@ STOP = frozenset(
     "because while into onto".split()
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
-# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" line or a table
-# row, and at a title's underline (reST, or Markdown's setext "---"), the underline taken as the break: a
-# title written straight above its text ("Call time order\n^^^^\nBy default hooks…") is then a title,
-# never quoted, and its text a sentence of its own (an underline that opens a chunk, the chunk's heading
-# cut off above it, too); at a docstring's quotes, so the code around it (its def line, the code after
-# it) is no part of its sentences. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)",
-# "Dr. Hart").
+# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" line, a table
+# row or a reST field (a docstring's ":param salt: ...", each a statement of its own), and at a title's
+# underline (reST, or Markdown's setext "---"), the underline taken as the break: a title written straight
+# above its text ("Call time order\n^^^^\nBy default hooks…") is then a title, never quoted, and its text a
+# sentence of its own (an underline that opens a chunk, the chunk's heading cut off above it, too); at a
+# docstring's quotes, so the code around it (its def line, the code after it) is no part of its
+# sentences. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)", "Dr. Hart").
 _ABBREVIATIONS = "".join(
     rf"(?<!\b{re.escape(a)})" for a in ("e.g.", "i.e.", "cf.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "St.")
 )
@@ -41,7 +41,8 @@ SENTENCE_END = re.compile(
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
-    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}|\n(?=\s*(?:[-*+] |\d+\. |#|\|))"
+    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"
+    r"|\n(?=\s*(?:[-*+] |\d+\. |#|\||:\w[\w .*-]*:(?:\s|$)))"
 )
 
 

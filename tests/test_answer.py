@@ -1224,6 +1224,18 @@ def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_und
     method = 'def register(self, plugin):\n    """Register a plugin."""\n    return self.add(plugin)\n'
     shown = [c.display for c in candidates([Hit(1, "/s/m.py", 1, 3, None, "", method, 1.0)])]
     assert shown == [method.rstrip("\n")]
+    # each field of a docstring's field list is a statement of its own, said with its name
+    fields = (
+        '    """A signer.\n\n    :param secret_key: The key to sign\n        with, or a list of keys.\n'
+        "    :param salt: Extra key to combine with the secret key.\n"
+        "    :raises BadSignature: when the signature does not match.\n"
+    )
+    shown = [c.said for c in candidates([Hit(1, "/s/signer.py", 1, 6, None, "", fields, 1.0)])]
+    assert shown == [
+        "secret_key: The key to sign with, or a list of keys.",
+        "salt: Extra key to combine with the secret key.",
+        "raises BadSignature: when the signature does not match.",
+    ]
 
 
 def test_a_lead_in_whose_list_addresses_an_assistant_is_not_quoted() -> None:
@@ -1304,10 +1316,58 @@ def test_a_release_date_written_only_in_a_title_is_quoted_when_the_question_asks
     answer = engine.ask("When was tarn 1.4.0 released?", "extractive")
     assert not answer.refused and "2024-01-24" in answer.text and "2024-04-19" not in answer.text
     assert [c.start_line for s in answer.sentences for c in s.citations] == [9]
-    # a question that asks for no figure is answered from the entries, never from a title
+    # a question that asks for no figure is answered from the entries, never from a title: the entry
+    # is quoted alone, and said under its release (test below)
     answer = engine.ask("What happens to rotated files in tarn?", "extractive")
     assert not answer.refused and "compressed in a background thread" in answer.text
-    assert "(2024" not in answer.text
+    assert [c.quote for s in answer.sentences for c in s.citations] == [
+        "Rotated files are now compressed in a background thread."
+    ]
+
+
+def test_a_changelog_entry_is_said_with_its_release_so_a_wrong_release_in_the_question_shows(
+    engine: Engine, tmp_path: Path
+) -> None:
+    from engine.backends.extractive import candidates, release
+
+    def under(heading: str, text: str = "- Drop support for Python 3.7.\n") -> Hit:
+        return Hit(1, "/d/CHANGES.rst", 5, 6, None, heading, text, 1.0)
+
+    # the innermost release title of the heading path, with its version
+    assert release(under("Changelog > pluggy 1.4.0 (2024-01-24) > Features")) == (
+        "pluggy 1.4.0 (2024-01-24)",
+        "1.4.0",
+    )
+    assert release(under("Version 2.2.0"))[1] == "2.2.0"
+    assert release(under("[1.0.0] - 2017-06-20"))[1] == "1.0.0"
+    assert release(under("v2.3 - March 4, 2021"))[1] == "2.3"
+    # a heading that names a version as its topic, or none, is no release
+    for heading in ("Python 3.8 support", "Installation > Requirements", "Chapter 3.1 Overview", ""):
+        assert release(under(heading)) == ("", ""), heading
+    said = [c.said for c in candidates([under("Version 2.2.0")])]
+    assert said == ["Version 2.2.0: Drop support for Python 3.7."]
+    assert [c.text for c in candidates([under("Version 2.2.0")])] == ["Drop support for Python 3.7."]
+    # an entry that names its version already is said as it is
+    own = under("Version 2.2.0", "- Version 2.2.0 drops support for Python 3.7.\n")
+    assert [c.said for c in candidates([own])] == ["Version 2.2.0 drops support for Python 3.7."]
+    assert [c.said for c in candidates([under("Python 3.8 support")])] == ["Drop support for Python 3.7."]
+    # end to end: asked why 2.1.0 dropped 3.7, the answer says which release did
+    root = tmp_path / "kb"
+    write(
+        root,
+        "CHANGES.rst",
+        "Version 2.2.0\n-------------\n\nReleased 2024-04-16\n\n- Drop support for Python 3.7.\n"
+        "- Use flit_core as the build backend.\n\n\n"
+        "Version 2.1.0\n-------------\n\nReleased 2022-02-17\n\n- Drop support for Python 3.6.\n"
+        "- Remove the deprecated JSON web signature serializer.\n",
+    )
+    index_with_notes(engine, root)
+    answer = engine.ask("Why was support for Python 3.7 dropped in version 2.1.0?", "extractive")
+    assert not answer.refused
+    assert answer.sentences[0].text.startswith("Version 2.2.0: Drop support for Python 3.7")
+    assert [(c.start_line, c.quote) for c in answer.sentences[0].citations] == [
+        (6, "Drop support for Python 3.7.")
+    ]
 
 
 def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tmp_path: Path) -> None:
@@ -1513,6 +1573,14 @@ def test_a_rest_literal_block_is_code_and_keeps_its_comments() -> None:
     assert not in_literal_block(".. note::\n\n   Mind the gap between\n   the two.\n", 14)
     assert not in_literal_block("Some text.\n\n    A quoted line\n    of prose.\n", 16)
     assert not in_literal_block("x = 1\ny = 2\n", 7)
+    # a passage cut inside a block (its opener in the passage before) is code when a line reads as code,
+    # and prose when none does (a list item's wrapped lines)
+    cut = "    # call our myhook hook\n    results = pm.hook.myhook(arg1=1, arg2=2)\n    print(results)\n"
+    shown = [c.display for c in candidates([hit(cut, path="/docs/README.rst")])]
+    assert shown == ["# call our myhook hook\nresults = pm.hook.myhook(arg1=1, arg2=2)\nprint(results)"]
+    wrapped = "    access it at import time so the developer has time\n    to change the default. Done.\n"
+    shown = [c.display for c in candidates([hit(wrapped, path="/docs/CHANGES.rst")])]
+    assert shown[0].startswith("access it at import time so the developer has time to change")
 
 
 def test_a_test_module_is_quoted_only_when_it_answers_clearly_better() -> None:

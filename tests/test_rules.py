@@ -131,8 +131,16 @@ def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:
         ("How do I set maxRetriesBackoff?", "the max-retries-backoff flag"),
         ("What does Schema.load_async() return?", "async def load_async(self):"),
         ("How many vCPUs does the plan give?", "The plan gives 4 vCPU."),
+        ("Is the payload hashed with sha256?", "digest_method = hashlib.sha256"),
+        ("Which texts does it read as utf8?", "Files are read as UTF-8."),
+        ("Does it run on Python3?", "Tested on Python 3.9 to 3.12."),
     ):
         assert rules.screen(context(question, docs, indexed=indexed), [unknown]) is None, question
+    # letters then digits name a thing as exactly as snake_case does: an algorithm, a format, a version
+    refused = rules.screen(context("What does the pbkdf2 key derivation option do?", docs), [unknown])
+    assert refused is not None and "pbkdf2" in refused[1]
+    assert identifiers("Is IPv6 or base64 used, for 3D or B2B?") == ["IPv6", "base64"]
+    assert spellings("sha256") == ["sha_256", "sha-256", "sha 256", "sha256"]
     assert identifiers("Does `OMD.getfirst()` differ from strutils.snake_case or fooBar(x)?") == [
         "snake_case",
         "fooBar",

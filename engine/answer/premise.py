@@ -5,8 +5,9 @@ checked before any model reads it.
   words or Roman numerals. A question asking how to do something, requesting something or supposing
   something is exempt: its figures are the user's own ("How do I set the timeout to 30 seconds?").
 - A code identifier ("How do I configure the max_retries_backoff option?"): a name written as code
-  (snake_case, camelCase, a call `name(`, or in backticks) that no indexed file holds, in any of its
-  spellings (max_retries_backoff, max-retries-backoff, maxRetriesBackoff). Unlike a figure, an
+  (snake_case, camelCase, letters then digits as in pbkdf2 or sha256, a call `name(`, or in backticks)
+  that no indexed file holds, in any of its spellings (max_retries_backoff, max-retries-backoff,
+  maxRetriesBackoff; sha256, sha-256). Unlike a figure, an
   identifier is not the user's to choose, so a how-to question is not exempt; and unlike a figure it is
   looked for in the whole index, not only in what was retrieved: a name is exact, so its absence there is
   certain, while its absence from the top passages is not.
@@ -34,8 +35,10 @@ _IDENT = re.compile(
     r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"  # snake_case, UPPER_SNAKE
     r"|__[A-Za-z]\w*__|_[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?!_)"  # __dunder__, _private; not _emphasis_
     r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"  # camelCase
+    r"|[A-Za-z]{2,}\d+[A-Za-z0-9]*"  # letters then digits: pbkdf2, sha256, IPv6, base64
     r")(?![\w-])"
 )
+_ALNUM = re.compile(r"[A-Za-z]+\d+[A-Za-z0-9]*")
 _CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w{2,})\(")  # written as a call: name(
 _TICKED = re.compile(r"`([^`\n]+)`")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -88,6 +91,8 @@ def spellings(name: str) -> list[str]:
     """One name as code spells it: snake, kebab, words and run together (maxRetries, max_retries,
     max-retries, "max retries", maxretries), lower case."""
     parts = [p for p in re.split(r"[_\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", name) if p]
+    if _ALNUM.fullmatch(name):  # letters then digits: sha256 is also written sha-256, utf8 utf-8
+        parts = re.split(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", name)
     forms = [sep.join(parts).lower() for sep in ("_", "-", " ", "")] if len(parts) > 1 else [name.lower()]
     if len(name) > 3 and name.endswith("s") and name[-2:-1].isalpha():
         forms += [f[:-1] for f in forms]  # a plural: "vCPUs" is "vCPU" counted

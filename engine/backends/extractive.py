@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from engine.english import FIGURE, WANTS_FIGURE
+from engine.english import FIGURE, MONTHS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import extractor_for
 from engine.names import about_tests, is_test
@@ -183,9 +183,18 @@ def in_literal_block(text: str, at: int) -> bool:
     return False
 
 
+def opens_indented(text: str, at: int) -> bool:
+    """Whether every line of `text` up to the one holding offset `at` is indented (blank lines aside):
+    the passage was cut inside an indented block, whose opener lies before it."""
+    upto = text[: text.find("\n", at) if "\n" in text[at:] else len(text)]
+    return all(line[:1] in " \t" for line in upto.split("\n") if line.strip())
+
+
 def is_code(hit: Hit, quote: str) -> bool:
     """Whether a quote of several lines is code or an example, shown with its lines: a doctest, a fenced
-    block, a reST literal block, or two lines of code in a source file."""
+    block, a reST literal block (or, in a document, an indented block the passage opens inside, when a
+    line of it reads as code: the block's opener sits in the passage before), or two lines of code in a
+    source file."""
     lines = [line for line in quote.split("\n") if line.strip()]
     if len(lines) < 2:
         return False
@@ -193,6 +202,9 @@ def is_code(hit: Hit, quote: str) -> bool:
         return True
     at = hit.text.find(quote)
     if at >= 0 and in_literal_block(hit.text, at):
+        return True
+    document = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() in _TITLED
+    if document and at >= 0 and opens_indented(hit.text, at) and any(_CODE_LINE.match(x) for x in lines):
         return True
     found = extractor_for(Path(hit.path))
     in_code = found is not None and getattr(found, "kind", "") in ("python", "code")
@@ -215,11 +227,24 @@ def plain_lines(text: str, indent: int = 0) -> str:
 _NUMBER_ROLE = re.compile(r"[ \t]*(?:\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`#?\d+`")
 
 
+# A reST field opening a docstring's line (Sphinx's info fields): a parameter's said as its name
+# (":param salt:" as "salt:"), any other as its words (":raises ValueError:", ":returns:")
+_FIELD = re.compile(r"^(\s*):(\w+)(?:\s+(?:[\w.\[\], |]+\s+)?(\*{0,2}\w+))?:(?=\s|$)")
+_NAMES_ONE = frozenset("param parameter arg argument key keyword type var ivar cvar vartype".split())
+
+
+def _field(m: re.Match[str]) -> str:
+    field, name = m.group(2), m.group(3)
+    return f"{m.group(1)}{name if name and field in _NAMES_ONE else ' '.join(filter(None, (field, name)))}:"
+
+
 def plain(text: str) -> str:
     """Display text: Markdown emphasis, code fences and ticks, MyST/reST roles and link targets removed
-    (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`);
-    a comment sentence's lines joined; a table row's cells joined with semicolons (a | elsewhere is
-    code: `bytes | None`); line breaks and indentation as single spaces."""
+    (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`); a
+    reST field as its name (":param salt: Extra key" as "salt: Extra key"); a comment sentence's lines
+    joined; a table row's cells joined with semicolons (a | elsewhere is code: `bytes | None`); line
+    breaks and indentation as single spaces."""
+    text = _FIELD.sub(_field, text)
     text = _ROLE.sub("`", _NUMBER_ROLE.sub("", text))
     text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)))
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
@@ -314,6 +339,37 @@ def figure_title(raw: str, asked: frozenset[str]) -> str:
     return line if stated - asked and (stated & asked or not asked) and len(words(line)) >= 2 else ""
 
 
+# A release's title: a version, at most three words before it ("Version 2.2.0", "pluggy 1.4.0", "What's
+# new in 3.12", "[1.0.0]"), and after it nothing but a date, a parenthesis or a separator ("(2024-01-24)",
+# "- March 4, 2021", "(YANKED)"). "Python 3.8 support" is a topic, not a release.
+_MONTH = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in MONTHS)  # "March", "Mar"
+_VERSION = r"\[?v?\d+(?:\.\d+)+(?:[-.+]?[A-Za-z]+\d*)*\]?"
+_DAY = r"\d{1,4}(?:[-/.]\d{1,2}){0,2}(?:st|nd|rd|th)?"  # 2024-01-24, 4th, 2021
+_AFTER = rf"(?:\([^()\n]{{0,40}}\)|{_DAY}|(?i:{_MONTH})\.?|[-–—:,/])"
+_RELEASE = re.compile(rf"(?:[\w'’.-]+\s+){{0,3}}({_VERSION})(?:\s*{_AFTER})*\s*")
+
+
+def release(hit: Hit) -> tuple[str, str]:
+    """The release a chunk's text sits under, as its title says it and its version: the innermost part
+    of the chunk's heading path that is a release's title (pluggy's "Changelog > pluggy 1.4.0
+    (2024-01-24) > Features": "pluggy 1.4.0 (2024-01-24)", "1.4.0"), or ("", "")."""
+    for part in reversed(hit.heading.split(" > ")):
+        said = shown(plain(part))
+        if m := _RELEASE.fullmatch(said):
+            return said, m.group(1).strip("[]").lstrip("v")
+    return "", ""
+
+
+def in_release(display: str, hit: Hit) -> str:
+    """A changelog entry said with its release ("Version 2.2.0: Drop support for Python 3.7."): the
+    entry alone does not say which release made the change, and a question often names the wrong one.
+    Unchanged where it is not under a release or names the version itself."""
+    said, version = release(hit)
+    if not said or version in display:
+        return display
+    return f"{said}: {display}"
+
+
 def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> list[Candidate]:
     """Every sentence of the evidence that may be quoted, in order. `asked`: the figures of a question
     that asks for one, which a title stating another may then answer (see figure_title)."""
@@ -351,7 +407,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
                 said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
                 display = " ".join(f"{lead} {said} {items[-1]}".split())
-                out.append(Candidate(n, text, len(out), display, lead))
+                out.append(Candidate(n, text, len(out), in_release(display, hit), lead))
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             if header:
@@ -367,7 +423,9 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 display = plain(raw if raw.lstrip().startswith("|") else text)
                 if len(content_terms(display)) < 3:  # markup that says nothing (".. code-block:: python")
                     continue
-            out.append(Candidate(n, text, len(out), display))
+            dated = in_release(display, hit)  # ranked as before, and on a version the question names
+            focus = f"{display} {release(hit)[1]}" if dated != display else ""
+            out.append(Candidate(n, text, len(out), dated, focus))
     return distinct(out)
 
 
