@@ -624,6 +624,13 @@ class Engine:
 
         return extractive_floor()
 
+    def extractive_weight(self) -> float:
+        """The weight the extractive generator gives the answer check's probability beside its ranking
+        among the sentences the check accepts: fitted (calibration.json), else 0."""
+        from engine.answer.calibration import extractive_weight
+
+        return extractive_weight()
+
     def evidence(self, question: str, k: int = 12) -> list[Hit]:
         """Ranked evidence for a question: hybrid (keyword only until vectors exist), reranked only when
         `rerank_answers` is set (plan_search)."""

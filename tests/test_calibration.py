@@ -217,6 +217,35 @@ def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() ->
     assert len(seen) >= 3  # the floors tried do change what is proposed
 
 
+def test_the_checks_probability_weighs_in_the_choice_among_the_sentences_it_accepts() -> None:
+    """With a weight, the sentences the check accepts are chosen by their adjusted score plus the weight
+    times the check's probability (the check reads the question with the sentence); calibrate fits the
+    weight on the fitted parts and replays the same rule. No refusal moves: the check accepts what it
+    accepts."""
+    from engine.answer.answerability import Model
+    from engine.backends.extractive import MARGIN, proposed
+    from engine.eval.calibrate import Asked, choose_weight, outcomes
+
+    adjusted, probability = [0.80, 0.70, 0.50], [0.2, 0.9, 0.05]
+    assert MARGIN < 0.80 - 0.70  # ranked alone, the second is out of the first's margin
+
+    def judged(place: int) -> float | None:
+        return probability[place] if probability[place] >= 0.1 else None
+
+    assert proposed(adjusted, judged) == [True, False, False]
+    assert proposed(adjusted, judged, 0.3) == [False, True, False]  # 0.97 against 0.86
+    assert proposed(adjusted, lambda place: None, 0.3) == [False, False, False]
+    # replayed from a record: the check's probability is the one feature, the sentence it rates holds gold
+    check = Model(("cover_quote",), (0.0,), (1.0,), (1.0,), 0.0, 0.1)  # probability: sigmoid(cover_quote)
+    logits = [-1.386, 2.197, -2.944]  # sigmoid: 0.2, 0.9, 0.05
+    record = Asked("q", True, True, [[x] for x in logits], [False, True, False], [True, False, False], [])
+    record.relevance, record.adjusted = list(adjusted), list(adjusted)
+    assert outcomes([record], check, 0.1)["gold_shown"] == 0.0
+    assert outcomes([record], check, 0.1, weight=0.3)["gold_shown"] == 1.0
+    weight, tried = choose_weight([[record]], check)
+    assert 0.0 < weight <= 0.3 and len(tried) > 2
+
+
 def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() -> None:
     """With the answer check as its judge the generator proposes, in rank order, the sentences the check
     accepts (a rejected first sentence gives its place to the next that answers, within the margin of the
@@ -248,9 +277,11 @@ def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() ->
     for accepted in (set(ranking[:1]), set(ranking[1:2]), {ranking[3]}, {ranking[2], ranking[4]}, set()):
         asked_of: list[str] = []
 
-        def judge(cand: object, accepted: set[str] = accepted, asked_of: list[str] = asked_of) -> bool:
+        def judge(
+            cand: object, accepted: set[str] = accepted, asked_of: list[str] = asked_of
+        ) -> float | None:
             asked_of.append(cand.text)  # type: ignore[attr-defined]
-            return cand.text in accepted  # type: ignore[attr-defined]
+            return 1.0 if cand.text in accepted else None  # type: ignore[attr-defined]
 
         generated = {raw.quote for raw in generator.generate(question, evidence, lambda: False, judge)}
         replay = at_floor(record, 0.0)
@@ -260,10 +291,12 @@ def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() ->
         shown = outcomes([replay], check, 0.5)
         assert shown["false_refusals"] == (0.0 if generated else 1.0), accepted
         places = {place for place, text in enumerate(replay.passages) if text in accepted}
-        picked = proposed(replay.adjusted, places.__contains__)
+        picked = proposed(replay.adjusted, lambda place, places=places: 1.0 if place in places else None)
         assert {t for t, p in zip(replay.passages, picked, strict=True) if p} == generated, accepted
         assert generated <= accepted
         assert len(asked_of) <= LOOK and asked_of == ranking[: len(asked_of)]  # in rank order, lazily
     # a sentence accepted fourth answers when the three above it do not: the answer is not refused
-    fourth = generator.generate(question, evidence, lambda: False, lambda c: c.text == ranking[3])
+    fourth = generator.generate(
+        question, evidence, lambda: False, lambda c: 1.0 if c.text == ranking[3] else None
+    )
     assert [raw.quote for raw in fourth] == [ranking[3]]

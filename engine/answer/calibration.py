@@ -27,3 +27,9 @@ def extractive_floor() -> float:
     from engine.backends.extractive import MIN_SCORE
 
     return float(calibration().get("extractive", {}).get("floor", MIN_SCORE))
+
+
+def extractive_weight() -> float:
+    """The weight of the answer check's probability in the extractive generator's choice among the
+    sentences the check accepts (extractive.proposed): fitted, else 0 (the ranking alone)."""
+    return float(calibration().get("extractive", {}).get("weight", 0.0))

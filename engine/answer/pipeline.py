@@ -302,6 +302,13 @@ class Shown:
             self.unanswering.append(f"{text} (does not answer the question: answer check {score})")
         return judged.answers
 
+    def judged(self, text: str, quote: str, source: int) -> float | None:
+        """The answer check's probability that one quote answers the question, None where it judges it
+        does not (reported as dropped, as `answers` does)."""
+        if not self.answers(text, [(quote, source)]):
+            return None
+        return self.checker.judge([(quote, self.evidence[source - 1])]).probability  # judged once: cached
+
     def add(self, sentence: AnswerSentence, repaired: bool) -> list[AnswerSentence]:
         """The sentences that may be shown now."""
         seen = self.kept
@@ -349,7 +356,7 @@ def generate(
 
     if isinstance(generator, ExtractiveGenerator):
         return generator.generate(
-            question, evidence, cancelled, lambda c: shown.answers(c.said, [(c.text, c.source)])
+            question, evidence, cancelled, lambda c: shown.judged(c.said, c.text, c.source)
         )
     return generator.generate(question, evidence, cancelled)
 
@@ -366,7 +373,8 @@ def generator_for(engine: Engine, name: str) -> Generator:
             raise
         from engine.backends.extractive import ExtractiveGenerator
 
-        return ExtractiveGenerator(None)  # the floor was fitted on relevance with the embedder: as designed
+        # the floor was fitted on relevance with the embedder: as designed; the check weighs as fitted
+        return ExtractiveGenerator(None, weight=engine.extractive_weight())
 
 
 def usage(generator: object) -> dict[str, float]:

@@ -293,25 +293,40 @@ def row_display(row: str, header: list[str]) -> str:
     return "; ".join(f"{plain(h)}: {plain(c)}" for h, c in zip(header, cells, strict=True) if c)
 
 
-def proposed(adjusted: Sequence[float], answers: Callable[[int], bool] | None = None) -> list[bool]:
+def proposed(
+    adjusted: Sequence[float],
+    answers: Callable[[int], float | None] | None = None,
+    weight: float = 0.0,
+) -> list[bool]:
     """Of sentences ranked best first by adjusted score, those the generator proposes: the first
-    MAX_SENTENCES within MARGIN of the best. With a judge (`answers(place)`: does the sentence at that
-    place answer the question?), of the first LOOK those it accepts, within MARGIN of the best it
-    accepts: a sentence ranked first that does not answer gives its place to the next that does, rather
-    than leaving the answer refused while an answering sentence sits one place below the line. The judge
-    is asked in rank order, only as far as this rule reads (ExtractiveGenerator.generate asks the answer
-    check; calibrate.outcomes replays it from recorded probabilities)."""
+    MAX_SENTENCES within MARGIN of the best. With a judge (`answers(place)`: the answer check's
+    probability that the sentence at that place answers the question, None where it judges it does
+    not), of the first LOOK those it accepts, within MARGIN of the best it accepts, scored as their
+    adjusted score plus `weight` times that probability (the check reads the question with the
+    sentence, which the ranking's words and cosine do not; `citeline calibrate` fits the weight, the
+    extractive "weight" of calibration.json, 0 as designed): a sentence ranked first that does not
+    answer gives its place to the next that does, rather than leaving the answer refused while an
+    answering sentence sits one place below the line. The judge is asked in rank order, only as far as
+    this rule reads (ExtractiveGenerator.generate asks the answer check; calibrate.outcomes replays it
+    from recorded probabilities)."""
     if answers is None:
         return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
-    out = [False] * len(adjusted)
-    best: float | None = None  # the best accepted sentence's adjusted score
+    scored: dict[int, float] = {}  # accepted place -> its score
+    best: float | None = None  # the best accepted score so far
     for place, adj in enumerate(adjusted[:LOOK]):
-        if sum(out) >= MAX_SENTENCES or (best is not None and adj < best - MARGIN):
-            break
-        if answers(place):
-            best = adj if best is None else best
-            out[place] = True
-    return out
+        if best is not None and adj + weight < best - MARGIN:
+            break  # no sentence from here on can come within MARGIN (a probability is at most 1)
+        if not weight and len(scored) >= MAX_SENTENCES:
+            break  # ranked by adjusted score alone, the first accepted are the best
+        probability = answers(place)
+        if probability is not None:
+            scored[place] = adj + weight * probability
+            best = scored[place] if best is None else max(best, scored[place])
+    keep = sorted(
+        (p for p, score in scored.items() if best is not None and score >= best - MARGIN),
+        key=lambda p: (-scored[p], p),
+    )[:MAX_SENTENCES]
+    return [place in keep for place in range(len(adjusted))]
 
 
 def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int | None:
@@ -460,10 +475,14 @@ class ExtractiveGenerator:
     name = "extractive"
 
     def __init__(
-        self, embed: Callable[[list[str]], npt.NDArray[np.float32]] | None, floor: float = MIN_SCORE
+        self,
+        embed: Callable[[list[str]], npt.NDArray[np.float32]] | None,
+        floor: float = MIN_SCORE,
+        weight: float = 0.0,
     ) -> None:
         self.embed = embed
         self.floor = floor  # the relevance a sentence needs to be proposed
+        self.weight = weight  # of the answer check's probability beside the relevance (proposed)
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
         return relevance(question, [c.focus or c.display or c.text for c in found], self.embed)
@@ -498,13 +517,14 @@ class ExtractiveGenerator:
         question: str,
         evidence: Sequence[Hit],
         cancelled: Callable[[], bool],
-        judge: Callable[[Candidate], bool] | None = None,
+        judge: Callable[[Candidate], float | None] | None = None,
     ) -> Iterator[RawSentence]:
-        """The proposed sentences (`proposed`), in source order. `judge`: does a sentence answer the
-        question (the pipeline's answer check)? Asked in rank order, only as far as `proposed` reads."""
+        """The proposed sentences (`proposed`), in source order. `judge`: the pipeline's answer check,
+        the probability that a sentence answers the question, None where it judges it does not. Asked
+        in rank order, only as far as `proposed` reads."""
         ranked = [] if cancelled() else self.ranked(question, evidence)
-        answers = None if judge is None else (lambda place: not cancelled() and judge(ranked[place][1]))
-        keep = proposed([adj for adj, _ in ranked], answers)
+        answers = None if judge is None else (lambda place: None if cancelled() else judge(ranked[place][1]))
+        keep = proposed([adj for adj, _ in ranked], answers, self.weight)
         chosen = [c for (_, c), k in zip(ranked, keep, strict=True) if k]
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
