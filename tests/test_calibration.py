@@ -218,10 +218,11 @@ def test_a_recorded_question_proposes_at_any_floor_what_the_generator_would() ->
 
 
 def test_the_checks_probability_weighs_in_the_choice_among_the_sentences_it_accepts() -> None:
-    """With a weight, the sentences the check accepts are chosen by their adjusted score plus the weight
-    times the check's probability (the check reads the question with the sentence); calibrate fits the
-    weight on the fitted parts and replays the same rule. No refusal moves: the check accepts what it
-    accepts."""
+    """With a weight, a sentence the check accepts comes within the margin by its adjusted score or by that
+    score plus the weight times the check's probability (the check reads the question with the
+    sentence), and the best three by the latter are shown: the weight lets in what the check rates
+    highly and keeps out what the ranking alone shows only when more than three compete. calibrate fits
+    the weight on the fitted parts and replays the same rule. No refusal moves."""
     from engine.answer.answerability import Model
     from engine.backends.extractive import MARGIN, proposed
     from engine.eval.calibrate import Asked, choose_weight, outcomes
@@ -233,8 +234,13 @@ def test_the_checks_probability_weighs_in_the_choice_among_the_sentences_it_acce
         return probability[place] if probability[place] >= 0.1 else None
 
     assert proposed(adjusted, judged) == [True, False, False]
-    assert proposed(adjusted, judged, 0.3) == [False, True, False]  # 0.97 against 0.86
+    # the check's favourite comes within the margin (0.97 against 0.86); the ranking's first stays
+    assert proposed(adjusted, judged, 0.3) == [True, True, False]
     assert proposed(adjusted, lambda place: None, 0.3) == [False, False, False]
+    # where more than three compete, the best three by score with the probability are shown
+    many, rated = [0.80, 0.79, 0.78, 0.77, 0.60], [0.2, 0.2, 0.2, 0.2, 0.95]
+    assert proposed(many, rated.__getitem__) == [True, True, True, False, False]
+    assert proposed(many, rated.__getitem__, 0.3) == [True, True, False, False, True]
     # replayed from a record: the check's probability is the one feature, the sentence it rates holds gold
     check = Model(("cover_quote",), (0.0,), (1.0,), (1.0,), 0.0, 0.1)  # probability: sigmoid(cover_quote)
     logits = [-1.386, 2.197, -2.944]  # sigmoid: 0.2, 0.9, 0.05

@@ -301,31 +301,35 @@ def proposed(
     """Of sentences ranked best first by adjusted score, those the generator proposes: the first
     MAX_SENTENCES within MARGIN of the best. With a judge (`answers(place)`: the answer check's
     probability that the sentence at that place answers the question, None where it judges it does
-    not), of the first LOOK those it accepts, within MARGIN of the best it accepts, scored as their
-    adjusted score plus `weight` times that probability (the check reads the question with the
-    sentence, which the ranking's words and cosine do not; `citeline calibrate` fits the weight, the
-    extractive "weight" of calibration.json, 0 as designed): a sentence ranked first that does not
-    answer gives its place to the next that does, rather than leaving the answer refused while an
-    answering sentence sits one place below the line. The judge is asked in rank order, only as far as
-    this rule reads (ExtractiveGenerator.generate asks the answer check; calibrate.outcomes replays it
-    from recorded probabilities)."""
+    not), of the first LOOK those it accepts: a sentence ranked first that does not answer gives its
+    place to the next that does, rather than leaving the answer refused while an answering sentence
+    sits one place below the line. Of those, the ones within MARGIN of the best accepted, by adjusted
+    score or by their score with `weight` times the check's probability added (the check reads the
+    question with the sentence, which the ranking's words and cosine do not; `citeline calibrate` fits
+    the weight, the extractive "weight" of calibration.json, 0 as designed), the best MAX_SENTENCES by
+    that score. The weight can let in a sentence the check rates highly; it never keeps out one the
+    ranking alone would show, unless more than MAX_SENTENCES compete. The judge is asked in rank
+    order, only as far as this rule reads (ExtractiveGenerator.generate asks the answer check;
+    calibrate.outcomes replays it from recorded probabilities)."""
     if answers is None:
         return [place < MAX_SENTENCES and adj >= adjusted[0] - MARGIN for place, adj in enumerate(adjusted)]
-    scored: dict[int, float] = {}  # accepted place -> its score
-    best: float | None = None  # the best accepted score so far
+    scored: dict[int, float] = {}  # accepted place -> its score with the check's probability
+    first: float | None = None  # the best accepted adjusted score (the first accepted: ranked by it)
+    best: float | None = None  # the best accepted score with the probability
     for place, adj in enumerate(adjusted[:LOOK]):
-        if best is not None and adj + weight < best - MARGIN:
-            break  # no sentence from here on can come within MARGIN (a probability is at most 1)
+        if first is not None and best is not None and adj < first - MARGIN and adj + weight < best - MARGIN:
+            break  # no sentence from here on comes within MARGIN either way (a probability is at most 1)
         if not weight and len(scored) >= MAX_SENTENCES:
             break  # ranked by adjusted score alone, the first accepted are the best
         probability = answers(place)
         if probability is not None:
             scored[place] = adj + weight * probability
+            first = adj if first is None else first
             best = scored[place] if best is None else max(best, scored[place])
-    keep = sorted(
-        (p for p, score in scored.items() if best is not None and score >= best - MARGIN),
-        key=lambda p: (-scored[p], p),
-    )[:MAX_SENTENCES]
+    if first is None or best is None:
+        return [False] * len(adjusted)
+    window = [p for p, score in scored.items() if adjusted[p] >= first - MARGIN or score >= best - MARGIN]
+    keep = sorted(window, key=lambda p: (-scored[p], p))[:MAX_SENTENCES]
     return [place in keep for place in range(len(adjusted))]
 
 
