@@ -13,14 +13,16 @@ import numpy as np
 import numpy.typing as npt
 import tantivy
 
-# Words that carry no content of their own: articles, pronouns, auxiliaries, conjunctions and empty
-# adverbs. Never a negation (the answer check reads "not" and "no") nor a preposition of time or place
-# ("before", "after", "under" change what is asked).
+# Words that carry no content of their own: articles, pronouns (and their contractions: "I'm", "we've"),
+# auxiliaries and modals, conjunctions and empty adverbs. Never a negation (the answer check reads "not"
+# and "no") nor a preposition of time or place ("before", "after", "under" change what is asked), nor a
+# word that is also a name once lower-cased ("us" for the US, "may" for May).
 STOP = frozenset(
     "a an and are as at be by do does for from how i in is it of on or the to was what when where which who "
     "why will with our we you your can this that also so such than then too very just there these those "
     "its their theirs them they he she his her him hers has have had having been were being am if but "
-    "because while into onto".split()
+    "because while into onto my me mine myself ours should would could shall must whether i'm i've i'd "
+    "i'll you're you've you'd you'll we're we've we'd we'll they're they've they'd they'll".split()
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
 # Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" line, a table
@@ -31,8 +33,17 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": 
 # docstring's quotes, so the code around it (its def line, the code after it) is no part of its
 # sentences. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)", "Dr. Hart").
 _ABBREVIATIONS = "".join(
-    rf"(?<!\b{re.escape(a)})" for a in ("e.g.", "i.e.", "cf.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "St.")
+    rf"(?<!\b{re.escape(a)})"
+    for a in (
+        *("e.g.", "i.e.", "cf.", "vs.", "Mr.", "Mrs.", "Ms.", "Dr.", "St.", "Prof.", "Gen.", "Gov.", "Sen."),
+        *("Rev.", "Lt.", "Col.", "Capt.", "Sgt.", "Mt.", "Fig.", "Figs."),
+    )
 )
+# An initial in a name ("William E. Simon", "J. R. R. Tolkien"): one capital and its stop, after a
+# capitalised word, another initial or a sentence's end, or opening the text; a break after it is no
+# sentence end ("vitamin A. Then" still is: the word before is not capitalised; nor is "I", a numeral
+# as often: "World War I. The").
+_INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?]\s+)[A-HJ-Z]\.$")
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -179,6 +190,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in SENTENCE_END.finditer(text):
+        before = text[max(0, match.start() - 40) : match.start()]
+        if "\n" not in match.group() and _INITIAL.search(" " + before):
+            continue
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))

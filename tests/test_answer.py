@@ -1204,6 +1204,16 @@ def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_und
         "Dr. Hart wrote it, i.e. the first keeper.",
         "It was 1872.",
     ]
+    # a name's initials end no sentence; a numeral or a lower-case word's letter still may
+    assert said("In 1973, Nixon named William E. Simon as its head. J. R. R. Tolkien wrote.") == [
+        "In 1973, Nixon named William E. Simon as its head.",
+        "J. R. R. Tolkien wrote.",
+    ]
+    assert said("After World War I. The war ended with vitamin A. Then more.") == [
+        "After World War I.",
+        "The war ended with vitamin A.",
+        "Then more.",
+    ]
     # a chunk cut below its title starts with the title's underline: no part of the first sentence
     assert said("*****************\nThere are some mechanisms. They clash.") == [
         "There are some mechanisms.",

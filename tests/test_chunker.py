@@ -371,6 +371,16 @@ def test_a_line_longer_than_the_budget_is_cut_into_chunks_of_whole_words_cited_a
     assert " ".join(c.text for c in middle).strip() == long_line.strip()
 
 
+def test_a_paragraph_on_one_line_is_cut_between_its_sentences() -> None:
+    sentences = [f"Sentence {n} says that the {n}th okapi grazes near the river at dawn." for n in range(30)]
+    line = " ".join(sentences)
+    chunks = chunk(doc_of(f"# Okapis\n\n{line}\n"), max_tokens=60)
+    pieces = [c.text for c in chunks if c.start_line == 3]
+    assert len(pieces) > 3 and all(approx_tokens(p) <= 60 for p in pieces)
+    assert all(p.endswith(".") and p.startswith("Sentence") for p in pieces)
+    assert " ".join(pieces) == line
+
+
 def test_a_megabyte_line_becomes_bounded_chunks() -> None:
     line = "".join(f'{{"id":{n},"name":"okapi"}},' for n in range(40_000))  # minified: no spaces at all
     chunks = chunk(doc_of(line), max_tokens=200)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import accumulate, groupby
 
 from engine.events import Chunk, Document, Line
+from engine.text import split_sentences
 
 TokenCounter = Callable[[str], int]
 
@@ -157,15 +158,19 @@ def _long(budget: _Budget) -> int:
 
 def _split_line(whole: Chunk, budget: _Budget) -> Iterator[Chunk]:
     """One over-long line as chunks of consecutive whole words, each within the budget (a word longer
-    than a piece is cut). Pieces start about 4 characters per token and shrink until the count fits."""
+    than a piece is cut). Pieces start about 4 characters per token and shrink until the count fits.
+    A piece ends at the last sentence end in its second half where there is one (a paragraph written
+    on one line, as Markdown and extracted PDF text often are, is cut between its sentences, so none is
+    split across two chunks), else at the last space."""
     text, at = whole.text, 0
     while at < len(text):
         size = max(16, budget.limit * 4)
         while True:
             end = min(len(text), at + size)
             if end < len(text):
+                stop = _last_sentence_end(text, at + size // 2, end)
                 space = text.rfind(" ", at + size // 2, end)
-                end = space if space > at else end
+                end = stop if stop is not None else space if space > at else end
             piece = text[at:end]
             if size <= 16 or budget.count(piece) <= budget.limit:
                 break
@@ -175,6 +180,12 @@ def _split_line(whole: Chunk, budget: _Budget) -> Iterator[Chunk]:
         at = end
         while at < len(text) and text[at] == " ":
             at += 1
+
+
+def _last_sentence_end(text: str, lo: int, hi: int) -> int | None:
+    """Where the last sentence that ends within text[lo:hi] ends (engine.text's sentence ends), if any."""
+    ends = [e for _, e in split_sentences(text[lo:hi] + " X")[:-1]]
+    return lo + ends[-1] if ends else None
 
 
 def _to_chunk(page: _Page, lo: int, hi: int, heading: str) -> Chunk:
