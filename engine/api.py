@@ -118,7 +118,7 @@ SearchMode = Literal["auto", "keyword", "vector", "hybrid"]  # auto: hybrid once
 EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 
 # Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
-CHUNKING_VERSION = 3  # 3: over-long lines cut into word runs
+CHUNKING_VERSION = 4  # 3: over-long lines cut into word runs; 4: at sentence ends where they can be
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 
@@ -357,6 +357,12 @@ class Engine:
 
     def chunk_count(self) -> int:
         return self.catalog.count_chunks()
+
+    def chunked_otherwise(self) -> bool:
+        """Whether the index holds chunks cut by another chunker or other chunk settings than this
+        engine's: the next sync re-chunks every file in place, reusing the vectors of texts it knows."""
+        self._open()
+        return self.catalog.meta("chunking") not in ("", self._chunking_signature())
 
     def vector_coverage(self) -> tuple[int, int]:
         """(distinct chunk texts with a vector, distinct chunk texts)."""

@@ -140,7 +140,11 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
     """The floor is fitted with the check: it rises while it refuses unanswerable questions, until it
     would refuse more than MAX_RISE of some collection's answerable ones (a collection whose answers
     score low, as paraphrased code questions do, holds it down for all)."""
-    from engine.eval.calibrate import choose_floor, neither
+    from engine.eval.calibrate import Asked, Mode, choose_floor, neither
+
+    def mode(parts: dict[str, list[Asked]], vectors: bool = True) -> Mode:
+        base = [neither(part)["false_refusals"] for part in parts.values()]
+        return Mode(vectors, 0.0, {name: (part, []) for name, part in parts.items()}, {}, base)
 
     docs = (
         [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
@@ -148,14 +152,18 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
         + [_question(f"v{i}", False, [0.33], [False]) for i in range(10)]
     )
     code = [_question(f"c{i}", True, [0.3 if i < 38 else 0.5], [True]) for i in range(40)]
-    base = {name: neither(part)["false_refusals"] for name, part in (("docs", docs), ("code", code))}
-    alone, _ = choose_floor({"docs": (docs, [])}, {"docs"}, True, False, [base["docs"]])
+    alone, _ = choose_floor(mode({"docs": docs}), {"docs"}, False)
     assert alone == 0.35  # the lowest floor refusing all 20: every answer scores 0.5
-    both, tried = choose_floor(
-        {"docs": (docs, []), "code": (code, [])}, {"docs"}, True, False, [base["docs"], base["code"]]
-    )
+    both, tried = choose_floor(mode({"docs": docs, "code": code}), {"docs"}, False)
     assert both == 0.225  # above 0.3 the code answers would be refused
     assert all(not row["within_budget"] for row in tried if row["floor"] > 0.3)
+    # One floor serves both modes: where keyword-only answers score lower (0.15 here), a floor above
+    # them would refuse them there, and no check could be fitted keyword-only; it does not qualify.
+    low = [_question(f"k{i}", True, [0.15 if i < 38 else 0.5], [True]) for i in range(40)]
+    keyword_only = mode({"docs": docs, "code": low}, False)
+    held, tried = choose_floor(mode({"docs": docs, "code": code}), {"docs"}, False, also=[keyword_only])
+    assert held <= 0.15 and held < both
+    assert all(not row["within_budget_keyword_only"] for row in tried if row["floor"] > 0.15)
 
 
 def _sentences_with_cosines(lines: list[tuple[int, str, float]]) -> tuple[Any, list[Any]]:

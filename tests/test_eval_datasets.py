@@ -388,3 +388,29 @@ def test_real_squad_split_holds_three_articles_out(tmp_path: Path) -> None:
     assert len({q.group for q in test.queries}) == 3 and len({q.group for q in train.queries}) == 7
     assert len(test.queries) + len(train.queries) == 3765
     assert len(list(test.corpus_dir.glob("*.md"))) == 10
+
+
+def test_an_eval_index_chunked_by_another_chunker_is_built_afresh(tmp_path: Path) -> None:
+    from engine.eval.runner import open_index
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "okapi.md").write_text("# Okapis\n\nThe okapi grazes at dawn.\n", encoding="utf-8")
+    dataset = Dataset("tiny", corpus, (), "meridian")
+    engine, _ = open_index(dataset, tmp_path / "work")
+    try:
+        assert not engine.chunked_otherwise() and engine.search("okapi grazes", k=1).hits
+        with engine.catalog.write(chunks_changed=False) as con:
+            con.execute("INSERT OR REPLACE INTO meta VALUES ('chunking', '1:200:approx')")
+        assert engine.chunked_otherwise()
+    finally:
+        engine.close()
+    marker = tmp_path / "work" / "home" / "left-by-the-old-index"
+    marker.write_text("", encoding="utf-8")
+    engine, _ = open_index(dataset, tmp_path / "work")
+    try:
+        # a new home, indexed from nothing: the old one's files are gone, the corpus is found again
+        assert not marker.exists() and not engine.chunked_otherwise()
+        assert [Path(h.path).name for h in engine.search("okapi grazes", k=1).hits] == ["okapi.md"]
+    finally:
+        engine.close()

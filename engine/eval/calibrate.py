@@ -480,6 +480,7 @@ FEATURE_CODE = (
     "engine.eval.calibrate",  # ask_all and what it keeps
     "engine.answer.pipeline",  # gather: the evidence the sentences come from
     "engine.text",
+    "engine.ingest.chunker",  # the passages themselves (the eval index is rebuilt when it changes)
 )
 
 
@@ -686,19 +687,22 @@ def fit_and_score(
         "budget": {},
         "figures": {},
     }
-    floor: float | None = None
+    by_id = {s.id: s for parts in screens.values() for part in parts for s in part}
+    modes: dict[str, Mode] = {}
     for key, vectors in (("vectors", True), ("keyword", False)):
         line = choose_gate([fitted for fitted, _ in screens.values()], key)
-        by_id = {s.id: s for parts in screens.values() for part in parts for s in part}
         gated = {
             name: (through_gate(parts[0], by_id, key, line), through_gate(parts[1], by_id, key, line))
             for name, parts in asked.items()
         }
         bare = {name: (neither(fitted), neither(held)) for name, (fitted, held) in gated.items()}
-        base = [fitted["false_refusals"] for fitted, _ in bare.values()]
-        if floor is None:
-            floor, tried = choose_floor(gated, spans, vectors, with_model, base)
-            result["extractive"] = {"floor": floor, "tried": tried}
+        modes[key] = Mode(
+            vectors, line, gated, bare, [fitted["false_refusals"] for fitted, _ in bare.values()]
+        )
+    floor, tried = choose_floor(modes["vectors"], spans, with_model, also=[modes["keyword"]])
+    result["extractive"] = {"floor": floor, "tried": tried}
+    for key, mode in modes.items():
+        vectors, line, gated, bare, base = mode.vectors, mode.line, mode.gated, mode.bare, mode.base
         checked = check_at(gated, spans, vectors, with_model, floor, base)
         m, viewed = checked.model, checked.viewed
         if "weight" not in result["extractive"]:  # fitted once, with vectors, as the floor
@@ -787,21 +791,35 @@ def choose_weight(viewed: Sequence[Sequence[Asked]], m: Model) -> tuple[float, l
     return (0.0 if best is None else best[1]), tried
 
 
+@dataclass
+class Mode:
+    """One way answers are made (with vectors, or keyword-only while they are pending): its gate line,
+    every set's parts through that gate, their figures with neither floor nor check, and the false
+    refusals of the fitted parts there (what the budget is counted against)."""
+
+    vectors: bool
+    line: float
+    gated: dict[str, tuple[list[Asked], list[Asked]]]
+    bare: dict[str, tuple[dict[str, Any], dict[str, Any]]]
+    base: list[float]
+
+
 def choose_floor(
-    gated: dict[str, tuple[list[Asked], list[Asked]]],
-    spans: set[str],
-    vectors: bool,
-    with_model: bool,
-    base: Sequence[float],
+    mode: Mode, spans: set[str], with_model: bool, also: Sequence[Mode] = ()
 ) -> tuple[float, list[dict[str, Any]]]:
     """The extractive floor: of FLOORS, each with its own fitted check and threshold, the one whose pair
-    keeps every fitted part within MAX_RISE of no floor and no check (`base`) and refuses the most
+    keeps every fitted part within MAX_RISE of no floor and no check (`mode.base`) and refuses the most
     unanswerable questions (the mean over the fitted parts that have any; ties: fewer false refusals,
-    then the lower floor). With what each floor tried gives, for the record."""
+    then the lower floor). The floor is one for every mode (the generator's relevance reads the embedder
+    whether or not the folders' vectors are there), so a floor qualifies only where the check fitted
+    behind it in each mode of `also` (keyword-only) keeps the budget too: one that alone refuses past it
+    there would leave keyword-only answers with no check at all. With what each floor tried gives, for
+    the record."""
     best: tuple[tuple[float, float, float], float] | None = None
     tried: list[dict[str, Any]] = []
     for floor in FLOORS:
-        checked = check_at(gated, spans, vectors, with_model, floor, base)
+        checked = check_at(mode.gated, spans, mode.vectors, with_model, floor, mode.base)
+        others = all(check_at(m.gated, spans, m.vectors, with_model, floor, m.base).within for m in also)
         with_unanswerable = [
             f
             for f, (part, _) in zip(checked.figures, checked.viewed.values(), strict=True)
@@ -814,12 +832,13 @@ def choose_floor(
                 "floor": floor,
                 "threshold": checked.model.threshold,
                 "within_budget": checked.within,
+                "within_budget_keyword_only": others,
                 "unanswerable_refused": round(refused, 3),
                 "false_refusals": round(false, 3),
             }
         )
         rank = (refused, -false, -floor)
-        if checked.within and (best is None or rank > best[0]):
+        if checked.within and others and (best is None or rank > best[0]):
             best = (rank, floor)
     return (FLOORS[0] if best is None else best[1]), tried
 
