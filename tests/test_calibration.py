@@ -314,3 +314,34 @@ def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() ->
         question, evidence, lambda: False, lambda c: 1.0 if c.text == ranking[3] else None
     )
     assert [raw.quote for raw in fourth] == [ranking[3]]
+
+
+def test_the_gates_budget_is_the_largest_whose_line_holds_on_a_set_left_out_of_its_fit() -> None:
+    """Three collections of 100 answerable questions whose evidence scores start at 0.30, and a code set
+    of 40 whose weakest three score 0.295-0.305. Fitted without the code set, a 3 % (or 2 %) budget puts
+    the line at 0.31, which refuses all three of its weak questions, more than 3 % of 40 (or the one
+    question 2 % allows); 1 % puts it at 0.30 (one refused) and holds, so 1 % is chosen, and its line
+    over all four refuses none of the code set's answerable questions."""
+    from engine.eval.calibrate import Screened, choose_gate, choose_gate_budget, gate_transfers
+
+    def part(name: str, answerable: list[float], unanswerable: list[float]) -> list[Screened]:
+        rows = [(s, True) for s in answerable] + [(s, False) for s in unanswerable]
+        return [Screened(f"{name}{i}", ok, s, s) for i, (s, ok) in enumerate(rows)]
+
+    steady = [0.30 + 0.005 * i for i in range(100)]
+    weak = [0.295, 0.300, 0.305] + [0.5] * 37
+    parts = {
+        "a": part("a", steady, [0.1, 0.2]),
+        "b": part("b", steady, [0.1]),
+        "c": part("c", steady, []),
+        "code": part("code", weak, [0.1, 0.25]),
+    }
+    assert choose_gate(list(parts.values()), "vectors", 0.03) == 0.30  # every set within 3 % in the fit
+    held, left_out = gate_transfers(parts, "vectors", 0.03)
+    assert not held and left_out["code"] == "3/40 at 0.31" and left_out["a"] == "0/100 at 0.30"
+    assert not gate_transfers(parts, "vectors", 0.02)[0]
+    held, left_out = gate_transfers(parts, "vectors", 0.01)
+    assert held and left_out["code"] == "1/40 at 0.30"
+    budget, tried = choose_gate_budget(parts, "vectors")
+    assert budget == 0.01 and [row["holds"] for row in tried.values()] == [True, False, False]
+    assert choose_gate(list(parts.values()), "vectors", budget) == 0.29

@@ -9,8 +9,9 @@ score = COVERAGE_WEIGHT * coverage + (1 - COVERAGE_WEIGHT) * dense, refused belo
 
 The threshold is fitted from labelled data by `citeline calibrate` (engine/eval/calibrate.py) and read
 from calibration.json, one for answers with vectors and one for keyword-only answers (where the dense
-half is 0): the highest line that refuses at most GATE_BUDGET of the answerable questions of any
-labelled set's fitted part. THRESHOLD is the line used before any calibration exists. `citeline eval
+half is 0): the highest line that refuses at most the gate's budget of the answerable questions of any
+labelled set's fitted part, the budget the largest that still holds on each set left out of the fit
+(calibrate.choose_gate_budget). THRESHOLD is the line used before any calibration exists. `citeline eval
 DATASET --calibrate-gate` prints every question's features and their ROC AUC.
 """
 
