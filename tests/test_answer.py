@@ -420,6 +420,33 @@ def test_a_question_in_the_passive_is_answered_from_the_active_sentence_that_say
     assert "14 days" in answer.text
 
 
+def test_a_question_whose_figure_the_answer_says_otherwise_is_refused_quoting_the_source(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A false premise the folders hold the words for: the release the question names exists, so nothing
+    before the model refuses, and the sentence that answers says the premise is false (it sits under
+    another release). The answer is refused, and the refusal quotes that sentence with its line; the same
+    question about the release that did it is answered with it."""
+    root = tmp_path / "kb"
+    write(
+        root,
+        "CHANGES.md",
+        "# Changes\n\n## Version 2.2.0\n\nReleased 2024-04-16.\n\n- Drop support for Python 3.7.\n"
+        "- Use flit_core instead of setuptools as the build backend.\n\n## Version 2.1.0\n\n"
+        "Released 2022-03-24.\n\n- Add the max_age option to the timestamp signer.\n",
+    )
+    index_with_notes(engine, root)
+    answer = engine.ask("Why was support for Python 3.7 dropped in version 2.1.0?", "extractive")
+    assert answer.refused and not answer.sentences
+    assert (
+        '"2.1.0" as given' in answer.reason
+        and '"Drop support for Python 3.7." (CHANGES.md:7)' in answer.reason
+    )
+    answer = engine.ask("Why was support for Python 3.7 dropped in version 2.2.0?", "extractive")
+    assert not answer.refused, answer.reason
+    assert "Drop support for Python 3.7" in answer.text
+
+
 def test_only_listed_file_references_count_not_prose_urls_or_product_names() -> None:
     from engine.answer.missing import references
 

@@ -3,8 +3,11 @@ lines of the rules after the gate."""
 
 from __future__ import annotations
 
-from engine.answer import rules
-from engine.eval.calibrate import Screened, fit_rule, fit_rules
+from dataclasses import replace
+
+from engine.answer import premise, rules
+from engine.answer.answerability import FEATURES, Model
+from engine.eval.calibrate import Asked, Screened, contradicted, fit_contradiction, fit_rule, fit_rules
 from engine.events import Hit
 
 INDEX = "/kb/index.md"
@@ -41,8 +44,9 @@ def test_rules_run_in_order_on_a_context_alone() -> None:
         "unsupported_figure",
         "unknown_identifier",
         "unknown_name",
+        "contradicted_figure",
     ]
-    assert all(r.stage == "before" for r in rules.RULES)
+    assert [r.stage for r in rules.RULES] == ["before"] * 5 + ["after"]
     ctx = context("Where is the tape restore checklist?", listing())
     feats = rules.features(ctx)
     assert feats["missing_document"]["share"] > 0.5  # "tape restore checklist" is most of the question
@@ -115,6 +119,90 @@ def test_a_version_is_stated_by_its_releases_and_looked_for_in_the_whole_index()
     assert rules.screen(context(asked, docs, indexed="Tested on 3.23 and 3.24."), rule) is not None
     slow = context("Why is the retry delay 1.5 seconds?", docs, indexed="ratio 1.5")
     assert rules.screen(slow, rule) is not None
+
+
+def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_is_refused() -> None:
+    """The release is in the changelog, so nothing before the model refuses the question; the sentence
+    that answers it sits under another release and says the premise is false. The refusal quotes it."""
+    rule = [rules.ContradictedFigure()]
+    text = "Released 2024-04-16\n\n-   Drop support for Python 3.7.\n-   Use flit_core to build.\n"
+    changes = [replace(h, heading="Version 2.2.0") for h in passage(text, path="/src/CHANGES.rst")]
+    older = passage("Version 2.1.0\n\nAdd a max_age option.", path="/src/CHANGES.rst")
+    quote = "Drop support for Python 3.7."
+    asked = "Why was support for Python 3.7 dropped in version 2.1.0?"
+    ctx = context(asked, changes + older)
+    assert rules.screen(ctx) is None
+    refused = rules.after(ctx, [(quote, changes[0])], rule)
+    assert refused is not None and refused[0] == "contradicted_figure"
+    assert '"2.1.0"' in refused[1] and f'"Version 2.2.0: {quote}" (CHANGES.rst:3)' in refused[1]
+    # the release that did it; releases and a year say nothing against a figure of another kind (a count)
+    assert rules.after(context(asked.replace("2.1.0", "2.2.0"), changes), [(quote, changes[0])], rule) is None
+    assert rules.after(context("Why were 3 tools dropped?", changes), [(quote, changes[0])], rule) is None
+    # a year, a count with its unit and a century, said otherwise (and named as the question writes
+    # them); where another quote of the answer states the question's figure, nothing is said against it
+    for question, said, other in (
+        ("Who developed the theory in 1974?", "In 1967, Blum developed the theory.", "1974"),
+        (
+            "Why can secondary caregivers take 12 weeks of leave?",
+            "Secondary caregivers take 6 weeks.",
+            "12 weeks",
+        ),
+        ("What shifted in the 21st century?", "Views shifted in the 20th century.", "21st century"),
+    ):
+        docs = passage(said)
+        found = rules.after(context(question, docs), [(said, docs[0])], rule)
+        assert found is not None and f'"{other}"' in found[1], question
+        both = docs + passage(f"It changed again, {other} being the date.")
+        assert premise.contradicted(question, [said, both[1].text]) is None
+    # the user's own figure is no premise: "How do I set it to 30 seconds?" over "the default is 10 seconds"
+    docs = passage("The default timeout is 10 seconds.")
+    assert (
+        rules.after(context("How do I set the timeout to 30 seconds?", docs), [(docs[0].text, docs[0])])
+        is None
+    )
+    assert rules.after(context("Why is the timeout 30 seconds?", docs), [(docs[0].text, docs[0])]) is not None
+
+
+def test_calibration_replays_the_contradiction_rule_as_the_pipeline_runs_it() -> None:
+    """What ask_all records of each sentence (premise.figure_support) gives the rule's verdict on any set
+    of shown sentences; the rule is kept only where it refuses no more than its budget of answerable
+    questions and catches at least as many unanswerable ones."""
+    question = "Who developed the theory in 1974?"
+    texts = ["In 1967, Blum developed the theory.", "Blum's theory of 1974 is the second."]
+    support = [[sorted(s), sorted(o)] for s, o in (premise.figure_support(question, t) for t in texts)]
+    one = Asked("q", False, True, [[0.0] * len(FEATURES)] * 2, [False] * 2, [False] * 2, [], support=support)
+    for places in ([0], [1], [0, 1]):
+        expected = premise.contradicted(question, [texts[i] for i in places]) is not None
+        assert contradicted(one, places) is expected, places
+    assert contradicted(one, [0]) and not contradicted(one, [0, 1])
+    always = Model((), (), (), (), 10.0, 0.5)  # accepts every sentence
+
+    def asked(qid: str, answerable: bool) -> Asked:
+        return replace(
+            one,
+            id=qid,
+            answerable=answerable,
+            values=[one.values[0]],
+            support=support[:1],
+            adjusted=[1.0],
+            relevance=[1.0],
+        )
+
+    catches = {
+        "set": ([asked("u1", False), asked("u2", False)] + [asked(f"a{i}", True) for i in range(2)], [])
+    }
+    assert catches["set"][0][2].answerable
+    line, figures = fit_contradiction(catches, always, 0.0)
+    assert figures["set fitted"] == {"answerable_refused": "2/2", "unanswerable_refused": "2/2"}
+    assert line is None  # 2 of 2 answerable refused: over budget
+    quiet = {
+        "set": (
+            [asked("u1", False), asked("u2", False), replace(asked("a", True), support=[[["1974"], []]])],
+            [],
+        )
+    }
+    line, figures = fit_contradiction(quiet, always, 0.0)
+    assert line == rules.ContradictedFigure.LINE and figures["set fitted"]["answerable_refused"] == "0/1"
 
 
 def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:

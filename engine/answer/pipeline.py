@@ -456,7 +456,8 @@ def ask_stream(
     hits, evidence = gather(engine, question, ranked)
     clock.mark("evidence")
     yield EvidenceReady(tuple(evidence))
-    refused = rules.screen(rules.context(engine, question, hits, evidence))
+    ctx = rules.context(engine, question, hits, evidence)
+    refused = rules.screen(ctx)
     if refused is not None:
         clock.mark("total")
         yield Answer(
@@ -537,6 +538,21 @@ def ask_stream(
         )
         return
     kept, repaired = shown.kept, shown.repaired
+    quoted = [(c.quote, evidence[c.source - 1]) for s in kept for c in s.citations]
+    if (contradiction := rules.after(ctx, quoted)) is not None:
+        # what the answer quotes says the question's premise is false: the answer would mislead
+        yield Answer(
+            question,
+            REFUSAL,
+            True,
+            contradiction[1],
+            evidence=tuple(evidence),
+            dropped=tuple(dropped + shown.unanswering + [f"{s.text} (says otherwise)" for s in kept]),
+            generator=name,
+            timings_ms=clock.marks,
+            usage=usage(generator_obj),
+        )
+        return
     noted = [(c, conflict_note(c, kept, evidence, full_text_reader(engine), question)) for c in found]
     notes = [note for _, note in noted if note is not None]
     found = [c for c, note in noted if note is not None]

@@ -15,17 +15,27 @@ checked before any model reads it.
   capital, not opening a sentence, that no indexed file holds, case and accents aside, and for a word
   of five letters or more not even one typo away (Engine.knows: "Hatmanis" finds "Hartmanis"). A
   question about a thing the folders never mention cannot be answered from them.
+
+One more is checked after the answer, against what it shows (`contradicted`):
+
+- A figure the answer says otherwise ("Who developed the theory in 1974?" answered "In 1967, Blum
+  developed the theory"; "Why was 3.7 dropped in 2.1.0?" answered "2.2.0: Drop support for Python 3.7"):
+  the sentences shown, with the lines around them and their heading, never state the question's figure
+  but state another of the same kind (counting the same unit, a release, a year). The figure is stated
+  somewhere in the folders, so the check before the model lets it through; the sentence that answers is
+  the one that says the premise is false.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from engine import english
-from engine.answer.answerability import chunk_text, figures, premises, stated_figures
+from engine.answer.answerability import chunk_text, figures, premises, stated_figures, window
 from engine.events import Hit
-from engine.text import fold
+from engine.text import content_terms, fold
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Knows = Callable[[str], bool]  # does any indexed file hold this word (or, when long, one typo from it)?
@@ -77,6 +87,105 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
 
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
+_FIGURE_OR_WORD = re.compile(rf"(?<![\w.])({english.FIGURE.pattern})(?!\w|\.\d)|[^\W\d_]+|%", re.IGNORECASE)
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+_CURRENCY = frozenset("$€£¥")
+_MONTH_WORDS = frozenset(english.MONTHS) | {m[:3] for m in english.MONTHS}
+_COUNT_WORDS = {w: v for w, v in english.NUMBER_WORDS.items() if w not in _MONTH_WORDS}
+
+
+def figure_kinds(text: str) -> dict[str, set[str]]:
+    """Each figure `text` states, in digits or in number words (not a month's), with what kind of
+    figure it is: "unit:" and the stem of the word after it, which names what it counts ("12 weeks",
+    "21st century", "64 KB", "75 %"), or of the currency before it ("$38,000"); "release" for a version
+    (two dots, "2.1.0", or one and no unit, "3.7"); "year" for four digits from 1000 to 2099 ("in 1974",
+    "1974 elections")."""
+    text = unicodedata.normalize("NFKC", text)
+    tokens = list(_FIGURE_OR_WORD.finditer(text))
+    out: dict[str, set[str]] = {}
+    for i, m in enumerate(tokens):
+        raw = m.group(1)
+        value = next(iter(figures(raw)), None) if raw else _COUNT_WORDS.get(m.group().lower())
+        if value is None:
+            continue
+        kinds = out.setdefault(value, set())
+        after = tokens[i + 1].group() if i + 1 < len(tokens) else ""
+        near = i + 1 < len(tokens) and not text[m.end() : tokens[i + 1].start()].strip(" -\u00a0")
+        if near and after and not after[0].isdigit():
+            unit = "%" if after == "%" or after.lower() == "percent" else next(iter(content_terms(after)), "")
+            if unit and after.lower() not in english.CONNECTIVES and not after.lower().endswith("ly"):
+                kinds.add(f"unit:{unit}")
+        if raw and m.start() > 0 and text[m.start() - 1] in _CURRENCY:
+            kinds.add(f"unit:{text[m.start() - 1]}")
+        if raw and (raw.count(".") > 1 or (not kinds and raw.count(".") == 1 and "," not in raw)):
+            kinds.add("release")
+        if raw and _YEAR.fullmatch(raw):
+            kinds.add("year")
+    return out
+
+
+# A title inside a chunk: a Markdown heading, or a reST title over its underline
+_TITLE = re.compile(r"^#{1,6}[ \t]+(\S[^\n]*)$|^(\w[^\n]*)\n[=~^*+-]{3,}[ \t]*$", re.MULTILINE)
+
+
+def section_title(quote: str, text: str) -> str:
+    """The title of the section `quote` sits under inside `text` (the last title before it), or "": a
+    small file is one chunk, so its heading path stops above its sections."""
+    at = text.find(quote)
+    found = [m.group(1) or m.group(2) for m in _TITLE.finditer(text, 0, max(0, at))]
+    return found[-1] if found else ""
+
+
+def shown_text(quote: str, hit: Hit) -> str:
+    """What an answer shows of a quote for `contradicted`: its sentence with those either side, the
+    chunk's heading and the title it sits under inside the chunk (where a release or a year a quote
+    leaves implicit usually sits)."""
+    return ". ".join((window(quote, hit.text), hit.heading, section_title(quote, hit.text)))
+
+
+def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Of the figures a question takes as given (`premises`): those `text` states, and those it does not
+    state while it states another figure of the same kind, one the question does not name ("3.7" in
+    "Why was 3.7 dropped in 2.1.0?" says nothing against 2.1.0): what `contradicted` reads of one quote."""
+    given = premises(question)
+    if not given:
+        return frozenset(), frozenset()
+    stated = given & stated_figures(text)
+    asked, said = figure_kinds(question), figure_kinds(text)
+    other = {
+        f
+        for f in given - stated
+        if asked.get(f) and any(g not in given and asked[f] & kinds for g, kinds in said.items())
+    }
+    return stated, frozenset(other)
+
+
+def contradicted(question: str, texts: Sequence[str]) -> tuple[str, int] | None:
+    """A figure the question takes as given that none of `texts` (what the answer shows: `shown_text` of
+    each quote) states while one of them states another figure of the same kind: the figure as the
+    question writes it and the index of that text; None when the answer says nothing against the
+    question's figures."""
+    support = [figure_support(question, t) for t in texts]
+    stated = frozenset[str]().union(*(s for s, _ in support))
+    for i, (_, other) in enumerate(support):
+        if left := other - stated:
+            return _as_written(question, left), i
+    return None
+
+
+def _as_written(question: str, values: frozenset[str]) -> str:
+    """The first of `values` as the question writes it, with the word naming what it counts ("6 years"),
+    not the word joining it to the next ("3.9 through"), and a release alone ("2.1.0")."""
+    for m in re.finditer(rf"({english.FIGURE.pattern})(?:(\s*%)|\s+([A-Za-z]+))?", question, re.IGNORECASE):
+        figure, unit = m.group(1), (m.group(3) or "").lower()
+        if not figures(figure) & values:
+            continue
+        if m.group(2) or (
+            unit and "." not in figure and unit not in english.CONNECTIVES and not unit.endswith("ly")
+        ):
+            return m.group()
+        return figure
+    return next(iter(values))
 
 
 def identifiers(question: str) -> list[str]:

@@ -16,7 +16,11 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   indexed file holds in any spelling;
 - UnknownName (before): the question names a thing with a capital ("How does it negotiate QUIC?") that
   no indexed file holds, accents aside, nor a word one typo from it (engine/answer/premise.py, all
-  three).
+  three);
+- ContradictedFigure (after): what the answer shows says otherwise of a figure the question takes as
+  given ("Who developed the theory in 1974?" over "In 1967, Blum developed the theory"): none of its
+  quotes, with the lines around them and their heading, states the figure, and one states another of
+  the same kind (premise.contradicted). The refusal quotes what the source says instead.
 
 (An UntitledTopic rule, refusing a question that asks for a policy or process no evidence title names,
 was deleted on calibration: at its designed line it refused 9 answerable questions across the sets for
@@ -66,6 +70,7 @@ class Context:
     resolves: missing.Exists
     mentions: premise.Mentions  # does any indexed file hold one of these spellings?
     knows: premise.Knows  # does any indexed file hold this word, or one typo from it?
+    shown: list[tuple[str, Hit]] = field(default_factory=list)  # the answer's quotes: what after-rules read
     cache: dict[str, object] = field(default_factory=dict)  # a rule's work shared by features and decide
 
     def once(self, key: str, compute: Callable[[], object]) -> object:
@@ -209,13 +214,68 @@ class UnknownName(Premise):
         return f"the question names {', '.join(found)}, which no indexed file mentions"
 
 
-RULES: Sequence[Rule] = (Gate(), MissingDocument(), UnsupportedFigure(), UnknownIdentifier(), UnknownName())
+class ContradictedFigure:
+    """A figure the question takes as given that the answer's quotes say otherwise of (premise.contradicted);
+    it fires above its line (as designed, on one), fitted by `citeline calibrate` on the answers the check
+    lets through (calibrate.fit_contradiction)."""
+
+    name, key = "contradicted_figure", "contradicted"
+    stage: Stage = "after"
+    LINE = 0.5
+
+    def _found(self, ctx: Context) -> tuple[str, int] | None:
+        found = ctx.once(
+            self.name,
+            lambda: premise.contradicted(ctx.question, [premise.shown_text(q, h) for q, h in ctx.shown]),
+        )
+        return found if isinstance(found, tuple) else None
+
+    def features(self, ctx: Context) -> Features:
+        return {self.key: 1.0 if self._found(ctx) else 0.0}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {self.key: self.LINE})[self.key]
+        found = self._found(ctx)
+        if found is None or line is None or line >= 1.0:
+            return None
+        from engine.backends.extractive import in_release, plain, shown  # the quote as an answer shows it
+
+        said, i = found
+        quote, hit = ctx.shown[i]
+        at = hit.start_line + hit.text[: max(0, hit.text.find(quote))].count("\n")
+        where = f"{hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{at}"
+        return (
+            f'the question takes "{said}" as given, but the source the answer quotes says otherwise: '
+            f'"{in_release(shown(plain(quote)), hit)}" ({where})'
+        )
+
+
+RULES: Sequence[Rule] = (
+    Gate(),
+    MissingDocument(),
+    UnsupportedFigure(),
+    UnknownIdentifier(),
+    UnknownName(),
+    ContradictedFigure(),
+)
 
 
 def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | None:
     """The first before-the-model rule that refuses: (its name, the reason), or None."""
     for rule in rules:
         if rule.stage == "before" and (reason := rule.decide(ctx)):
+            return rule.name, reason
+    return None
+
+
+def after(
+    ctx: Context, shown: list[tuple[str, Hit]], rules: Sequence[Rule] = RULES
+) -> tuple[str, str] | None:
+    """The first after-the-answer rule that refuses what the answer shows (its quotes and their hits):
+    (its name, the reason), or None."""
+    ctx.shown = shown
+    for rule in rules:
+        if rule.stage == "after" and (reason := rule.decide(ctx)):
             return rule.name, reason
     return None
 

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.answer import calibration, rules
+from engine.answer import calibration, premise, rules
 from engine.answer.answerability import (
     FEATURES,
     MODEL_FEATURES,
@@ -79,6 +79,9 @@ class Asked:
     passages: list[str] = field(default_factory=list)  # what the answer model reads of each sentence
     relevance: list[float] = field(default_factory=list)  # the generator's score, which its floor reads
     adjusted: list[float] = field(default_factory=list)  # the score less the source's rank prior
+    # of the question's given figures, those each sentence's shown text states, and those it states
+    # another figure of the same kind for (premise.figure_support: what ContradictedFigure reads)
+    support: list[list[list[str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -315,6 +318,8 @@ def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) 
             asked.plausible.append(any(holds(a, cand.text) for a in q.plausible))
             asked.relevance.append(score)
             asked.adjusted.append(adjusted)
+            stated, other = premise.figure_support(q.text, premise.shown_text(cand.text, hit))
+            asked.support.append([sorted(stated), sorted(other)])
         asked.chosen = proposed(asked.adjusted)
         out.append(asked)
         if progress is not None and i % 100 == 0:
@@ -351,6 +356,7 @@ def at_floor(a: Asked, floor: float) -> Asked:
         chosen=proposed(pick(a.adjusted)),
         relevance=pick(a.relevance),
         adjusted=pick(a.adjusted),
+        support=pick(a.support) if a.support else [],
     )
 
 
@@ -423,31 +429,46 @@ def probabilities(asked: Sequence[Asked], m: Model) -> Probabilities:
     }
 
 
+def shown(a: Asked, probs: Probabilities, threshold: float, weight: float) -> list[int]:
+    """The places of the sentences the generator shows for `a` (none where the gate refuses it)."""
+    if not a.gate_passed:
+        return []
+    mine = probs[a.id]
+    picked = proposed(a.adjusted, lambda place: mine[place] if mine[place] >= threshold else None, weight)
+    return [i for i, keep in enumerate(picked) if keep]
+
+
+def contradicted(a: Asked, places: Sequence[int]) -> bool:
+    """Whether ContradictedFigure fires on the sentences at `places` (premise.contradicted, replayed from
+    what ask_all recorded of each)."""
+    if not a.support or not places:
+        return False
+    stated = {f for i in places for f in a.support[i][0]}
+    return any(set(a.support[i][1]) - stated for i in places)
+
+
 def outcomes(
     asked: Sequence[Asked],
     m: Model | None,
     threshold: float,
     probs: Probabilities | None = None,
     weight: float = 0.0,
+    contradiction: bool = False,
 ) -> dict[str, Any]:
     """The shown answer per question, as the pipeline decides it: the gate, then the sentences the
     generator proposes when the check judges them (extractive.proposed: the best ranked that reach the
-    threshold, scored with `weight` times their probability); refused when none does. `probs`:
-    probabilities(asked, m) when already computed."""
+    threshold, scored with `weight` times their probability); refused when none does, or (with
+    `contradiction`: the rule's fitted line fires) when what they show says otherwise of a figure the
+    question takes as given. `probs`: probabilities(asked, m) when already computed."""
     unans = [a for a in asked if not a.answerable]
     ans = [a for a in asked if a.answerable]
     if probs is None:
         assert m is not None, "outcomes needs the model or its probabilities"
         probs = probabilities(asked, m)
 
-    def shown(a: Asked) -> list[int]:
-        if not a.gate_passed:
-            return []
-        mine = probs[a.id]
-        picked = proposed(a.adjusted, lambda place: mine[place] if mine[place] >= threshold else None, weight)
-        return [i for i, keep in enumerate(picked) if keep]
-
-    shows = {a.id: shown(a) for a in asked}
+    shows = {a.id: shown(a, probs, threshold, weight) for a in asked}
+    if contradiction:
+        shows = {a.id: [] if contradicted(a, shows[a.id]) else shows[a.id] for a in asked}
     return {
         "questions": len(asked),
         "unanswerable_refused": _share(sum(not shows[a.id] for a in unans), len(unans)),
@@ -517,6 +538,7 @@ FEATURE_CODE = (
     "engine.backends.extractive",
     "engine.eval.calibrate",  # ask_all and what it keeps
     "engine.answer.pipeline",  # gather: the evidence the sentences come from
+    "engine.answer.premise",  # figure_support, recorded for each sentence
     "engine.text",
     "engine.ingest.chunker",  # the passages themselves (the eval index is rebuilt when it changes)
 )
@@ -750,6 +772,11 @@ def fit_and_score(
             weight, weighed = choose_weight([viewed[name][0] for name in viewed if name in spans], m)
             result["extractive"] |= {"weight": weight, "weights_tried": weighed}
         weight = result["extractive"]["weight"]
+        if key == "vectors":  # fitted once, with vectors, as the floor; used keyword-only too
+            kept, caught = fit_contradiction(viewed, m, weight)
+            result["rules"][rules.ContradictedFigure.name] = {rules.ContradictedFigure.key: kept}
+            result["rule_figures"][rules.ContradictedFigure.name] = caught
+        on = result["rules"][rules.ContradictedFigure.name][rules.ContradictedFigure.key] is not None
         result["answer_check"][key] = m.as_dict()
         # the keyword-only check sits behind the floor fitted with vectors: whether that pair keeps the
         # budget too is recorded, not assumed
@@ -759,7 +786,8 @@ def fit_and_score(
             "within": checked.within,
         }
         result["figures"][key] = {
-            f"{name} {part_name}": outcomes(view, m, m.threshold, weight=weight)
+            f"{name} {part_name}": outcomes(view, m, m.threshold, weight=weight, contradiction=on)
+            | {"without_contradiction": outcomes(view, m, m.threshold, weight=weight)}
             | {"without_check": outcomes(view, m, 0.0, weight=weight)}
             | {"without_floor_or_check": unfloored}
             | {"auc": auc(view, m)}
@@ -769,6 +797,33 @@ def fit_and_score(
             )
         }
     return result
+
+
+def fit_contradiction(
+    viewed: dict[str, tuple[list[Asked], list[Asked]]], m: Model, weight: float
+) -> tuple[float | None, dict[str, Any]]:
+    """ContradictedFigure's line (its designed LINE, or None: it never fires) and what it refuses of the
+    answers the fitted check lets through, per set and part. As the screening rules before the model
+    (fit_rule), it is kept where it refuses at most RULE_BUDGET of every set's fitted answerable
+    questions and no fewer unanswerable ones than answerable. It judges
+    a question, as they do, so every set counts, not only those labelling the answering sentence."""
+    fired: dict[str, Any] = {}
+    cost, caught, within = 0, 0, True
+    for name, parts in viewed.items():
+        for part_name, part in zip(("fitted", "held out"), parts, strict=True):
+            probs = probabilities(part, m)
+            fires = [a for a in part if contradicted(a, shown(a, probs, m.threshold, weight))]
+            ans, una = sum(a.answerable for a in part), sum(not a.answerable for a in part)
+            n_ans, n_una = sum(a.answerable for a in fires), sum(not a.answerable for a in fires)
+            fired[f"{name} {part_name}"] = {
+                "answerable_refused": f"{n_ans}/{ans}",
+                "unanswerable_refused": f"{n_una}/{una}",
+            }
+            if part_name == "fitted":
+                cost, caught = cost + n_ans, caught + n_una
+                within = within and n_ans <= RULE_BUDGET * max(1, ans)
+    keep = within and caught >= cost
+    return (rules.ContradictedFigure.LINE if keep else None), fired
 
 
 @dataclass
