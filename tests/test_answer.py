@@ -425,8 +425,8 @@ def test_a_question_whose_figure_the_answer_says_otherwise_is_refused_quoting_th
 ) -> None:
     """A false premise the folders hold the words for: the release the question names exists, so nothing
     before the model refuses, and the sentence that answers says the premise is false (it sits under
-    another release). The answer is refused, and the refusal quotes that sentence with its line; the same
-    question about the release that did it is answered with it."""
+    another release). The answer is refused, and the refusal quotes that sentence with its line, whichever
+    generator wrote the answer; the same question about the release that did it is answered with it."""
     root = tmp_path / "kb"
     write(
         root,
@@ -445,6 +445,12 @@ def test_a_question_whose_figure_the_answer_says_otherwise_is_refused_quoting_th
     answer = engine.ask("Why was support for Python 3.7 dropped in version 2.2.0?", "extractive")
     assert not answer.refused, answer.reason
     assert "Drop support for Python 3.7" in answer.text
+    # a model's sentence is held to the same rule through the quote it cites
+    said = "Python 3.7 support was dropped to simplify packaging."
+    asked = "Why was support for Python 3.7 dropped in version 2.1.0?"
+    answer = ask_quoting(engine, asked, "CHANGES.md", said, "Drop support for Python 3.7.")
+    assert answer.refused and '"2.1.0" as given' in answer.reason
+    assert any(d.startswith(said) for d in answer.dropped)
 
 
 def test_only_listed_file_references_count_not_prose_urls_or_product_names() -> None:
