@@ -440,7 +440,7 @@ def test_a_question_whose_figure_the_answer_says_otherwise_is_refused_quoting_th
     assert answer.refused and not answer.sentences
     assert (
         '"2.1.0" as given' in answer.reason
-        and '"Drop support for Python 3.7." (CHANGES.md:7)' in answer.reason
+        and '"Drop support for Python 3.7." (CHANGES.md:7, under "Version 2.2.0")' in answer.reason
     )
     answer = engine.ask("Why was support for Python 3.7 dropped in version 2.2.0?", "extractive")
     assert not answer.refused, answer.reason

@@ -244,9 +244,13 @@ class ContradictedFigure:
         quote, hit = ctx.shown[i]
         at = hit.start_line + hit.text[: max(0, hit.text.find(quote))].count("\n")
         where = f"{hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{at}"
+        says = in_release(shown(plain(quote)), hit)
+        title = shown(plain(premise.section_title(quote, hit.text)))
+        if any(c.isdigit() for c in title) and title not in says:  # the release or year it sits under
+            where += f', under "{title}"'
         return (
             f'the question takes "{said}" as given, but the source the answer quotes says otherwise: '
-            f'"{in_release(shown(plain(quote)), hit)}" ({where})'
+            f'"{says}" ({where})'
         )
 
 
