@@ -69,15 +69,12 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
     texts = [chunk_text(h) for h in hits]
     have = frozenset[str]().union(*(stated_figures(t) for t in texts))
     out: dict[str, str] = {}  # each figure once, said as the question first writes it
-    for m in re.finditer(rf"({english.FIGURE.pattern})(?:\s+([A-Za-z%]+))?", question, re.IGNORECASE):
-        figure, unit = m.group(1), m.group(2) or ""
-        joins = unit.lower() in english.CONNECTIVES or unit.lower().endswith("ly")  # "through", "only"
+    for m in _SAID.finditer(question):
+        figure, said = m.group(1), _said(m)
         value = next(iter(figures(figure)), "")
-        said = figure if joins else m.group()  # "30 seconds", but "3.9", not "3.9 through"
         if not value or value in have or value in out:
             continue
-        if _VERSION.fullmatch(figure) and (figure.count(".") > 1 or not unit or joins):
-            said = figure  # a release has no unit: "3.24.0", not "3.24.0 drop"
+        if _VERSION.fullmatch(figure) and (figure.count(".") > 1 or said == figure):
             release = re.compile(rf"(?<![\d.]){re.escape(figure)}(?:\.\d+)*(?![\d])")
             finer = [f"{figure}.{d}" for d in range(10)]  # "3.23.0"... "3.23.9" (and 3.23.10 by its 3.23.1)
             if any(release.search(t) for t in texts) or (mentions is not None and mentions(*finer)):
@@ -87,6 +84,21 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
 
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
+_SAID = re.compile(
+    rf"({english.FIGURE.pattern})(?:\s+([A-Za-z%]+))?", re.IGNORECASE
+)  # a figure, the word after
+
+
+def _said(m: re.Match[str]) -> str:
+    """A figure of a question (a match of _SAID) as the question says it: with the word after it where
+    that names what it counts ("30 seconds"), not where it joins it to the next ("3.9 through", "3.12
+    only"); a release has no unit ("3.24.0", not "3.24.0 drop")."""
+    figure, unit = m.group(1), (m.group(2) or "").lower()
+    if not unit or unit in english.CONNECTIVES or unit.endswith("ly"):
+        return figure
+    return figure if _VERSION.fullmatch(figure) and figure.count(".") > 1 else m.group()
+
+
 _FIGURE_OR_WORD = re.compile(rf"(?<![\w.])({english.FIGURE.pattern})(?!\w|\.\d)|[^\W\d_]+|%", re.IGNORECASE)
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
 _CURRENCY = frozenset("$€£¥")
@@ -174,18 +186,9 @@ def contradicted(question: str, texts: Sequence[str]) -> tuple[str, int] | None:
 
 
 def _as_written(question: str, values: frozenset[str]) -> str:
-    """The first of `values` as the question writes it, with the word naming what it counts ("6 years"),
-    not the word joining it to the next ("3.9 through"), and a release alone ("2.1.0")."""
-    for m in re.finditer(rf"({english.FIGURE.pattern})(?:(\s*%)|\s+([A-Za-z]+))?", question, re.IGNORECASE):
-        figure, unit = m.group(1), (m.group(3) or "").lower()
-        if not figures(figure) & values:
-            continue
-        if m.group(2) or (
-            unit and "." not in figure and unit not in english.CONNECTIVES and not unit.endswith("ly")
-        ):
-            return m.group()
-        return figure
-    return next(iter(values))
+    """The first of `values` as the question says it (`_said`)."""
+    said = (_said(m) for m in _SAID.finditer(question) if figures(m.group(1)) & values)
+    return next(said, next(iter(values)))
 
 
 def identifiers(question: str) -> list[str]:
