@@ -161,6 +161,12 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
         is None
     )
     assert rules.after(context("Why is the timeout 30 seconds?", docs), [(docs[0].text, docs[0])]) is not None
+    # unless the how-to question says the figure as already there
+    leave = passage("Secondary caregivers can take up to 6 weeks of leave at 100% pay.")
+    found = rules.after(
+        context("How do I apply for the 12 weeks of paid leave?", leave), [(leave[0].text, leave[0])], rule
+    )
+    assert found is not None and '"12 weeks"' in found[1]
 
 
 def test_calibration_replays_the_contradiction_rule_as_the_pipeline_runs_it() -> None:

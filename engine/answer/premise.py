@@ -155,11 +155,24 @@ def shown_text(quote: str, hit: Hit) -> str:
     return ". ".join((window(quote, hit.text), hit.heading, section_title(quote, hit.text)))
 
 
+# A figure said as already there: after a definite article or a possessive ("the 12 weeks of leave")
+_PRESUPPOSED = re.compile(
+    rf"\b(?:the|its|their|your|our|his|her|these|those)\s+\$?\s*({english.FIGURE.pattern})", re.IGNORECASE
+)
+
+
+def given_figures(question: str) -> frozenset[str]:
+    """The figures a question takes as given: `premises`, and, where its figures are the user's own (a
+    how-to question, a supposition), those it says as already there, after a definite article or a
+    possessive ("How do I apply for the 12 weeks of paid leave?"; not "How do I set it to 30 seconds?")."""
+    return premises(question) | {f for m in _PRESUPPOSED.finditer(question) for f in figures(m.group(1))}
+
+
 def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Of the figures a question takes as given (`premises`): those `text` states, and those it does not
+    """Of the figures a question takes as given (`given_figures`): those `text` states, and those it does not
     state while it states another figure of the same kind, one the question does not name ("3.7" in
     "Why was 3.7 dropped in 2.1.0?" says nothing against 2.1.0): what `contradicted` reads of one quote."""
-    given = premises(question)
+    given = given_figures(question)
     if not given:
         return frozenset(), frozenset()
     stated = given & stated_figures(text)
