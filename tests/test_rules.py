@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.answer import premise, rules
+from engine.answer import contract, premise, rules
 from engine.answer.answerability import FEATURES, Model
 from engine.eval.calibrate import Asked, Screened, contradicted, fit_contradiction, fit_rule, fit_rules
-from engine.events import Hit
+from engine.events import Citation, Hit
 
 INDEX = "/kb/index.md"
 
@@ -121,6 +121,13 @@ def test_a_version_is_stated_by_its_releases_and_looked_for_in_the_whole_index()
     assert rules.screen(slow, rule) is not None
 
 
+def cited(quote: str, hit: Hit) -> tuple[Citation, Hit]:
+    """What the pipeline gives the rules after the answer: a quote's citation (its lines) and its hit."""
+    citation = contract.cite(1, hit, quote)
+    assert citation is not None, quote
+    return citation, hit
+
+
 def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_is_refused() -> None:
     """The release is in the changelog, so nothing before the model refuses the question; the sentence
     that answers it sits under another release and says the premise is false. The refusal quotes it."""
@@ -132,12 +139,17 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
     asked = "Why was support for Python 3.7 dropped in version 2.1.0?"
     ctx = context(asked, changes + older)
     assert rules.screen(ctx) is None
-    refused = rules.after(ctx, [(quote, changes[0])], rule)
+    refused = rules.after(ctx, [cited(quote, changes[0])], rule)
     assert refused is not None and refused[0] == "contradicted_figure"
     assert '"2.1.0"' in refused[1] and f'"Version 2.2.0: {quote}" (CHANGES.rst:3)' in refused[1]
     # the release that did it; releases and a year say nothing against a figure of another kind (a count)
-    assert rules.after(context(asked.replace("2.1.0", "2.2.0"), changes), [(quote, changes[0])], rule) is None
-    assert rules.after(context("Why were 3 tools dropped?", changes), [(quote, changes[0])], rule) is None
+    assert (
+        rules.after(context(asked.replace("2.1.0", "2.2.0"), changes), [cited(quote, changes[0])], rule)
+        is None
+    )
+    assert (
+        rules.after(context("Why were 3 tools dropped?", changes), [cited(quote, changes[0])], rule) is None
+    )
     # a year, a count with its unit and a century, said otherwise (and named as the question writes
     # them); where another quote of the answer states the question's figure, nothing is said against it
     for question, said, other in (
@@ -150,21 +162,26 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
         ("What shifted in the 21st century?", "Views shifted in the 20th century.", "21st century"),
     ):
         docs = passage(said)
-        found = rules.after(context(question, docs), [(said, docs[0])], rule)
+        found = rules.after(context(question, docs), [cited(said, docs[0])], rule)
         assert found is not None and f'"{other}"' in found[1], question
         both = docs + passage(f"It changed again, {other} being the date.")
         assert premise.contradicted(question, [said, both[1].text]) is None
     # the user's own figure is no premise: "How do I set it to 30 seconds?" over "the default is 10 seconds"
     docs = passage("The default timeout is 10 seconds.")
     assert (
-        rules.after(context("How do I set the timeout to 30 seconds?", docs), [(docs[0].text, docs[0])])
+        rules.after(context("How do I set the timeout to 30 seconds?", docs), [cited(docs[0].text, docs[0])])
         is None
     )
-    assert rules.after(context("Why is the timeout 30 seconds?", docs), [(docs[0].text, docs[0])]) is not None
+    assert (
+        rules.after(context("Why is the timeout 30 seconds?", docs), [cited(docs[0].text, docs[0])])
+        is not None
+    )
     # unless the how-to question says the figure as already there
     leave = passage("Secondary caregivers can take up to 6 weeks of leave at 100% pay.")
     found = rules.after(
-        context("How do I apply for the 12 weeks of paid leave?", leave), [(leave[0].text, leave[0])], rule
+        context("How do I apply for the 12 weeks of paid leave?", leave),
+        [cited(leave[0].text, leave[0])],
+        rule,
     )
     assert found is not None and '"12 weeks"' in found[1]
 

@@ -538,8 +538,8 @@ def ask_stream(
         )
         return
     kept, repaired = shown.kept, shown.repaired
-    quoted = [(c.quote, evidence[c.source - 1]) for s in kept for c in s.citations]
-    if (contradiction := rules.after(ctx, quoted)) is not None:
+    cited = [(c, evidence[c.source - 1]) for s in kept for c in s.citations]
+    if (contradiction := rules.after(ctx, cited)) is not None:
         # what the answer quotes says the question's premise is false: the answer would mislead
         yield Answer(
             question,

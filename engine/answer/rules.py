@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from engine.answer import gate, missing, premise
 from engine.answer.calibration import calibration
-from engine.events import Hit
+from engine.events import Citation, Hit
 
 if TYPE_CHECKING:
     from engine.api import Engine
@@ -70,7 +70,9 @@ class Context:
     resolves: missing.Exists
     mentions: premise.Mentions  # does any indexed file hold one of these spellings?
     knows: premise.Knows  # does any indexed file hold this word, or one typo from it?
-    shown: list[tuple[str, Hit]] = field(default_factory=list)  # the answer's quotes: what after-rules read
+    shown: list[tuple[Citation, Hit]] = field(
+        default_factory=list
+    )  # the answer's citations: after-rules read
     cache: dict[str, object] = field(default_factory=dict)  # a rule's work shared by features and decide
 
     def once(self, key: str, compute: Callable[[], object]) -> object:
@@ -226,7 +228,9 @@ class ContradictedFigure:
     def _found(self, ctx: Context) -> tuple[str, int] | None:
         found = ctx.once(
             self.name,
-            lambda: premise.contradicted(ctx.question, [premise.shown_text(q, h) for q, h in ctx.shown]),
+            lambda: premise.contradicted(
+                ctx.question, [premise.shown_text(c.quote, h) for c, h in ctx.shown]
+            ),
         )
         return found if isinstance(found, tuple) else None
 
@@ -241,11 +245,10 @@ class ContradictedFigure:
         from engine.backends.extractive import in_release, plain, shown  # the quote as an answer shows it
 
         said, i = found
-        quote, hit = ctx.shown[i]
-        at = hit.start_line + hit.text[: max(0, hit.text.find(quote))].count("\n")
-        where = f"{hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{at}"
-        says = in_release(shown(plain(quote)), hit)
-        title = shown(plain(premise.section_title(quote, hit.text)))
+        citation, hit = ctx.shown[i]
+        where = f"{citation.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{citation.start_line}"
+        says = in_release(shown(plain(citation.quote)), hit)
+        title = shown(plain(premise.section_title(citation.quote, hit.text)))
         if any(c.isdigit() for c in title) and title not in says:  # the release or year it sits under
             where += f', under "{title}"'
         return (
@@ -273,10 +276,10 @@ def screen(ctx: Context, rules: Sequence[Rule] = RULES) -> tuple[str, str] | Non
 
 
 def after(
-    ctx: Context, shown: list[tuple[str, Hit]], rules: Sequence[Rule] = RULES
+    ctx: Context, shown: list[tuple[Citation, Hit]], rules: Sequence[Rule] = RULES
 ) -> tuple[str, str] | None:
-    """The first after-the-answer rule that refuses what the answer shows (its quotes and their hits):
-    (its name, the reason), or None."""
+    """The first after-the-answer rule that refuses what the answer shows (its citations and the hits
+    they cite): (its name, the reason), or None."""
     ctx.shown = shown
     for rule in rules:
         if rule.stage == "after" and (reason := rule.decide(ctx)):

@@ -749,10 +749,10 @@ def fit_and_score(
     }
     by_id = {s.id: s for parts in screens.values() for part in parts for s in part}
     modes: dict[str, Mode] = {}
+    fitted_parts = {name: fitted for name, (fitted, _) in screens.items()}
     for key, vectors in (("vectors", True), ("keyword", False)):
-        fitted_parts = {name: fitted for name, (fitted, _) in screens.items()}
         budget, budgets_tried = choose_gate_budget(fitted_parts, key)
-        line = choose_gate([fitted for fitted, _ in screens.values()], key, budget)
+        line = choose_gate(list(fitted_parts.values()), key, budget)
         result["gate"][key] = {"threshold": line, "budget": budget, "budgets_tried": budgets_tried}
         gated = {
             name: (through_gate(parts[0], by_id, key, line), through_gate(parts[1], by_id, key, line))
