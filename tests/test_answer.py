@@ -451,6 +451,15 @@ def test_a_question_whose_figure_the_answer_says_otherwise_is_refused_quoting_th
     answer = ask_quoting(engine, asked, "CHANGES.md", said, "Drop support for Python 3.7.")
     assert answer.refused and '"2.1.0" as given' in answer.reason
     assert any(d.startswith(said) for d in answer.dropped)
+    # as it streams, neither the draft nor the model's sentence reaches the screen before the refusal
+    events = list(engine.ask_stream(asked, "scripted"))
+    assert isinstance(events[-1], Answer) and events[-1].refused
+    assert not [e for e in events if isinstance(e, (AnswerSentence, Draft))]
+    asked = asked.replace("2.1.0", "2.2.0")
+    ask_quoting(engine, asked, "CHANGES.md", said, "Drop support for Python 3.7.")  # cites its evidence
+    events = list(engine.ask_stream(asked, "scripted"))
+    assert isinstance(events[-1], Answer) and not events[-1].refused
+    assert next(e for e in events if isinstance(e, AnswerSentence)).text == said  # streamed, not held
 
 
 def test_only_listed_file_references_count_not_prose_urls_or_product_names() -> None:

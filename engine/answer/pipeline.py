@@ -480,14 +480,24 @@ def ask_stream(
         ),
         evidence,
     )
+
+    def cited(kept: Sequence[AnswerSentence]) -> list[tuple[Citation, Hit]]:
+        return [(c, evidence[c.source - 1]) for s in kept for c in s.citations]
+
+    def misleads(kept: Sequence[AnswerSentence]) -> bool:
+        """What is shown so far says the question's premise is false (the rules after the answer): it is
+        held back, so a sentence the final answer refuses never reaches the screen, even for a moment."""
+        return rules.after(ctx, cited(kept)) is not None
+
     draft: Shown | None = None
     if name != "extractive" and engine.settings.quote_fallback:
         draft = extract(engine, question, evidence, checker, verify, cancelled)
         clock.mark("draft")
-        if draft.stands:
+        if draft.stands and not misleads(draft.kept):
             yield Draft(tuple(draft.kept))
     shown = Shown(checker, evidence)
     dropped: list[str] = []
+    held: list[AnswerSentence] = []  # verified, not yet shown: what is shown so far misleads
     generator_obj = generator_for(engine, name)
     for raw in generate(generator_obj, question, evidence, cancelled, shown):
         if cancelled():
@@ -500,9 +510,11 @@ def ask_stream(
         if verdict.sentence is None:
             dropped.append(f"{raw.text} ({verdict.reason})")
             continue
-        for sentence in shown.add(verdict.sentence, verdict.repaired):
+        held += shown.add(verdict.sentence, verdict.repaired)
+        if held and not misleads(shown.kept):  # a later sentence may state the figure an earlier one lacked
             clock.mark("first_verified")
-            yield sentence
+            yield from held
+            held.clear()
     if cancelled():
         raise Cancelled()  # a stopped answer is never reported as a refusal
     from_draft = False
@@ -538,8 +550,7 @@ def ask_stream(
         )
         return
     kept, repaired = shown.kept, shown.repaired
-    cited = [(c, evidence[c.source - 1]) for s in kept for c in s.citations]
-    if (contradiction := rules.after(ctx, cited)) is not None:
+    if (contradiction := rules.after(ctx, cited(kept))) is not None:
         # what the answer quotes says the question's premise is false: the answer would mislead
         yield Answer(
             question,

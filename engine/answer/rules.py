@@ -226,8 +226,9 @@ class ContradictedFigure:
     LINE = 0.5
 
     def _found(self, ctx: Context) -> tuple[str, int] | None:
+        shown = tuple((c.quote, c.source) for c, _ in ctx.shown)
         found = ctx.once(
-            self.name,
+            f"{self.name}:{shown}",  # after-rules are asked again as an answer streams: one per shown set
             lambda: premise.contradicted(
                 ctx.question, [premise.shown_text(c.quote, h) for c, h in ctx.shown]
             ),
