@@ -269,6 +269,43 @@ def list_after(text: str, end: int) -> tuple[int, list[list[str]]]:
     return last, items
 
 
+_OPEN_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+_CONTAINER = re.compile(r"[ \t]*:{3,}[\w+-]*[ \t]*")  # a Docusaurus/MDX tab or admonition line (":::python")
+BLOCK_LINES = 12  # a lead-in sentence ("Install it with:") is quoted with at most this many lines of code
+
+
+def block_after(text: str, end: int) -> int:
+    """Where the code block that follows a lead-in ending at `end` ends (its closing fence, or its
+    BLOCK_LINES-th line, or LIST_CHARS characters on), or `end` when no code block follows: a fenced block
+    (``` or ~~~), or an indented one, past blank lines and tab or admonition markers (":::python")."""
+    pos = text.find("\n", end)
+    if pos < 0:
+        return end
+    lines = text[pos + 1 :].split("\n")
+    offset, i = pos + 1, 0
+    while i < len(lines) and (not lines[i].strip() or _CONTAINER.fullmatch(lines[i])):
+        offset += len(lines[i]) + 1
+        i += 1
+    if i == len(lines):
+        return end
+    fence = _OPEN_FENCE.match(lines[i])
+    if fence is None and not lines[i].startswith(("    ", "\t")):
+        return end
+    last, taken = end, 0
+    for j, line in enumerate(lines[i:]):
+        line_end = offset + len(line)
+        if fence is None and line.strip() and not line.startswith(("    ", "\t")):
+            break
+        if taken == BLOCK_LINES or line_end - end > LIST_CHARS:
+            break
+        if line.strip():
+            last, taken = line_end, taken + (fence is None or j > 0)
+        if fence is not None and j > 0 and line.strip().startswith(fence.group(1)):
+            break  # the closing fence
+        offset = line_end + 1
+    return last
+
+
 Embed = Callable[[list[str]], npt.NDArray[np.float32]]
 
 

@@ -1152,6 +1152,56 @@ def test_a_sentence_without_a_full_stop_before_a_list_leads_it_and_items_do_not(
     assert item.display == "float, for floating point values,"
 
 
+def test_a_lead_in_ending_in_a_colon_is_quoted_with_the_code_after_it(engine: Engine, tmp_path: Path) -> None:
+    """ "How do I install it?" was answered "To install Foo, run the following command:", the command left
+    out: the lead-in is quoted with the code block after it, shown with its lines, cited to its end."""
+    root = tmp_path / "kb"
+    write(
+        root,
+        "README.md",
+        "# Foo\n\nFoo turns spreadsheets into charts.\n\n## Installation\n\n"
+        "To install Foo, run the following command:\n\n```bash\npip install foo-charts\n```\n\n"
+        "## Configuration\n\nIn production, store the settings in a database:\n\n```python\n"
+        "from foo.settings import PostgresStore\nstore = PostgresStore.from_url(DB_URL)\n```\n\n"
+        "The default store keeps settings in memory and loses them on restart.\n",
+    )
+    index_with_notes(engine, root)
+    answer = engine.ask("How do I install Foo?", "extractive")
+    assert answer.sentences[0].text == "To install Foo, run the following command:\npip install foo-charts"
+    cited = answer.sentences[0].citations[0]
+    assert (cited.start_line, cited.end_line) == (7, 10)  # to the code's last line
+    answer = engine.ask("Where does Foo keep its settings by default?", "extractive")
+    assert [s.text for s in answer.sentences] == [
+        "The default store keeps settings in memory and loses them on restart."
+    ]
+
+
+def test_the_code_after_a_lead_in_is_its_block_past_tab_markers_and_at_most_block_lines() -> None:
+    from engine.backends.extractive import candidates
+    from engine.text import BLOCK_LINES
+
+    def quoted(text: str) -> list[str]:
+        return [c.display for c in candidates([Hit(1, "/d/guide.mdx", 1, 40, None, "", text, 1.0)])]
+
+    tabbed = "Start the server locally:\n\n:::python\n```shell\nserve dev --port 2024\n```\n:::\n"
+    assert quoted(tabbed)[0] == "Start the server locally:\nserve dev --port 2024"
+    indented = (
+        "Create the store with these settings:\n\n    store = Store(size=10)\n    store.open()\n\nEnd.\n"
+    )
+    assert (
+        quoted(indented)[0] == "Create the store with these settings:\nstore = Store(size=10)\nstore.open()"
+    )
+    long = "Write the configuration as follows:\n\n```\n" + "".join(f"key{i} = {i}\n" for i in range(30))
+    assert quoted(long + "```\n")[0].count("\n") == BLOCK_LINES
+    # a sentence ending in a full stop, or a colon with prose after it, is quoted alone
+    assert quoted("The server listens on port 2024.\n\n```\nserve dev\n```\n")[0] == (
+        "The server listens on port 2024."
+    )
+    assert quoted("The store accepts these configuration options:\n\nSize sets its capacity.\n")[0] == (
+        "The store accepts these configuration options:"
+    )
+
+
 def test_a_list_the_chunker_put_after_its_lead_in_is_quoted_with_it(engine: Engine, tmp_path: Path) -> None:
     root = tmp_path / "docs"
     para = " ".join(f"Streaming keeps memory flat while a large body arrives, piece {i}." for i in range(12))
@@ -1688,10 +1738,10 @@ def test_the_review_cases_of_the_new_quoting() -> None:
     # list items are not joined, though the second opens with "It"
     items = "- Folders are watched for changes on disk.\n- It is also possible to sync them by hand.\n"
     assert "It is also possible to sync them by hand." in [c.display for c in candidates([hit(items)])]
-    # a doctest indented with a tab keeps its prompts aligned
+    # a doctest indented with a tab keeps its prompts aligned (quoted with the lead-in that introduces it)
     tabbed = "Parse it:\n\n\t>>> parse_config('a = 1')\n\t{'a': 1}\n\t>>> parse_config('b = 2')\n\t{'b': 2}\n"
     example = next(c.display for c in candidates([hit(tabbed, path="/kb/a.rst")]) if ">>>" in c.display)
-    assert example == ">>> parse_config('a = 1')\n{'a': 1}\n>>> parse_config('b = 2')\n{'b': 2}", example
+    assert example == "Parse it:\n>>> parse_config('a = 1')\n{'a': 1}\n>>> parse_config('b = 2')\n{'b': 2}"
 
 
 def test_the_contract_keeps_the_first_line_of_code_indented_as_the_source_has_it() -> None:

@@ -22,6 +22,7 @@ from engine.text import (
     ANAPHORA,
     LINK,
     LIST_ITEM,
+    block_after,
     content_terms,
     lead_in,
     list_after,
@@ -412,6 +413,14 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 start, raw = before, hit.text[before:end]  # quoted with the sentence naming its subject
             # a lead-in ("...in this order:") is quoted with the list after it, its answer
             last, lines = list_after(hit.text, end) if lead_in(hit.text, start, raw) else (end, [])
+            block = ""  # ...and one ending in a colon with the code after it ("To install it, run:")
+            if (
+                not lines
+                and raw.rstrip().endswith(":")
+                and not _CODE_LINE.match(raw)  # "def f(x):" opens its body, no lead-in
+                and (last := block_after(hit.text, end)) > end
+            ):
+                block = hit.text[end:last]
             text = clean(hit.text[start:last])
             if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
                 continue
@@ -427,6 +436,11 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
                 display = " ".join(f"{lead} {said} {items[-1]}".split())
                 out.append(Candidate(n, text, len(out), in_release(display, hit), lead))
+                continue
+            if block:  # shown with its lines, ranked on the lead-in and the code's words
+                lead = plain(clean(hit.text[start:end]))
+                display = f"{lead}\n{plain_lines(block)}"
+                out.append(Candidate(n, text, len(out), in_release(display, hit), f"{lead} {plain(block)}"))
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             if header:
