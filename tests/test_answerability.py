@@ -155,6 +155,27 @@ def test_the_answer_model_scores_a_padded_batch_as_it_scores_each_pair_alone() -
     assert scorer.load_ms > 0.0
 
 
+def test_the_shipped_answer_model_is_the_recipes_int8_quantization_of_the_trained_one(tmp_path: Path) -> None:
+    """The check ships the trained model with int8 MatMul weights (`python -m models.train_answerability
+    quantize`): made again from the fp16-stored model it scores as the shipped file does, and it tracks
+    the fp16 model's logits (what it was trained as) closely."""
+    pytest.importorskip("onnx")
+    import numpy as np
+
+    from models.train_answerability import TARGET, quantize
+
+    shipped = answerability.answer_model()
+    assert shipped.model_path.name == calibration.calibration()["data"]["answer_model"]["file"]
+    assert shipped.model_path.name.endswith("-int8.onnx")
+    quantize(TARGET / "citeline-answerability-l4.onnx", tmp_path / "made.onnx")
+    made = answerability.AnswerModel(tmp_path / "made.onnx", TARGET / "tokenizer.json")
+    fp16 = answerability.AnswerModel(TARGET / "citeline-answerability-l4.onnx", TARGET / "tokenizer.json")
+    questions = ["Who was the first keeper?", "When was the lamp replaced?", "Why was the tower painted?"]
+    pairs = [(q, answerability.model_passage(s, hit())) for q in questions for s in LIGHTHOUSE.split(". ")]
+    assert made.score_pairs(pairs) == pytest.approx(shipped.score_pairs(pairs), abs=1e-4)
+    assert float(np.corrcoef(shipped.score_pairs(pairs), fp16.score_pairs(pairs))[0, 1]) > 0.97
+
+
 def test_the_checker_reads_the_answer_model_only_when_the_fitted_check_names_it() -> None:
     keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
     scorer = cross_encoder()

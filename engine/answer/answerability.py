@@ -243,7 +243,7 @@ class AnswerModel:
 
 
 MODEL_DIR = "answerability"
-MODEL_FILE = "citeline-answerability-l4.onnx"  # where the calibration names none
+MODEL_FILE = "citeline-answerability-l4-int8.onnx"  # where the calibration names none
 
 
 @functools.cache
