@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.snippet_text import readable
-from engine.api import code_block, location
+from engine.api import code_block, lead_and_code, location
 from engine.events import (
     Answer,
     AnswerSentence,
@@ -174,8 +174,16 @@ def _has_conflict_note(state: AnswerState) -> bool:
 def _sentence_html(index: int, sentence: AnswerSentence) -> str:
     chips = "".join(CHIP.format(s=index, c=c, n=cite.source) for c, cite in enumerate(sentence.citations))
     if "\n" in sentence.text:  # a quote of several lines (code, an example) keeps them
-        return f"<pre>{html.escape(sentence.text)}</pre>{chips}<br>"  # its markers, then the next sentence
+        lead, code = lead_and_code(sentence.text)  # "To install it, run:" is prose above its code
+        lead = f"{html.escape(lead)}<br>" if lead else ""
+        return f"{lead}<pre>{html.escape(code)}</pre>{chips}<br>"  # its markers, then the next sentence
     return html.escape(sentence.text) + (" " + chips if chips else "")
+
+
+def _markdown_block(text: str) -> str:
+    """A quote of several lines in Markdown: its lead-in as prose, the code indented below it."""
+    lead, code = lead_and_code(text)
+    return f"{lead}\n\n{code_block(code)}" if lead else code_block(code)
 
 
 def _refusal_html(answer: Answer) -> str:
@@ -221,7 +229,7 @@ def to_markdown(state: AnswerState) -> str:
     if note:
         lines += [f"_{note}_", ""]
     body = " ".join(
-        f"\n\n{code_block(s.text)}\n\n{marks}\n\n" if "\n" in s.text else s.text + marks
+        f"\n\n{_markdown_block(s.text)}\n\n{marks}\n\n" if "\n" in s.text else s.text + marks
         for s in state.shown
         for marks in ["".join(f"[{c.source}]" for c in s.citations)]
     )

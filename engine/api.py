@@ -26,7 +26,7 @@ from engine import conversation_store as _threads
 from engine import staleness as _staleness
 from engine.answer import premise
 from engine.answer.conflicts import DocFacts, Relation
-from engine.answer.contract import code_block
+from engine.answer.contract import code_block, lead_and_code
 from engine.backends.base import Embedder, Generator, Reranker
 from engine.backends.registry import embedders, generators, rerankers
 from engine.conversation import Searched, Thread, Turn, TurnSaved
@@ -97,6 +97,7 @@ __all__ = [
     "embedders",
     "generators",
     "has_pages",
+    "lead_and_code",
     "lines",
     "location",
     "ocr_available",

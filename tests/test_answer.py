@@ -1168,6 +1168,8 @@ def test_a_lead_in_ending_in_a_colon_is_quoted_with_the_code_after_it(engine: En
     index_with_notes(engine, root)
     answer = engine.ask("How do I install Foo?", "extractive")
     assert answer.sentences[0].text == "To install Foo, run the following command:\npip install foo-charts"
+    shown = "To install Foo, run the following command:\n\n    pip install foo-charts\n"  # prose, then code
+    assert answer.text.startswith(shown)
     cited = answer.sentences[0].citations[0]
     assert (cited.start_line, cited.end_line) == (7, 10)  # to the code's last line
     answer = engine.ask("Where does Foo keep its settings by default?", "extractive")

@@ -252,13 +252,25 @@ def render(sentences: Sequence[AnswerSentence]) -> str:
         marks = "".join(f"[{n}]" for n in dict.fromkeys(c.source for c in s.citations))
         text = s.text.rstrip()
         if "\n" in text:
-            out += ("\n\n" if out else "") + code_block(text) + f"\n\n{marks}"
+            lead, code = lead_and_code(text)
+            lead = f"{lead}\n\n" if lead else ""
+            out += ("\n\n" if out else "") + lead + code_block(code) + f"\n\n{marks}"
             block = True
             continue
         said = f"{text[:-1]} {marks}{text[-1]}" if text.endswith((".", "!", "?")) else f"{text} {marks}"
         out += ("\n\n" if block else " " if out else "") + said
         block = False
     return out
+
+
+_LEAD = re.compile(r"[A-Z][^\n]*\s\S+\s[^\n]*:")  # a line of prose that introduces what follows
+
+
+def lead_and_code(text: str) -> tuple[str, str]:
+    """A quote of several lines as (its lead-in sentence, the code after it): "To install it, run:" then
+    "pip install foo"; ("", text) when its first line is code ("def f(x):", "class A:") or not a lead-in."""
+    first, _, rest = text.partition("\n")
+    return (first, rest) if rest.strip() and _LEAD.fullmatch(first) else ("", text)
 
 
 def code_block(text: str) -> str:

@@ -65,6 +65,33 @@ def test_a_quote_of_several_lines_shows_as_preformatted_and_copies_as_a_code_blo
     ), body
 
 
+def test_a_lead_in_quoted_with_its_code_shows_as_prose_above_the_block() -> None:
+    """ "To install it, run the following command:" with the command: the sentence reads as prose, the
+    command as code (in the window, in the copied Markdown and in the engine's rendered text); a quote
+    whose first line is code ("def f(x):") stays one block."""
+    from engine.answer.contract import render
+
+    state = AnswerState("q")
+    state.apply(EvidenceReady((_hit(),)))
+    lead = AnswerSentence(
+        "To install it, run the following command:\npip install foo",
+        (Citation(1, "/kb/a.md", 2, 4, None, "q"),),
+    )
+    code = AnswerSentence("def f(x):\n    return x", (Citation(1, "/kb/a.md", 6, 7, None, "q"),))
+    state.apply(Answer("q", "", False, sentences=(lead, code)))
+    assert "To install it, run the following command:<br><pre>pip install foo</pre>" in render_html(state)
+    assert "<pre>def f(x):\n    return x</pre>" in render_html(state)
+    state = AnswerState("q")
+    state.apply(EvidenceReady((_hit(),)))
+    state.apply(Answer("q", "", False, sentences=(lead,)))
+    body = to_markdown(state).split("\n\n", 1)[1].split("Sources:", 1)[0]
+    assert body == "To install it, run the following command:\n\n    pip install foo\n\n[1]\n\n", body
+    assert render([lead, code]) == (
+        "To install it, run the following command:\n\n    pip install foo\n\n[1]\n\n"
+        "    def f(x):\n        return x\n\n[1]"
+    )
+
+
 def test_pdf_citations_map_through_page_markers() -> None:
     index = {(1, 1): 1, (1, 2): 2, (2, 1): 4, (2, 2): 5, (2, 3): 6}
     source = LoadedSource("/kb/x.pdf", "", "text", ".pdf", index)
