@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.snippet_text import readable
-from engine.api import code_block, lead_and_code, location
+from engine.api import lead_and_code, lines_block, location
 from engine.events import (
     Answer,
     AnswerSentence,
@@ -180,12 +180,6 @@ def _sentence_html(index: int, sentence: AnswerSentence) -> str:
     return html.escape(sentence.text) + (" " + chips if chips else "")
 
 
-def _markdown_block(text: str) -> str:
-    """A quote of several lines in Markdown: its lead-in as prose, the code indented below it."""
-    lead, code = lead_and_code(text)
-    return f"{lead}\n\n{code_block(code)}" if lead else code_block(code)
-
-
 def _refusal_html(answer: Answer) -> str:
     reason = f"<br><span>{html.escape(answer.reason)}</span>" if answer.reason else ""
     return (
@@ -229,7 +223,7 @@ def to_markdown(state: AnswerState) -> str:
     if note:
         lines += [f"_{note}_", ""]
     body = " ".join(
-        f"\n\n{_markdown_block(s.text)}\n\n{marks}\n\n" if "\n" in s.text else s.text + marks
+        f"\n\n{lines_block(s.text)}\n\n{marks}\n\n" if "\n" in s.text else s.text + marks
         for s in state.shown
         for marks in ["".join(f"[{c.source}]" for c in s.citations)]
     )

@@ -26,7 +26,7 @@ from engine import conversation_store as _threads
 from engine import staleness as _staleness
 from engine.answer import premise
 from engine.answer.conflicts import DocFacts, Relation
-from engine.answer.contract import code_block, lead_and_code
+from engine.answer.contract import lead_and_code, lines_block
 from engine.backends.base import Embedder, Generator, Reranker
 from engine.backends.registry import embedders, generators, rerankers
 from engine.conversation import Searched, Thread, Turn, TurnSaved
@@ -92,13 +92,13 @@ __all__ = [
     "Thread",
     "Turn",
     "TurnSaved",
-    "code_block",
     "document_lines",
     "embedders",
     "generators",
     "has_pages",
     "lead_and_code",
     "lines",
+    "lines_block",
     "location",
     "ocr_available",
     "read_document",

@@ -252,9 +252,7 @@ def render(sentences: Sequence[AnswerSentence]) -> str:
         marks = "".join(f"[{n}]" for n in dict.fromkeys(c.source for c in s.citations))
         text = s.text.rstrip()
         if "\n" in text:
-            lead, code = lead_and_code(text)
-            lead = f"{lead}\n\n" if lead else ""
-            out += ("\n\n" if out else "") + lead + code_block(code) + f"\n\n{marks}"
+            out += ("\n\n" if out else "") + lines_block(text) + f"\n\n{marks}"
             block = True
             continue
         said = f"{text[:-1]} {marks}{text[-1]}" if text.endswith((".", "!", "?")) else f"{text} {marks}"
@@ -271,6 +269,12 @@ def lead_and_code(text: str) -> tuple[str, str]:
     "pip install foo"; ("", text) when its first line is code ("def f(x):", "class A:") or not a lead-in."""
     first, _, rest = text.partition("\n")
     return (first, rest) if rest.strip() and _LEAD.fullmatch(first) else ("", text)
+
+
+def lines_block(text: str) -> str:
+    """A quote of several lines in Markdown: its lead-in as prose (`lead_and_code`), the code as a block."""
+    lead, code = lead_and_code(text)
+    return f"{lead}\n\n{code_block(code)}" if lead else code_block(code)
 
 
 def code_block(text: str) -> str:
