@@ -189,7 +189,7 @@ def quantize(model: Path, out: Path) -> dict[str, Any]:
     """The assembled model with its MatMul weights in int8 (ONNX Runtime's dynamic quantization, one scale
     per output channel; activations quantized per call): what the product ships, since the check reads up
     to six quotes per answer on two cores. Measured here (AMD EPYC, 2 threads, 192-token pairs): 16.7 ->
-    10.1 ms per pair, its logits correlated 0.994 with the fp16-stored model's on 240 SQuAD pairs (mean
+    10.1 ms per pair, its logits correlated 0.994 with the fp16-stored model's on 233 SQuAD pairs (mean
     shift +0.18). `citeline calibrate --answer-model` fits the check on the shipped model's logits, so the
     shift is fitted; the fitted part's out-of-fold logits (oof.json) stay the trainer's."""
     import tempfile
