@@ -28,6 +28,7 @@ from engine.answer import premise
 from engine.answer.conflicts import DocFacts, Relation
 from engine.answer.contract import lead_and_code, lines_block
 from engine.backends.base import Embedder, Generator, Reranker
+from engine.backends.embed_cache import Remembered
 from engine.backends.registry import embedders, generators, rerankers
 from engine.conversation import Searched, Thread, Turn, TurnSaved
 from engine.conversation_export import Format as ExportFormat
@@ -195,6 +196,7 @@ class Engine:
         self._lexical: LexicalStore | None = None
         self._vectors: VectorStore | None = None
         self._embedders: dict[str, Embedder] = {}
+        self._remembered: dict[str, Remembered] = {}  # the embedder's question-time vectors (embed_cache)
         self._token_counters: dict[str, TokenCounter] = {}
         self._generators: dict[str, Generator] = {}
         self._rerankers: dict[str, Reranker] = {}
@@ -271,6 +273,16 @@ class Engine:
         """The embedder (the ONNX one unless the registry entry is replaced); raises MissingModel with the
         fix if its files are absent. Its weights load on first use."""
         return self._once("embedder", EMBEDDER, self._embedders, lambda: embedders.create(EMBEDDER, self))
+
+    def embed_remembered(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """The embedder's vectors for texts read at question time (questions, the sentences an answer
+        ranks and the passages it judges), each text read once per session (engine/backends/embed_cache.py).
+        Indexing reads the embedder directly."""
+
+        def remember() -> Remembered:
+            return Remembered(self.embedder().embed)
+
+        return self._once("remembered", EMBEDDER, self._remembered, remember)(texts)
 
     def token_counter(self) -> Callable[[str], int] | None:
         """The embedder's own wordpiece count (no padding, no truncation), or None without the model."""
@@ -521,7 +533,7 @@ class Engine:
     # -- search ---------------------------------------------------------------------------------------
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """A question's vector, read as the stored chunks were (`embedding_text`)."""
-        vec: npt.NDArray[np.float32] = self.embedder().embed([embedding_text(text)])[0]
+        vec: npt.NDArray[np.float32] = self.embed_remembered([embedding_text(text)])[0]
         return vec
 
     def searcher(self) -> Searcher:

@@ -472,7 +472,7 @@ def ask_stream(
         return
     head = head_reader(engine)
     found = conflicts.detect(evidence, head)
-    embed: Embed | None = engine.embedder().embed if engine.has_vectors() else None
+    embed: Embed | None = engine.embed_remembered if engine.has_vectors() else None
     checker = answerability.Checker(question, engine.doc_freq, embed)
     verify = not_injected(
         functools.partial(

@@ -67,7 +67,7 @@ def _onnx(engine: Engine) -> Embedder:
 def _extractive(engine: Engine) -> Generator:
     from engine.backends.extractive import ExtractiveGenerator
 
-    return ExtractiveGenerator(engine.embedder().embed, engine.extractive_floor(), engine.extractive_weight())
+    return ExtractiveGenerator(engine.embed_remembered, engine.extractive_floor(), engine.extractive_weight())
 
 
 def _local(engine: Engine) -> Generator:

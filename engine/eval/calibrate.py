@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from engine.answer import calibration, premise, rules
 from engine.answer.answerability import (
@@ -49,10 +48,10 @@ from engine.answer.answerability import (
 )
 from engine.answer.pipeline import gather
 from engine.api import Engine
+from engine.backends.embed_cache import Remembered
 from engine.backends.extractive import LOOK, ExtractiveGenerator, proposed
 from engine.eval.answers import holds, quote_overlaps
 from engine.eval.datasets import Dataset, Query, heldout_articles
-from engine.text import Embed
 
 GATE_BUDGETS = (0.01, 0.02, 0.03)  # answerable questions the gate may refuse in a set's fitted part, tried
 GATE_BUDGET = GATE_BUDGETS[-1]  # the default of choose_gate
@@ -283,24 +282,12 @@ def through_gate(asked: Sequence[Asked], screens: dict[str, Screened], key: str,
     ]
 
 
-def remembered(embed: Embed) -> Embed:
-    """`embed`, each text embedded once per run: a set's questions share their evidence (SQuAD asks
-    five to ten questions of each paragraph), so asking it re-embedded the same sentences many times."""
-    seen: dict[str, npt.NDArray[np.float32]] = {}
-
-    def go(texts: list[str]) -> npt.NDArray[np.float32]:
-        todo = [t for t in dict.fromkeys(texts) if t not in seen]
-        if todo:
-            seen.update(zip(todo, embed(todo), strict=True))
-        return np.stack([seen[t] for t in texts]) if texts else embed([])
-
-    return go
-
-
 def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Asked]:
     """Each question asked as the product asks it; the answer model's feature is left at 0 here and
     scored from `passages` by with_answer_model, so a new model needs no new asking."""
-    shared = remembered(engine.embedder().embed)
+    # each text embedded once per run: a set's questions share their evidence (SQuAD asks five to ten
+    # questions of each paragraph), so asking it re-embedded the same sentences many times
+    shared = Remembered(engine.embedder().embed, capacity=None)
     embed = shared if engine.has_vectors() else None
     extractive = ExtractiveGenerator(shared)
     root = dataset.corpus_dir.resolve()
