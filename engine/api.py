@@ -275,9 +275,9 @@ class Engine:
         return self._once("embedder", EMBEDDER, self._embedders, lambda: embedders.create(EMBEDDER, self))
 
     def embed_remembered(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        """The embedder's vectors for texts read at question time (questions, the sentences an answer
-        ranks and the passages it judges), each text read once per session (engine/backends/embed_cache.py).
-        Indexing reads the embedder directly."""
+        """The embedder's vectors for what an answer reads at question time (the question as the check
+        reads it, the sentences an answer ranks, the passages it judges), each text read once per session
+        (engine/backends/embed_cache.py). Indexing and the search's query vector read the embedder."""
 
         def remember() -> Remembered:
             return Remembered(self.embedder().embed)
@@ -532,8 +532,9 @@ class Engine:
 
     # -- search ---------------------------------------------------------------------------------------
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        """A question's vector, read as the stored chunks were (`embedding_text`)."""
-        vec: npt.NDArray[np.float32] = self.embed_remembered([embedding_text(text)])[0]
+        """A question's vector, read as the stored chunks were (`embedding_text`). Read by the model each
+        time, not remembered: a search's latency, which the benchmarks measure, is a new query's."""
+        vec: npt.NDArray[np.float32] = self.embedder().embed([embedding_text(text)])[0]
         return vec
 
     def searcher(self) -> Searcher:

@@ -66,8 +66,9 @@ def indexed(engine: Engine, small_folder: Path) -> Engine:
 
 
 def test_asking_again_reads_no_text_twice_and_answers_the_same(indexed: Engine) -> None:
-    """The second time a question is asked, nothing it embeds (the question, the sentences ranked, the
-    passages judged) goes through the model again, and the answer is the same."""
+    """The second time a question is asked, none of the texts the answer embeds (the question as the
+    ranking reads it, the sentences ranked, the passages judged) goes through the model again, and the
+    answer is the same. (The search's query vector is read anew: search latency stays a new query's.)"""
     question = "How many days of paid leave do employees accrue?"
     first = indexed.ask(question, "extractive")
     remembered = indexed._remembered["onnx"]

@@ -34,7 +34,7 @@ class Remembered:
         self.capacity = capacity
         self._seen: OrderedDict[str, Vector] = OrderedDict()
         self._lock = threading.Lock()
-        self.hits = 0  # texts answered from the table
+        self.hits = 0  # texts given that the model did not read (kept, or repeated in one call)
         self.misses = 0  # texts the model read
 
     def __len__(self) -> int:

@@ -67,6 +67,7 @@ def _onnx(engine: Engine) -> Embedder:
 def _extractive(engine: Engine) -> Generator:
     from engine.backends.extractive import ExtractiveGenerator
 
+    engine.embedder()  # MissingModel without its files: the pipeline then ranks by the question's words
     return ExtractiveGenerator(engine.embed_remembered, engine.extractive_floor(), engine.extractive_weight())
 
 
