@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 
+from engine.text import Embed
+
 Vector = npt.NDArray[np.float32]
-Embed = Callable[[list[str]], Vector]
 
 TEXTS = 20_000
 
@@ -51,7 +51,8 @@ class Remembered:
                     have[text] = vec
         todo = [t for t in dict.fromkeys(texts) if t not in have]
         if todo:
-            have.update(zip(todo, self._embed(todo), strict=True))
+            # each row on its own, so that dropping a text frees its vector, not only its batch's last
+            have.update(zip(todo, (row.copy() for row in self._embed(todo)), strict=True))
         with self._lock:
             self.hits += len(texts) - len(todo)
             self.misses += len(todo)
