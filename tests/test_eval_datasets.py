@@ -283,6 +283,15 @@ def test_meridian_layout_resolves_partial_and_bare_names(tmp_path: Path) -> None
     assert q2.relevant == {"docs/policies/pto.md": 1, "meetings/sync.txt": 1}
     assert (q1.answerable, q3.answerable, q3.category, q3.relevant) == (True, False, "unanswerable", {})
     assert not (tmp_path / "w").exists()  # folder-based sets are indexed in place
+    assert q1.passages == ()
+
+
+def test_meridian_layout_reads_supporting_passages(tmp_path: Path) -> None:
+    _touch(tmp_path / "knowledge_base", "docs/pto.md")
+    record = _question("q1", ["docs/pto.md"]) | {"supporting_passages": ["25 days a year", "accrued monthly"]}
+    _write_questions(tmp_path, [record, _question("q2", [], "unanswerable")])
+    q1, q2 = load(tmp_path, tmp_path / "w").queries
+    assert (q1.passages, q2.passages) == (("25 days a year", "accrued monthly"), ())
 
 
 def test_unresolved_gold_sources_are_listed(tmp_path: Path) -> None:

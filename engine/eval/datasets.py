@@ -7,7 +7,9 @@ Three layouts are recognised (the folder itself, or for BEIR also one level down
   ``work_dir/"corpus"``, because Citeline indexes folders. Doc ids that are not safe file names are
   %-escaped (``urllib.parse.quote``); plain ids such as SciFact's are used as they are.
 - Meridian (``questions.jsonl`` with ``gold_sources``, at the top or one level down, and a docs folder):
-  questions with ``category == "unanswerable"`` are marked ``answerable=False``.
+  questions with ``category == "unanswerable"`` are marked ``answerable=False``. An optional
+  ``supporting_passages`` list (verbatim text of the gold files) is read as LangChain's is, so the answer
+  metrics can check that a cited quote overlaps one.
 - LangChain golden set (``golden_dataset.json`` with ``qa_pairs`` holding ``source_files`` and
   ``supporting_passages``, and a docs folder). Pairs carry no id; they are numbered ``q001``, ``q002``…
   in file order. A pair without source files would be unanswerable (the shipped set has none).
@@ -316,6 +318,7 @@ def _load_meridian(root: Path, questions: Path) -> tuple[list[Query], Path]:
             answerable=rec.get("category") != "unanswerable",
             category=str(rec.get("category") or ""),
             answer=str(rec.get("gold_answer") or ""),
+            passages=tuple(_str_list(rec, "supporting_passages", questions)) if rec.get("supporting_passages") else (),
         )
         for rec, rec_keys in zip(records, keys, strict=True)
     ]
