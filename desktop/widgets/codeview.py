@@ -137,8 +137,13 @@ class CodeView(QPlainTextEdit):
             return None
         span = QTextCursor(start)
         span.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        # Qt draws a selection's full-width band only on the lines it runs past the end of, so the span's
+        # last line gets its band from a collapsed cursor there (as a current-line highlight does).
+        last_line = QTextCursor(span)
+        last_line.clearSelection()
         colors = code_colors()  # the theme's: the code's colours stay readable on them
-        selections = [_selection(span, QColor(colors.span if cited else colors.passage), full_width=True)]
+        band = QColor(colors.span if cited else colors.passage)
+        selections = [_selection(span, band, full_width=True), _selection(last_line, band, full_width=True)]
         found = self._find_quote(quote, start.position(), span.selectionEnd())
         if found is not None:
             selections.append(_selection(found, QColor(colors.quote)))

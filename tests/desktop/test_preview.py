@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
 from desktop.mainwindow import MainWindow
@@ -42,3 +43,29 @@ def test_engine_never_imports_qt() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, timeout=120)
+
+
+def test_the_cited_band_covers_every_cited_line_to_the_right_edge(qtbot: QtBot) -> None:
+    from desktop.theme import code_colors
+    from desktop.widgets.codeview import CodeView
+
+    view = CodeView()
+    qtbot.addWidget(view)
+    view.resize(600, 320)
+    view.setPlainText("\n".join(f"line {n}" for n in range(20)))
+    view.show()
+    band = QColor(code_colors().span).name()
+
+    def edge(block: int) -> str:  # the colour at the right edge of a block's line, as painted
+        image = view.viewport().grab().toImage()
+        line = view.document().findBlockByNumber(block)
+        rect = view.blockBoundingGeometry(line).translated(view.contentOffset())
+        return image.pixelColor(image.width() - 8, int(rect.center().y())).name()
+
+    for first, last in ((3, 5), (17, 19)):  # inside the text, and ending on the document's last line
+        view.show_span(first, last, quote=f"line {first + 1}")
+        qtbot.wait(50)
+        painted = [edge(n) for n in range(first - 1, min(last + 2, 20))]
+        inside = [edge(n) for n in range(first, last + 1)]
+        assert inside == [band] * len(inside), painted
+        assert edge(first - 1) != band, painted
