@@ -318,7 +318,9 @@ def _load_meridian(root: Path, questions: Path) -> tuple[list[Query], Path]:
             answerable=rec.get("category") != "unanswerable",
             category=str(rec.get("category") or ""),
             answer=str(rec.get("gold_answer") or ""),
-            passages=tuple(_str_list(rec, "supporting_passages", questions)) if rec.get("supporting_passages") else (),
+            passages=tuple(_str_list(rec, "supporting_passages", questions))
+            if rec.get("supporting_passages")
+            else (),
         )
         for rec, rec_keys in zip(records, keys, strict=True)
     ]
