@@ -1522,6 +1522,10 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     # a short name must be exact; a word inside another is not a mention of it; two typos are too many
     for word in ("Ohi", "Hatmanus", "Katmanus"):
         assert not engine.knows(word), word
+    # an edit never touches the first letter: another name, not a typo ("Cython" is not "Python")
+    for word in ("Jartmanis", "Artmanis", "Ahrtmanis"):
+        assert not engine.knows(word), word
+    assert all(engine.knows(w) for w in ("Hartmannis", "Hartmnis", "Hratmanis", "Rerty"))
     scripted = Scripted([RawSentence("Over QUIC.", (1,), "Ohio valley")])
     use(engine, scripted)
     answer = engine.ask("How did Céleron cross the Ohio valley using QUIC?", "scripted")

@@ -260,6 +260,10 @@ def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:
     ]
     assert spellings("maxRetries")[:4] == ["max_retries", "max-retries", "max retries", "maxretries"]
     assert "get_http_response" in spellings("getHTTPResponse") and "vcpu" in spellings("vCPUs")  # a plural
+    # a command line's long option is code too, looked up in its spellings
+    assert identifiers("How do I use the --indent-size option, or --check?") == ["--indent-size", "--check"]
+    assert spellings("--indent-size") == ["indent_size", "indent-size", "indent size", "indentsize"]
+    assert identifiers("Is a--b or -- alone an option?") == []
     # Markdown emphasis is no private name; a figure said twice is one premise
     assert identifiers("Why is the cache _not_ safe, unlike _private_helper?") == ["_private_helper"]
     refused = rules.screen(
@@ -368,3 +372,17 @@ def test_the_rules_after_the_gate_share_one_budget() -> None:
     assert lines["missing_document"] == {"share": 0.5}  # first in order: its design stands
     line = lines["unsupported_figure"]["unsupported"]
     assert line is None or line > 1.0  # the budget is spent: the later rule may refuse nothing here
+
+
+def test_a_figure_without_a_unit_is_of_the_kind_the_noun_before_it_names() -> None:
+    """"exit with code 2" and "code 1" are figures of one kind: a source stating code 1 where the question
+    takes code 2 as given says otherwise; a function word before a figure names nothing."""
+    assert premise.figure_kinds("exits with code 2 when files change")["2"] == {"label:code"}
+    assert premise.figure_kinds("in 1974, on port 8080") == {"1974": {"year"}, "8080": {"label:port"}}
+    assert premise.figure_kinds("Python 3.8 for 12 weeks")["3.8"] == {"release", "label:python"}
+    assert premise.figure_kinds("for 12 weeks")["12"] == {"unit:week"}  # a unit after it wins
+    asked = "Why does the checker exit with code 2 when files would change?"
+    found = premise.contradicted(asked, ["The checker exits with code 1 if any file would change."])
+    assert found == ("2", 0)  # said as the question says it: no "2 when"
+    assert premise.contradicted(asked, ["Port 8080 is used; the checker exits with code 2."]) is None
+    assert premise.contradicted(asked, ["It listens on port 8080."]) is None  # another kind of figure

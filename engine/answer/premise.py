@@ -42,7 +42,8 @@ Knows = Callable[[str], bool]  # does any indexed file hold this word (or, when 
 
 _IDENT = re.compile(
     r"(?<![\w-])(?:"
-    r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"  # snake_case, UPPER_SNAKE
+    r"--[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"  # a command line's long option: --check, --indent-size
+    r"|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"  # snake_case, UPPER_SNAKE
     r"|__[A-Za-z]\w*__|_[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?!_)"  # __dunder__, _private; not _emphasis_
     r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"  # camelCase
     r"|[A-Za-z]{2,}\d+[A-Za-z0-9]*"  # letters then digits: pbkdf2, sha256, IPv6, base64
@@ -94,7 +95,7 @@ def _said(m: re.Match[str]) -> str:
     that names what it counts ("30 seconds"), not where it joins it to the next ("3.9 through", "3.12
     only"); a release has no unit ("3.24.0", not "3.24.0 drop")."""
     figure, unit = m.group(1), (m.group(2) or "").lower()
-    if not unit or unit in english.CONNECTIVES or unit.endswith("ly"):
+    if not unit or unit in english.CONNECTIVES or unit.endswith("ly") or not content_terms(unit):
         return figure
     return figure if _VERSION.fullmatch(figure) and figure.count(".") > 1 else m.group()
 
@@ -109,7 +110,9 @@ _COUNT_WORDS = {w: v for w, v in english.NUMBER_WORDS.items() if w not in _MONTH
 def figure_kinds(text: str) -> dict[str, set[str]]:
     """Each figure `text` states, in digits or in number words (not a month's), with what kind of
     figure it is: "unit:" and the stem of the word after it, which names what it counts ("12 weeks",
-    "21st century", "64 KB", "75 %"), or of the currency before it ("$38,000"); "release" for a version
+    "21st century", "64 KB", "75 %"), or of the currency before it ("$38,000"); without either, "label:"
+    and the stem of the noun right before it, which names what it numbers ("exit code 2", "port 8080",
+    "level 3"; not a function word: "in 1974"); "release" for a version
     (two dots, "2.1.0", or one and no unit, "3.7"); "year" for four digits from 1000 to 2099 ("in 1974",
     "1974 elections")."""
     text = unicodedata.normalize("NFKC", text)
@@ -133,7 +136,16 @@ def figure_kinds(text: str) -> dict[str, set[str]]:
             kinds.add("release")
         if raw and _YEAR.fullmatch(raw):
             kinds.add("year")
+        if raw and i > 0 and not _counted(kinds) and not tokens[i - 1].group(1):  # the noun before it
+            label = tokens[i - 1].group()
+            stems = content_terms(label) if not text[tokens[i - 1].end() : m.start()].strip(" \u00a0") else []
+            if stems and label.lower() not in english.CONNECTIVES:
+                kinds.add(f"label:{stems[0]}")
     return out
+
+
+def _counted(kinds: set[str]) -> set[str]:
+    return {k for k in kinds if k.startswith("unit:")}
 
 
 # A title inside a chunk: a Markdown heading, or a reST title over its underline
@@ -283,10 +295,10 @@ def proper_names(question: str) -> list[str]:
 
 def _one_typo(a: str, b: str) -> bool:
     """Whether a and b are at most one edit apart (an insertion, a deletion, a substitution or two
-    neighbours swapped)."""
+    neighbours swapped) that keeps the first letter, as the index's look-up does (lexical.one_edit)."""
     if a == b:
         return True
-    if abs(len(a) - len(b)) > 1:
+    if abs(len(a) - len(b)) > 1 or a[:1] != b[:1]:
         return False
     i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return (

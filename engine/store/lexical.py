@@ -16,9 +16,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import tantivy
+from tantivy import Occur, Query
 
 from engine.errors import disk_full
 from engine.names import shown
+from engine.text import stem
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -102,6 +104,30 @@ def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -
     doc.add_text("heading", heading)
     return doc
 
+
+
+def one_edit(term: str) -> str:
+    """A regular expression (as tantivy's regex query reads it: the whole term) for `term` and every term
+    one edit from it (a letter replaced, dropped, added or two neighbours swapped) that keeps its first
+    letter: misspellings rarely touch it (Pollock & Zamora, 1983), and names that differ only there are
+    usually other names (Cython, Python)."""
+    if len(term) < 2:
+        return _literal(term)
+    head, rest = _literal(term[0]), term[1:]
+    forms = {_literal(rest)}
+    for i in range(len(rest) + 1):
+        before, after = _literal(rest[:i]), _literal(rest[i:])
+        forms.add(f"{before}.{after}")  # a letter added
+        if i < len(rest):
+            forms.add(f"{before}.{_literal(rest[i + 1 :])}")  # replaced
+            forms.add(before + _literal(rest[i + 1 :]))  # dropped
+        if i + 1 < len(rest):
+            forms.add(before + _literal(rest[i + 1] + rest[i]) + _literal(rest[i + 2 :]))  # swapped
+    return f"{head}({'|'.join(sorted(forms))})"
+
+
+def _literal(text: str) -> str:
+    return "".join(c if c.isalnum() else "\\" + c for c in text)
 
 class LexicalIndex:
     """One writer (guarded by a lock); searches use the reloaded searcher and never block on writes."""
@@ -203,13 +229,22 @@ class LexicalIndex:
 
     def near(self, word: str, typos: int) -> bool:
         """Whether any chunk's body, heading, path or identifiers hold a word within `typos` edits of
-        `word`, as each field's analyser reads both (case aside, stemmed in the body)."""
+        `word`, as each field's analyser reads both (case aside, stemmed in the body). An edit never
+        touches the first letter (`one_edit`): "Cython" is not a typo of "python"."""
         clean = re.sub(r"\W+", " ", word).strip().lower()  # lower: "OR" is a word, not an operator
         if not clean:
             return False
         fields = ["body", "heading", "path", "code"]
-        fuzzy = {f: (False, typos, True) for f in fields} if typos else None
-        parsed, _errors = self.index.parse_query_lenient(clean, fields, fuzzy_fields=fuzzy)
+        if typos and " " not in clean:
+            stemmed = {"body": stem(clean), "heading": stem(clean)}
+            queries = [
+                (Occur.Should, Query.regex_query(self.index.schema, f, one_edit(stemmed.get(f, clean))))
+                for f in fields
+            ]
+            parsed = Query.boolean_query(queries)
+        else:
+            fuzzy = {f: (False, typos, True) for f in fields} if typos else None
+            parsed, _errors = self.index.parse_query_lenient(clean, fields, fuzzy_fields=fuzzy)
         return bool(getattr(self.index.searcher().search(parsed, 1, count=True), "count", 0))
 
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
