@@ -84,7 +84,8 @@ def download(sdist: Sdist, tmp: Path) -> Path:
         raise SystemExit(f"pip download failed (exit {result.returncode})")
     path = tmp / sdist.file
     if not path.is_file():
-        raise SystemExit(f"pip download did not produce {sdist.file}; got {sorted(p.name for p in tmp.iterdir())}")
+        got = sorted(p.name for p in tmp.iterdir())
+        raise SystemExit(f"pip download did not produce {sdist.file}; got {got}")
     return path
 
 
@@ -128,7 +129,7 @@ def fetch(sdist: Sdist, here: Path) -> int:
     docs, stamp_file = here / "docs", here / ".fetch-stamp.json"
     if already_complete(sdist, docs, stamp_file):
         count = len(json.loads(stamp_file.read_text(encoding="utf-8"))["files"])
-        print(f"{docs} already holds {sdist.name} {sdist.version} ({count} files, all verified); nothing to do.")
+        print(f"{docs} already holds {sdist.name} {sdist.version} ({count} files, verified); nothing to do.")
         return 0
     with tempfile.TemporaryDirectory(prefix=f"{sdist.name}-sdist.") as tmp:
         archive = download(sdist, Path(tmp))

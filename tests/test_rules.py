@@ -375,7 +375,7 @@ def test_the_rules_after_the_gate_share_one_budget() -> None:
 
 
 def test_a_figure_without_a_unit_is_of_the_kind_the_noun_before_it_names() -> None:
-    """"exit with code 2" and "code 1" are figures of one kind: a source stating code 1 where the question
+    """ "exit with code 2" and "code 1" are figures of one kind: a source stating code 1 where the question
     takes code 2 as given says otherwise; a function word before a figure names nothing."""
     assert premise.figure_kinds("exits with code 2 when files change")["2"] == {"label:code"}
     assert premise.figure_kinds("in 1974, on port 8080") == {"1974": {"year"}, "8080": {"label:port"}}

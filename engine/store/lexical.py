@@ -105,7 +105,6 @@ def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -
     return doc
 
 
-
 def one_edit(term: str) -> str:
     """A regular expression (as tantivy's regex query reads it: the whole term) for `term` and every term
     one edit from it (a letter replaced, dropped, added or two neighbours swapped) that keeps its first
@@ -128,6 +127,7 @@ def one_edit(term: str) -> str:
 
 def _literal(text: str) -> str:
     return "".join(c if c.isalnum() else "\\" + c for c in text)
+
 
 class LexicalIndex:
     """One writer (guarded by a lock); searches use the reloaded searcher and never block on writes."""

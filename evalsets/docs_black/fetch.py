@@ -30,7 +30,9 @@ def wanted(rel: PurePosixPath) -> bool:
     return rel.parts[0] == "docs" and rel.suffix == ".md"
 
 
-SDIST = Sdist("black", "25.1.0", "33496d5cd1222ad73391352b4ae8da15253c5de89b93a80b3e2c8d9a19ec2666", wanted, "docs/")
+SDIST = Sdist(
+    "black", "25.1.0", "33496d5cd1222ad73391352b4ae8da15253c5de89b93a80b3e2c8d9a19ec2666", wanted, "docs/"
+)
 
 if __name__ == "__main__":
     raise SystemExit(fetch(SDIST, HERE))
