@@ -135,16 +135,20 @@ class CodeView(QPlainTextEdit):
         end = doc.findBlockByNumber(last_block)
         if not start.isValid():
             return None
+        # Qt draws a selection's full-width band only on the lines it runs past the end of: the span takes
+        # its last line's separator, and the document's last line, which has none, gets its band from a
+        # collapsed cursor there (as a current-line highlight does; the view does not wrap lines).
+        final = not end.next().isValid()
         span = QTextCursor(start)
-        span.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-        # Qt draws a selection's full-width band only on the lines it runs past the end of, so the span's
-        # last line gets its band from a collapsed cursor there (as a current-line highlight does).
-        last_line = QTextCursor(span)
-        last_line.clearSelection()
+        span.setPosition(
+            end.position() if final else end.position() + end.length(), QTextCursor.MoveMode.KeepAnchor
+        )
         colors = code_colors()  # the theme's: the code's colours stay readable on them
         band = QColor(colors.span if cited else colors.passage)
-        selections = [_selection(span, band, full_width=True), _selection(last_line, band, full_width=True)]
-        found = self._find_quote(quote, start.position(), span.selectionEnd())
+        selections = [_selection(span, band, full_width=True)]
+        if final:
+            selections.append(_selection(QTextCursor(end), band, full_width=True))
+        found = self._find_quote(quote, start.position(), end.position() + end.length() - 1)
         if found is not None:
             selections.append(_selection(found, QColor(colors.quote)))
         marked = self._term_selections(first_block, last_block, terms) if terms else []

@@ -100,10 +100,10 @@ def test_citation_click_opens_the_preview_at_the_cited_lines(
     view = window.preview.view
     assert view.textCursor().blockNumber() == cite.start_line - 1
     span, quote = view.extraSelections()
+    last = view.document().findBlockByNumber(42)
     assert span.cursor.selectionStart() == view.document().findBlockByNumber(41).position()
-    assert span.cursor.selectionEnd() == view.document().findBlockByNumber(42).position() + len(
-        "After that, changes wait until Monday."
-    )
+    assert last.text() == "After that, changes wait until Monday."
+    assert span.cursor.selectionEnd() == last.position() + last.length()  # its separator: a full band
     assert quote.cursor.selectedText() == QUOTE
     assert window.preview.where.text() == f"lines 42–43 · cited as [{cite.source}]"
 
