@@ -89,6 +89,17 @@ CONNECTIVES = frozenset(
 )
 
 
+# Words before a figure that place or hedge it rather than name what it numbers ("under 100", "about
+# 200", "top 10"): prepositions and approximators, a closed class. Any other word right before a figure
+# with no unit names its kind ("exit code 2", "port 8080": premise.figure_kinds).
+NOT_LABELS = CONNECTIVES | frozenset(
+    "about above across after against along almost among approx approximately around before below beneath "
+    "beside besides beyond circa despite down during except exactly just least less like more most near "
+    "nearly off only past roughly some till top toward towards under up upon within without every each "
+    "all first last next another no not even maybe perhaps than over".split()
+)
+
+
 def roman(numeral: str) -> int:
     """The value of an upper-case Roman numeral from I to XXXIX."""
     values = [_ROMAN_VALUES[c] for c in numeral]

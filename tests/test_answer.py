@@ -1526,6 +1526,10 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     for word in ("Jartmanis", "Artmanis", "Ahrtmanis"):
         assert not engine.knows(word), word
     assert all(engine.knows(w) for w in ("Hartmannis", "Hartmnis", "Hratmanis", "Rerty"))
+    # any word is looked up without raising: long (tantivy's fuzzy query), non-ASCII, punctuated
+    for word in ("HttpResponseRedirectBase", "Internationalization", "C++", "x" * 60):
+        assert engine.knows(word) is False, word
+    assert isinstance(engine.knows("İzmir"), bool)  # lower case adds a combining dot
     scripted = Scripted([RawSentence("Over QUIC.", (1,), "Ohio valley")])
     use(engine, scripted)
     answer = engine.ask("How did Céleron cross the Ohio valley using QUIC?", "scripted")

@@ -264,6 +264,15 @@ def test_a_code_name_no_indexed_file_holds_in_any_spelling_is_refused() -> None:
     assert identifiers("How do I use the --indent-size option, or --check?") == ["--indent-size", "--check"]
     assert spellings("--indent-size") == ["indent_size", "indent-size", "indent size", "indentsize"]
     assert identifiers("Is a--b or -- alone an option?") == []
+    # a file name or a bare extension too; not a version, "e.g." nor a sentence's full stop
+    assert identifiers("Can it read .pyx files, e.g. via setup.cfg or pyproject.toml.") == [
+        ".pyx",
+        "setup.cfg",
+        "pyproject.toml",
+    ]
+    assert identifiers("Was 3.8 dropped in v2.1.0, i.e. last year?") == []
+    assert identifiers("It failed, ok.so what now, vs.them?") == []  # words run together over a dot
+    assert {"nodejs", "node js"} <= set(spellings("Node.js"))
     # Markdown emphasis is no private name; a figure said twice is one premise
     assert identifiers("Why is the cache _not_ safe, unlike _private_helper?") == ["_private_helper"]
     refused = rules.screen(
@@ -386,3 +395,17 @@ def test_a_figure_without_a_unit_is_of_the_kind_the_noun_before_it_names() -> No
     assert found == ("2", 0)  # said as the question says it: no "2 when"
     assert premise.contradicted(asked, ["Port 8080 is used; the checker exits with code 2."]) is None
     assert premise.contradicted(asked, ["It listens on port 8080."]) is None  # another kind of figure
+    # a preposition or a hedge before a figure names no kind of figure
+    assert premise.figure_kinds("stays under 100, about 200, top 10") == {
+        "100": set(),
+        "200": set(),
+        "10": set(),
+    }
+    hedged = "Why does the cache stay under 100 entries?"
+    assert premise.contradicted(hedged.replace(" entries", ""), ["It stays under 20 on average."]) is None
+
+
+def test_a_typo_keeps_the_first_letter() -> None:
+    assert premise._one_typo("hatmanis", "hartmanis") and premise._one_typo("hartmanis", "hratmanis")
+    assert not premise._one_typo("cython", "python") and not premise._one_typo("jartmanis", "hartmanis")
+    assert premise.in_passages("Hatmanis", ["hartmanis"]) and not premise.in_passages("Cython", ["python"])

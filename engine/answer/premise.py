@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from engine import english
 from engine.answer.answerability import chunk_text, figures, premises, stated_figures, window
 from engine.events import Hit
-from engine.text import content_terms, fold
+from engine.text import STOP, content_terms, fold
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Knows = Callable[[str], bool]  # does any indexed file hold this word (or, when long, one typo from it)?
@@ -112,7 +112,7 @@ def figure_kinds(text: str) -> dict[str, set[str]]:
     figure it is: "unit:" and the stem of the word after it, which names what it counts ("12 weeks",
     "21st century", "64 KB", "75 %"), or of the currency before it ("$38,000"); without either, "label:"
     and the stem of the noun right before it, which names what it numbers ("exit code 2", "port 8080",
-    "level 3"; not a function word: "in 1974"); "release" for a version
+    "level 3"; not a preposition or a hedge: "in 1974", "under 100"); "release" for a version
     (two dots, "2.1.0", or one and no unit, "3.7"); "year" for four digits from 1000 to 2099 ("in 1974",
     "1974 elections")."""
     text = unicodedata.normalize("NFKC", text)
@@ -139,7 +139,7 @@ def figure_kinds(text: str) -> dict[str, set[str]]:
         if raw and i > 0 and not _counted(kinds) and not tokens[i - 1].group(1):  # the noun before it
             label = tokens[i - 1].group()
             stems = content_terms(label) if not text[tokens[i - 1].end() : m.start()].strip(" \u00a0") else []
-            if stems and label.lower() not in english.CONNECTIVES:
+            if stems and label.lower() not in english.NOT_LABELS:
                 kinds.add(f"label:{stems[0]}")
     return out
 
@@ -216,9 +216,26 @@ def _as_written(question: str, values: frozenset[str]) -> str:
     return next(said, next(iter(values)))
 
 
+# A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension
+# of 2-5 lower-case letters or digits, not a version, "e.g." or a sentence's full stop)
+_FILE = re.compile(r"(?<![\w./-])\.?(?:[A-Za-z][\w-]*(?:\.[\w-]+)*)?\.[a-z][a-z0-9]{1,4}(?![\w-]|\.\w)")
+
+
+def _file_names(question: str) -> list[str]:
+    """`_FILE`'s matches, less two words run together over a missing space ("ok.so", "vs.them": a
+    function word on either side of a dot)."""
+    found = []
+    for m in _FILE.finditer(question):
+        parts = m.group().lstrip(".").lower().split(".")
+        if not any(part in STOP for part in parts):
+            found.append(m.group())
+    return found
+
+
 def identifiers(question: str) -> list[str]:
-    """The names a question writes as code, in order, once each."""
-    found = [m.group() for m in _IDENT.finditer(question)]
+    """The names a question writes as code, in order, once each: a file name or extension first."""
+    found = _file_names(question)
+    found += [m.group() for m in _IDENT.finditer(question)]
     found += [m.group(1) for m in _CALL.finditer(question)]
     found += [w for m in _TICKED.finditer(question) for w in _WORD.findall(m.group(1))]
     return list(dict.fromkeys(found))
@@ -231,6 +248,8 @@ def spellings(name: str) -> list[str]:
     if _ALNUM.fullmatch(name):  # letters then digits: sha256 is also written sha-256, utf8 utf-8
         parts = re.split(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", name)
     forms = [sep.join(parts).lower() for sep in ("_", "-", " ", "")] if len(parts) > 1 else [name.lower()]
+    if "." in name.strip("."):  # a file or a dotted name: node.js is also written nodejs or node js
+        forms += [f.replace(".", sep) for f in forms for sep in ("", " ")]
     if len(name) > 3 and name.endswith("s") and name[-2:-1].isalpha():
         forms += [f[:-1] for f in forms]  # a plural: "vCPUs" is "vCPU" counted
     return list(dict.fromkeys(forms))

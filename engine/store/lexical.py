@@ -20,7 +20,7 @@ from tantivy import Occur, Query
 
 from engine.errors import disk_full
 from engine.names import shown
-from engine.text import stem
+from engine.text import index_analyzer
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -103,6 +103,9 @@ def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -
     doc.add_text("path", path_terms(path))
     doc.add_text("heading", heading)
     return doc
+
+
+EDIT_LENGTH = 16  # the longest word `near` reads with `one_edit` (at 20 letters tantivy refuses it)
 
 
 def one_edit(term: str) -> str:
@@ -229,20 +232,33 @@ class LexicalIndex:
 
     def near(self, word: str, typos: int) -> bool:
         """Whether any chunk's body, heading, path or identifiers hold a word within `typos` edits of
-        `word`, as each field's analyser reads both (case aside, stemmed in the body). An edit never
-        touches the first letter (`one_edit`): "Cython" is not a typo of "python"."""
-        clean = re.sub(r"\W+", " ", word).strip().lower()  # lower: "OR" is a word, not an operator
+        `word`, as each field's analyser reads both (case aside, stemmed in the body). For one word of
+        ASCII letters and digits up to EDIT_LENGTH long, an edit never touches the first letter
+        (`one_edit`): "Cython" is not a typo of "python". Longer words (the expression would outgrow
+        tantivy's limit on its automaton) and other text take tantivy's fuzzy query, first letter and all."""
+        clean = re.sub(r"\W+", " ", word.lower()).strip()  # lower: "OR" is a word, not an operator
         if not clean:
             return False
         fields = ["body", "heading", "path", "code"]
-        if typos and " " not in clean:
-            stemmed = {"body": stem(clean), "heading": stem(clean)}
-            queries = [
-                (Occur.Should, Query.regex_query(self.index.schema, f, one_edit(stemmed.get(f, clean))))
-                for f in fields
-            ]
-            parsed = Query.boolean_query(queries)
-        else:
+        parsed = None
+        if typos == 1 and re.fullmatch(rf"[a-z0-9]{{2,{EDIT_LENGTH}}}", clean):
+            analysed = index_analyzer().analyze(clean)
+            stemmed = analysed[0] if len(analysed) == 1 else clean
+            try:
+                parsed = Query.boolean_query(
+                    [
+                        (Occur.Should, Query.regex_query(self.index.schema, f, one_edit(term)))
+                        for f, term in (
+                            ("body", stemmed),
+                            ("heading", stemmed),
+                            ("path", clean),
+                            ("code", clean),
+                        )
+                    ]
+                )
+            except ValueError:  # tantivy refused the expression: the fuzzy query below
+                parsed = None
+        if parsed is None:
             fuzzy = {f: (False, typos, True) for f in fields} if typos else None
             parsed, _errors = self.index.parse_query_lenient(clean, fields, fuzzy_fields=fuzzy)
         return bool(getattr(self.index.searcher().search(parsed, 1, count=True), "count", 0))

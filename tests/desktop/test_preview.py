@@ -69,3 +69,5 @@ def test_the_cited_band_covers_every_cited_line_to_the_right_edge(qtbot: QtBot) 
         inside = [edge(n) for n in range(first, last + 1)]
         assert inside == [band] * len(inside), painted
         assert edge(first - 1) != band, painted
+        if last + 1 < 20:
+            assert edge(last + 1) != band, painted
