@@ -114,7 +114,7 @@ def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
                 path = PurePosixPath(member.name)
                 if path.is_absolute() or ".." in path.parts or len(path.parts) < 2:
                     continue
-                rel = PurePosixPath(*path.parts[1:])  # drop the top folder ("name-version/", npm's "package/")
+                rel = PurePosixPath(*path.parts[1:])  # drop the top folder (name-version/, package/)
                 if not sdist.wanted(rel):
                     continue
                 source = tar.extractfile(member)
