@@ -779,6 +779,10 @@ class Engine:
         """Whether any indexed file holds one of `terms` (case aside): in its text, a heading or its path."""
         return self.catalog.mentions(*terms)
 
+    def together(self, *words: str) -> bool:
+        """Whether one indexed file holds every one of `words` as a whole word (case and accents aside)."""
+        return self.catalog.holds_together(*words)
+
     def knows(self, word: str) -> bool:
         """Whether any indexed file holds `word` (a name the user wrote), case and accents aside, or, for a
         long word (premise.TYPO_LENGTH letters), a word one typo from it ("Hatmanis" finds "Hartmanis").

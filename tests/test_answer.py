@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -1535,6 +1536,38 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     answer = engine.ask("How did Céleron cross the Ohio valley using QUIC?", "scripted")
     assert answer.refused and "QUIC" in answer.reason and scripted.calls == 0
     assert not engine.ask("Who mapped the Ohio valley with Celeron?", "extractive").refused
+
+
+def test_a_dotted_name_is_known_where_one_file_holds_each_of_its_parts(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    code = (
+        "class BasePriorityQueue:\n    def pop(self, default=None):\n        return self._pq.pop()\n\n"
+        "PriorityQueue = BasePriorityQueue\n"
+    )
+    write(root, "queues.py", code)
+    write(
+        root,
+        "stats.py",
+        "class Stats:\n    def mean(self):\n        return sum(self.data) / len(self.data)\n",
+    )
+    write(root, "notes.md", "# Notes\n\nThe mode of a file is set on open; Stats are kept elsewhere.\n")
+    index_with_notes(engine, root)
+    assert engine.together("PriorityQueue", "pop") and engine.together("stats", "MEAN")
+    assert engine.together("Stats", "mode")  # notes.md holds both words
+    assert not engine.together("BasePriorityQueue", "mean") and not engine.together("Queue", "pop")
+    unknown = functools.partial(
+        premise.unknown_identifiers, mentions=engine.mentions, together=engine.together
+    )
+    # the class and its method, defined apart: known, from the index and from the hits alone
+    assert unknown("How does PriorityQueue.pop() pick a task?", []) == []
+    assert unknown("What does Stats.mean return?", engine.evidence("Stats mean")) == []
+    # a method no file holds beside its class, a file name no file holds: unknown
+    assert unknown("What does Stats.var return?", []) == ["Stats.var"]
+    assert unknown("What does `Stats.median()` return?", []) == ["median"]  # a call: its name alone
+    assert unknown("Can it keep a copy as queues.bak?", []) == ["queues.bak"]
+    assert unknown("How is .pyx compiled?", []) == [".pyx"]
 
 
 def test_a_sentence_pointing_back_is_quoted_with_the_sentence_naming_its_subject() -> None:

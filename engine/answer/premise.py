@@ -38,6 +38,7 @@ from engine.events import Hit
 from engine.text import STOP, content_terms, fold
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
+Together = Callable[..., bool]  # (word, ...) -> does one indexed file hold every one of them, as words?
 Knows = Callable[[str], bool]  # does any indexed file hold this word (or, when long, one typo from it)?
 
 _IDENT = re.compile(
@@ -255,8 +256,13 @@ def spellings(name: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) -> list[str]:
-    """The code names of the question that no hit and no indexed file holds, in any spelling."""
+def unknown_identifiers(
+    question: str, hits: Sequence[Hit], mentions: Mentions, together: Together | None = None
+) -> list[str]:
+    """The code names of the question that no hit and no indexed file holds, in any spelling. A dotted
+    name (`PriorityQueue.pop`, `os.path.join`) is an attribute read as often as a file name: code defines
+    the class and its method apart, so one held nowhere as written is still known where one file holds
+    each of its parts as a word (`_held_apart`)."""
     names = identifiers(question)
     if not names:
         return []
@@ -264,8 +270,26 @@ def unknown_identifiers(question: str, hits: Sequence[Hit], mentions: Mentions) 
     forms = {n: spellings(n) for n in names}
     unseen = {n: f for n, f in forms.items() if not any(s in text for s in f)}
     if len(unseen) > 1 and not mentions(*(s for spelt in unseen.values() for s in spelt)):
-        return list(unseen)  # one scan of the index for all of them: none is there
-    return [name for name, spelt in unseen.items() if not mentions(*spelt)]
+        missing = list(unseen)  # one scan of the index for all of them: none is there
+    else:
+        missing = [name for name, spelt in unseen.items() if not mentions(*spelt)]
+    return [name for name in missing if not _held_apart(name, hits, together)]
+
+
+def _held_apart(name: str, hits: Sequence[Hit], together: Together | None) -> bool:
+    """Whether one file, among the hits or else in the index, holds each part of a dotted name as a word
+    (case aside): `Stats.mode` is not, where the file defining Stats never says mode. A name with a
+    leading dot (an extension, `.pre-commit-config.yaml`) is a file's and is not taken apart."""
+    parts = name.split(".")
+    if len(parts) < 2 or not all(parts):
+        return False
+    words = [re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])", re.IGNORECASE) for p in parts]
+    files: dict[str, list[str]] = {}
+    for hit in hits:
+        files.setdefault(hit.path, []).append(chunk_text(hit))
+    if any(all(w.search(t) for w in words) for t in ("\n".join(v) for v in files.values())):
+        return True
+    return together is not None and together(*parts)
 
 
 _TOKEN = re.compile(r"[^\W_][\w'’]*(?:-[\w'’]+)*")

@@ -70,6 +70,7 @@ class Context:
     resolves: missing.Exists
     mentions: premise.Mentions  # does any indexed file hold one of these spellings?
     knows: premise.Knows  # does any indexed file hold this word, or one typo from it?
+    together: premise.Together  # does one indexed file hold every one of these words?
     shown: list[tuple[Citation, Hit]] = field(
         default_factory=list
     )  # the answer's citations: after-rules read
@@ -91,6 +92,7 @@ def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit])
         functools.cache(engine.resolves),
         functools.cache(engine.mentions),
         functools.cache(engine.knows),
+        functools.cache(engine.together),
     )
 
 
@@ -200,7 +202,7 @@ class UnknownIdentifier(Premise):
     name, key = "unknown_identifier", "unknown"
 
     def find(self, ctx: Context) -> list[str]:
-        return premise.unknown_identifiers(ctx.question, ctx.hits, ctx.mentions)
+        return premise.unknown_identifiers(ctx.question, ctx.hits, ctx.mentions, ctx.together)
 
     def reason(self, found: list[str]) -> str:
         return f"the question names {', '.join(found)}, which no indexed file contains"
