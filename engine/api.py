@@ -58,7 +58,7 @@ from engine.store.catalog import Catalog, ChunkRow, FileRow, FolderRow
 from engine.store.lexical import LexicalIndex
 from engine.store.qdrant import open_stores, parse_backend
 from engine.store.vectors import VectorIndex
-from engine.text import EMBEDDING_INPUT, embedding_text
+from engine.text import EMBEDDING_INPUT, embedding_text, fold
 from models.locator import Locator, ModelSpec, ModelStatus
 
 # The public types front-ends may name, re-exported from the rooms that define them.
@@ -779,9 +779,10 @@ class Engine:
         """Whether any indexed file holds one of `terms` (case aside): in its text, a heading or its path."""
         return self.catalog.mentions(*terms)
 
-    def together(self, *words: str) -> bool:
-        """Whether one indexed file holds every one of `words` as a whole word (case and accents aside)."""
-        return self.catalog.holds_together(*words)
+    def together(self, *words: str, member: str) -> bool:
+        """Whether one indexed file holds every one of `words` as a whole word and `member` where code
+        defines, assigns or calls it (case and accents aside)."""
+        return self.catalog.holds_together(words, member, premise.member(fold(member)))
 
     def knows(self, word: str) -> bool:
         """Whether any indexed file holds `word` (a name the user wrote), case and accents aside, or, for a

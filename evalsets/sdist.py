@@ -12,6 +12,7 @@ scratch. ``docs/`` and the stamp are git-ignored: third-party files are never co
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import shutil
@@ -70,7 +71,7 @@ def download(sdist: Sdist, tmp: Path) -> Path:
         try:
             with urllib.request.urlopen(sdist.url, timeout=60) as response, path.open("wb") as out:
                 shutil.copyfileobj(response, out)
-        except OSError as exc:
+        except (OSError, http.client.HTTPException) as exc:
             raise SystemExit(f"download of {sdist.url} failed: {exc}") from exc
         return path
     cmd = [

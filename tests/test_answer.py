@@ -1538,7 +1538,7 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     assert not engine.ask("Who mapped the Ohio valley with Celeron?", "extractive").refused
 
 
-def test_a_dotted_name_is_known_where_one_file_holds_each_of_its_parts(
+def test_a_dotted_name_is_known_where_one_file_holds_its_parts_and_defines_its_member(
     engine: Engine, tmp_path: Path
 ) -> None:
     root = tmp_path / "kb"
@@ -1553,21 +1553,39 @@ def test_a_dotted_name_is_known_where_one_file_holds_each_of_its_parts(
         "class Stats:\n    def mean(self):\n        return sum(self.data) / len(self.data)\n",
     )
     write(root, "notes.md", "# Notes\n\nThe mode of a file is set on open; Stats are kept elsewhere.\n")
+    write(root, "config.md", "# Config\n\nBlack reads its settings from pyproject.toml (a TOML file).\n")
     index_with_notes(engine, root)
-    assert engine.together("PriorityQueue", "pop") and engine.together("stats", "MEAN")
-    assert engine.together("Stats", "mode")  # notes.md holds both words
-    assert not engine.together("BasePriorityQueue", "mean") and not engine.together("Queue", "pop")
+
+    def together(*words: str) -> bool:
+        return engine.together(*words[:-1], member=words[-1])
+
+    assert together("PriorityQueue", "pop") and together("stats", "MEAN")
+    # the words alone are not enough: the last must be a member code defines, assigns or calls
+    assert not together("Stats", "mode") and not together("black", "toml")
+    assert not together("BasePriorityQueue", "mean") and not together("Queue", "pop")
+    assert not together("x" * 200_000, "pop")  # an expression the engine refuses: False, no error
     unknown = functools.partial(
         premise.unknown_identifiers, mentions=engine.mentions, together=engine.together
     )
-    # the class and its method, defined apart: known, from the index and from the hits alone
+    # the class and its method, defined apart: known from the index, and from the hits alone
     assert unknown("How does PriorityQueue.pop() pick a task?", []) == []
-    assert unknown("What does Stats.mean return?", engine.evidence("Stats mean")) == []
-    # a method no file holds beside its class, a file name no file holds: unknown
+    hits = engine.evidence("Stats mean")
+    assert premise.unknown_identifiers("What does Stats.mean return?", hits, engine.mentions, None) == []
+    # a method no file defines beside its class, a file name no file holds: unknown
     assert unknown("What does Stats.var return?", []) == ["Stats.var"]
-    assert unknown("What does `Stats.median()` return?", []) == ["median"]  # a call: its name alone
+    assert unknown("When does Stats.mode tie?", []) == ["Stats.mode"]
+    assert unknown("Why does it read black.toml first?", []) == ["black.toml"]
     assert unknown("Can it keep a copy as queues.bak?", []) == ["queues.bak"]
     assert unknown("How is .pyx compiled?", []) == [".pyx"]
+    assert unknown("What does `Stats.median()` return?", []) == ["median"]  # a call: its name alone
+    assert [bool(re.search(premise.member("pop"), t)) for t in ("def pop(self)", "q.pop()", "pop: fn")] == [
+        True,
+        True,
+        True,
+    ]
+    assert not any(
+        re.search(premise.member("toml"), t) for t in ("pyproject.toml (a file)", "in setup.toml:")
+    )
 
 
 def test_a_sentence_pointing_back_is_quoted_with_the_sentence_naming_its_subject() -> None:

@@ -38,7 +38,7 @@ from engine.events import Hit
 from engine.text import STOP, content_terms, fold
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
-Together = Callable[..., bool]  # (word, ...) -> does one indexed file hold every one of them, as words?
+Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
 Knows = Callable[[str], bool]  # does any indexed file hold this word (or, when long, one typo from it)?
 
 _IDENT = re.compile(
@@ -276,20 +276,35 @@ def unknown_identifiers(
     return [name for name in missing if not _held_apart(name, hits, together)]
 
 
+def member(name: str) -> str:
+    """A regular expression (Python's and RE2's alike) for `name` used as a member where code defines,
+    assigns or calls it (`def pop(`, `pop: function`, `mode = ...`, `mode?: string`, `.pop(`), not as a
+    file's extension in prose ("pyproject.toml (", "in setup.cfg:")."""
+    word = re.escape(name.lower())
+    return rf"(\.{word}\(|(^|[^A-Za-z0-9_.]){word}\??\s*[(=:])"
+
+
 def _held_apart(name: str, hits: Sequence[Hit], together: Together | None) -> bool:
     """Whether one file, among the hits or else in the index, holds each part of a dotted name as a word
-    (case aside): `Stats.mode` is not, where the file defining Stats never says mode. A name with a
-    leading dot (an extension, `.pre-commit-config.yaml`) is a file's and is not taken apart."""
+    (case aside) and its last part as a member (`member`): `PriorityQueue.pop` where one file says
+    PriorityQueue and `def pop(`; not `Stats.mode` where the file defining Stats never says mode, nor
+    `black.toml` where "black" and "pyproject.toml" do not make toml a member. A name with a leading dot
+    (an extension, `.pyx`) is a file's and is not taken apart."""
     parts = name.split(".")
-    if len(parts) < 2 or not all(parts):
+    if len(parts) < 2 or not all(parts) or max(map(len, parts)) > MEMBER_LENGTH:
         return False
-    words = [re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])", re.IGNORECASE) for p in parts]
+    words = [re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])", re.IGNORECASE) for p in parts[:-1]]
+    defined = re.compile(member(parts[-1]), re.IGNORECASE | re.MULTILINE)
     files: dict[str, list[str]] = {}
     for hit in hits:
         files.setdefault(hit.path, []).append(chunk_text(hit))
-    if any(all(w.search(t) for w in words) for t in ("\n".join(v) for v in files.values())):
-        return True
-    return together is not None and together(*parts)
+    for text in ("\n".join(v) for v in files.values()):
+        if all(w.search(text) for w in words) and defined.search(text):
+            return True
+    return together is not None and together(*parts[:-1], member=parts[-1])
+
+
+MEMBER_LENGTH = 100  # a longer part names nothing (and would cost a scan for nothing)
 
 
 _TOKEN = re.compile(r"[^\W_][\w'’]*(?:-[\w'’]+)*")

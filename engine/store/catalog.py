@@ -626,22 +626,27 @@ class Catalog:
         where = " OR ".join(f"regexp_matches(strip_accents(lower({field})), ?)" for field in fields)
         return self._any_chunk(where, [pattern] * len(fields))
 
-    def holds_together(self, *words: str) -> bool:
-        """Whether one indexed file holds every one of `words` as a whole word, in its chunks' text or
-        headings or in its path, case and accents aside: one scan (a dotted name's parts, PriorityQueue and
-        pop, read where the class and its method are defined apart)."""
-        folded = [fold(w) for w in words if fold(w).strip()]
-        if not folded:
+    def holds_together(self, words: Sequence[str], member: str, pattern: str) -> bool:
+        """Whether one indexed file holds every one of `words` as a whole word and a match of `pattern`
+        (a regular expression over lower-case text without accents, which must contain `member`), in its
+        chunks' text or headings or its path: one scan (a dotted name's parts, PriorityQueue and pop, read
+        where the class and its method are defined apart). False on an expression the engine refuses."""
+        folded = [fold(w) for w in (*words, member) if fold(w).strip()]
+        if len(folded) != len(words) + 1:
             return False
-        field = "strip_accents(lower(c.text || ' ' || coalesce(c.heading, '') || ' ' || f.path))"
-        patterns = [rf"(^|[^[:alnum:]_]){re.escape(w)}($|[^[:alnum:]_])" for w in folded]
-        having = " AND ".join(f"bool_or(regexp_matches({field}, ?))" for _ in patterns)
-        prefilter = " OR ".join(f"contains({field}, ?)" for _ in folded)
+        field = "strip_accents(lower(c.text || ' ' || c.heading || ' ' || f.path))"
+        patterns = [rf"(^|[^[:alnum:]_]){re.escape(w)}($|[^[:alnum:]_])" for w in folded[:-1]]
+        patterns.append(pattern)
+        having = " AND ".join("bool_or(regexp_matches(t, ?))" for _ in patterns)
+        prefilter = " OR ".join("contains(t, ?)" for _ in folded)
         sql = (
-            f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {prefilter} "
-            f"GROUP BY c.file_id HAVING {having} LIMIT 1"
+            f"SELECT 1 FROM (SELECT c.file_id, {field} AS t FROM chunks c JOIN files f ON f.id = c.file_id) "
+            f"WHERE {prefilter} GROUP BY file_id HAVING {having} LIMIT 1"
         )
-        return self._cur().execute(sql, [*folded, *patterns]).fetchone() is not None
+        try:
+            return self._cur().execute(sql, [*folded, *patterns]).fetchone() is not None
+        except duckdb.InvalidInputException:
+            return False
 
     def _any_chunk(self, where: str, params: list[str]) -> bool:
         """Whether any chunk (joined with its file as f) meets `where`: a scan that stops at the first."""
