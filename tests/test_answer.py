@@ -1578,11 +1578,8 @@ def test_a_dotted_name_is_known_where_one_file_holds_its_parts_and_defines_its_m
     assert unknown("Can it keep a copy as queues.bak?", []) == ["queues.bak"]
     assert unknown("How is .pyx compiled?", []) == [".pyx"]
     assert unknown("What does `Stats.median()` return?", []) == ["median"]  # a call: its name alone
-    assert [bool(re.search(premise.member("pop"), t)) for t in ("def pop(self)", "q.pop()", "pop: fn")] == [
-        True,
-        True,
-        True,
-    ]
+    defines = ("def pop(self)", "q.pop()", "pop: fn", "self.pop = fn", "pop?: number")
+    assert [bool(re.search(premise.member("pop"), t)) for t in defines] == [True] * 5
     assert not any(
         re.search(premise.member("toml"), t) for t in ("pyproject.toml (a file)", "in setup.toml:")
     )

@@ -278,10 +278,10 @@ def unknown_identifiers(
 
 def member(name: str) -> str:
     """A regular expression (Python's and RE2's alike) for `name` used as a member where code defines,
-    assigns or calls it (`def pop(`, `pop: function`, `mode = ...`, `mode?: string`, `.pop(`), not as a
-    file's extension in prose ("pyproject.toml (", "in setup.cfg:")."""
+    assigns or calls it (`def pop(`, `pop: function`, `mode = ...`, `mode?: string`, `.pop(`,
+    `self.mode = `), not as a file's extension in prose ("pyproject.toml (", "in setup.cfg:")."""
     word = re.escape(name.lower())
-    return rf"(\.{word}\(|(^|[^A-Za-z0-9_.]){word}\??\s*[(=:])"
+    return rf"(\.{word}(\(|\s*=)|(^|[^A-Za-z0-9_.]){word}\??\s*[(=:])"
 
 
 def _held_apart(name: str, hits: Sequence[Hit], together: Together | None) -> bool:
