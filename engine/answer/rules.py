@@ -70,7 +70,7 @@ class Context:
     resolves: missing.Exists
     mentions: premise.Mentions  # does any indexed file hold one of these spellings?
     knows: premise.Knows  # does any indexed file hold this word, or one typo from it?
-    together: premise.Together  # does one indexed file hold every one of these words?
+    together: premise.Together  # does one indexed file hold these words and define this member?
     shown: list[tuple[Citation, Hit]] = field(
         default_factory=list
     )  # the answer's citations: after-rules read
