@@ -247,6 +247,11 @@ class _Result:
         return columns
 
 
+def _whole_word(word: str) -> str:
+    """A regular expression (DuckDB's RE2) for `word` as a whole word: no letter, digit or _ beside it."""
+    return rf"(^|[^[:alnum:]_]){re.escape(word)}($|[^[:alnum:]_])"
+
+
 class CatalogConnection:
     """A DuckDB connection or cursor whose parameters and results pass through `engine.names`, so a file
     name that is not valid UTF-8 (a lone surrogate in Python) is stored losslessly rather than failing
@@ -621,7 +626,7 @@ class Catalog:
         folded = fold(word)
         if not folded.strip():
             return False
-        pattern = rf"(^|[^[:alnum:]_]){re.escape(folded)}($|[^[:alnum:]_])"
+        pattern = _whole_word(folded)
         fields = ("c.text", "c.heading", "f.path")
         where = " OR ".join(f"regexp_matches(strip_accents(lower({field})), ?)" for field in fields)
         return self._any_chunk(where, [pattern] * len(fields))
@@ -635,7 +640,7 @@ class Catalog:
         if len(folded) != len(words) + 1:
             return False
         field = "strip_accents(lower(c.text || ' ' || c.heading || ' ' || f.path))"
-        patterns = [rf"(^|[^[:alnum:]_]){re.escape(w)}($|[^[:alnum:]_])" for w in folded[:-1]]
+        patterns = [_whole_word(w) for w in folded[:-1]]
         patterns.append(pattern)
         having = " AND ".join("bool_or(regexp_matches(t, ?))" for _ in patterns)
         prefilter = " OR ".join("contains(t, ?)" for _ in folded)
