@@ -393,6 +393,24 @@ def test_a_question_about_a_document_the_folders_only_list_is_refused_and_names_
     assert not engine.ask("What happens to sessions in a Redis failover?", "extractive").refused
 
 
+def test_a_listed_document_is_asked_about_in_a_longer_form_of_its_name_s_words() -> None:
+    """ "guidelines" asks about `api_versioning_guide.md`, though the stemmer keeps "guidelin" and "guid"
+    apart: a word that begins another (four letters at least) counts as it. Every word weighs the same here
+    (no document frequencies): the name carries 3 of the question's 5 words, 2 without the rule."""
+    from engine.answer import missing
+
+    listing = hit(
+        "file_path=docs/api_versioning_guide.md; title=API Versioning Guide\n", path="/kb/manifest.csv"
+    )
+    question = "What guidelines does the team follow for API versions?"
+    found = missing.find(question, [listing], lambda ref, where: False, None)
+    assert found is not None and found.reference == "docs/api_versioning_guide.md" and found.share == 0.6
+    assert missing.find(question, [listing], lambda ref, where: True, None) is None  # it exists: answer
+    assert missing.named("guidelin", {"guid"}) and missing.named("config", {"configur"})
+    assert not missing.named("api", {"apiari"}) and not missing.named("guid", {"gui"})  # too short to begin
+    assert not missing.named("deploy", {"deplete"})
+
+
 def test_a_score_and_its_line_are_written_apart() -> None:
     """A refusal says "0.079, below the line 0.080", never "0.08, below the line 0.08"."""
     assert apart(0.0792, 0.08) == ("0.079", "0.080")

@@ -14,7 +14,9 @@ names a file ("Services are defined in docker-compose.yml; run docker compose up
 question about that file itself, so it never counts.
 
 "What the question asks about": the words of the file's name carry more than NAME_SHARE (half) of the
-question's IDF weight, and more of it than the name of any indexed file in the evidence (a question about
+question's IDF weight (a question's word counts where the name has it, or a word that begins it or that it
+begins, of STEM_PREFIX letters or more: "guidelines" is about `api_versioning_guide.md`, "configuration"
+about `config_reference.md`, which the stemmer keeps apart as "guidelin"/"guid" and "configur"/"config"), and more of it than the name of any indexed file in the evidence (a question about
 the "Redis failover runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
 Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"); the figures per
 labelled set are in the README ("Refusal rules").
@@ -32,6 +34,7 @@ from engine.events import Hit
 from engine.text import content_terms, question_terms, words
 
 NAME_SHARE = 0.5
+STEM_PREFIX = 4  # the shorter of two stems one of which begins the other, for them to count as one word
 EXTENSIONS = "md|markdown|mdx|txt|rst|adoc|pdf|docx?|odt|html?|csv|tsv|xlsx?|json|ya?ml|toml|ipynb|py"
 REFERENCE = re.compile(
     rf"(?<![\w/\\.:@-])((?:[\w.-]+[/\\])*[\w-][\w.-]*\.(?:{EXTENSIONS}))(?![\w/\\-])", re.IGNORECASE
@@ -70,6 +73,14 @@ def name_words(path: str) -> str:
 
 def name_terms(path: str) -> set[str]:
     return set(content_terms(name_words(path)))
+
+
+def named(term: str, name: set[str]) -> bool:
+    """Whether a question's term is one of a file name's terms, or begins one or is begun by one
+    (STEM_PREFIX letters at least): "guidelin" and "guid", "configur" and "config"."""
+    return term in name or any(
+        min(len(term), len(n)) >= STEM_PREFIX and (term.startswith(n) or n.startswith(term)) for n in name
+    )
 
 
 def listed(line: str, start: int, end: int, path: str) -> bool:
@@ -111,7 +122,8 @@ def find(
     total = sum(weights.values()) or 1.0
 
     def share(path: str) -> float:
-        return sum(weights[t] for t in name_terms(path) & terms) / total
+        name = name_terms(path)
+        return sum(w for t, w in weights.items() if named(t, name)) / total
 
     indexed = max((share(h.path) for h in hits), default=0.0)
     best: MissingDocument | None = None
