@@ -16,8 +16,9 @@ question about that file itself, so it never counts.
 "What the question asks about": the words of the file's name carry more than NAME_SHARE (half) of the
 question's IDF weight (a question's word counts where the name has it, or a word that begins it or that it
 begins, of STEM_PREFIX letters or more: "guidelines" is about `api_versioning_guide.md`, "configuration"
-about `config_reference.md`, which the stemmer keeps apart as "guidelin"/"guid" and "configur"/"config"), and more of it than the name of any indexed file in the evidence (a question about
-the "Redis failover runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
+about `config_reference.md`, which the stemmer keeps apart as "guidelin"/"guid" and "configur"/"config"),
+and more of it than the name of any indexed file in the evidence (a question about the "Redis failover
+runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
 Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"); the figures per
 labelled set are in the README ("Refusal rules").
 """
