@@ -59,15 +59,16 @@ ROMAN = re.compile(r"\b(?=[IVX]+\b)X{0,3}(?:IX|IV|V?I{0,3})\b")  # I to XXXIX, u
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 # A question that asks how to do something, requests something or supposes something states its own
 # figures ("How do I set the timeout to 30 seconds?", "Give me 3 examples", "What happens if I set it to
-# 30?"), and so does one that gives a figure as an example ("from partway through (say 50%)", ", say, 10
-# GB", "e.g. 20 MB", "for instance 3"; not the verb: "What does the report say 50 percent do?"): they are
-# what the user wants or imagines, not a fact the sources must already hold.
+# 30?"), and so does one that gives a figure as an example ("from partway through (say 50%)", "a big
+# file, say, 10 GB", "e.g. 20 MB"; not the verb, "What does the report say 50 percent do?", "the docs,
+# unlike the code, say 30 seconds", nor "for instance 2", which may be a server's): they are what the user
+# wants or imagines, not a fact the sources must already hold.
 OWN_FIGURES = re.compile(
     r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
     r"^\s*(?:can|could|should|may) (?:i|we|you|one)\b|"
     r"^\s*(?:please\s+)?(?:tell|give|list|name|summari[sz]e|show|explain|describe|write|compare|suggest|"
     r"draft|outline)\b|\b(?:if|suppose|supposing|assuming|what happens)\b|"
-    r"[(,]\s*say,?\s+(?=[$€£]?\d)|\b(?:e\.g\.|for example|for instance),?\s+(?=[$€£]?\d)",
+    r"\(\s*say,?\s+(?=[$€£~]?\d)|,\s*say,\s+(?=[$€£~]?\d)|\be\.g\.,?\s+(?=[$€£~]?\d)",
     re.IGNORECASE,
 )
 

@@ -14,9 +14,11 @@ names a file ("Services are defined in docker-compose.yml; run docker compose up
 question about that file itself, so it never counts.
 
 "What the question asks about": the words of the file's name carry more than NAME_SHARE (half) of the
-question's IDF weight (a question's word counts where the name has it, or a word that begins it or that it
-begins, of STEM_PREFIX letters or more: "guidelines" is about `api_versioning_guide.md`, "configuration"
-about `config_reference.md`, which the stemmer keeps apart as "guidelin"/"guid" and "configur"/"config"),
+question's IDF weight (a question's word counts where the name has it, or, as written, begins a word of
+the name or is begun by one of WORD_PREFIX letters or more: "guidelines" is about
+`api_versioning_guide.md`, "configuration" about `config_reference.md`, which the stemmer keeps apart as
+"guidelin"/"guid" and "configur"/"config"; "author" is not about `auth_setup.md`, nor "status" about
+`stats.md`),
 and more of it than the name of any indexed file in the evidence (a question about the "Redis failover
 runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
 Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"); the figures per
@@ -32,10 +34,10 @@ from pathlib import PurePath, PurePosixPath
 
 from engine.answer.gate import DocFreq, idf
 from engine.events import Hit
-from engine.text import content_terms, question_terms, words
+from engine.text import content_terms, question_terms, stem, words
 
 NAME_SHARE = 0.5
-STEM_PREFIX = 4  # the shorter of two stems one of which begins the other, for them to count as one word
+WORD_PREFIX = 5  # the shorter of two words one of which begins the other, for them to count as one
 EXTENSIONS = "md|markdown|mdx|txt|rst|adoc|pdf|docx?|odt|html?|csv|tsv|xlsx?|json|ya?ml|toml|ipynb|py"
 REFERENCE = re.compile(
     rf"(?<![\w/\\.:@-])((?:[\w.-]+[/\\])*[\w-][\w.-]*\.(?:{EXTENSIONS}))(?![\w/\\-])", re.IGNORECASE
@@ -76,11 +78,15 @@ def name_terms(path: str) -> set[str]:
     return set(content_terms(name_words(path)))
 
 
-def named(term: str, name: set[str]) -> bool:
-    """Whether a question's term is one of a file name's terms, or begins one or is begun by one
-    (STEM_PREFIX letters at least): "guidelin" and "guid", "configur" and "config"."""
-    return term in name or any(
-        min(len(term), len(n)) >= STEM_PREFIX and (term.startswith(n) or n.startswith(term)) for n in name
+def named(written: set[str], name: set[str]) -> bool:
+    """Whether a question's term, as the question writes it (`written`: its words with that stem), is a
+    word of a file's name (`name`: the name's words, lower case), or begins one or is begun by one of
+    WORD_PREFIX letters at least: "guidelines" and "guide", "configuration" and "config"; not "author"
+    and "auth", "database" and "data"."""
+    return any(
+        w == n or (min(len(w), len(n)) >= WORD_PREFIX and (w.startswith(n) or n.startswith(w)))
+        for w in written
+        for n in name
     )
 
 
@@ -121,10 +127,13 @@ def find(
         return None
     weights = {t: idf(t, doc_freq) for t in terms}
     total = sum(weights.values()) or 1.0
+    written: dict[str, set[str]] = {}
+    for word in words(question):
+        written.setdefault(stem(word), set()).add(word)
 
     def share(path: str) -> float:
-        name = name_terms(path)
-        return sum(w for t, w in weights.items() if named(t, name)) / total
+        stems, name = name_terms(path), set(words(name_words(path)))
+        return sum(w for t, w in weights.items() if t in stems or named(written.get(t, set()), name)) / total
 
     indexed = max((share(h.path) for h in hits), default=0.0)
     best: MissingDocument | None = None

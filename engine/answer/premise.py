@@ -181,25 +181,15 @@ def given_figures(question: str) -> frozenset[str]:
     return premises(question) | {f for m in _PRESUPPOSED.finditer(question) for f in figures(m.group(1))}
 
 
-def _kinds_apart(asked: set[str] | None, said: set[str] | None) -> bool:
-    """Whether one figure counts a different thing in the question and in a text: both say what it counts
-    or numbers and no word of it is shared ("exit code 2" against "two variations"; not "in 1974" against
-    "the 1974 elections", both years, nor "14 days" against "day 14")."""
-    if not asked or not said:
-        return False
-    return not {k.split(":", 1)[-1] for k in asked} & {k.split(":", 1)[-1] for k in said}
-
-
 def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Of the figures a question takes as given (`given_figures`): those `text` states (not counting a
-    different thing, `_kinds_apart`), and those it does not state while it states another figure of the
-    same kind, one the question does not name ("3.7" in
+    """Of the figures a question takes as given (`given_figures`): those `text` states, and those it does not
+    state while it states another figure of the same kind, one the question does not name ("3.7" in
     "Why was 3.7 dropped in 2.1.0?" says nothing against 2.1.0): what `contradicted` reads of one quote."""
     given = given_figures(question)
     if not given:
         return frozenset(), frozenset()
+    stated = given & stated_figures(text)
     asked, said = figure_kinds(question), figure_kinds(text)
-    stated = frozenset(f for f in given & stated_figures(text) if not _kinds_apart(asked.get(f), said.get(f)))
     other = {
         f
         for f in given - stated
