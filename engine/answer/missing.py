@@ -18,9 +18,8 @@ question's IDF weight (a question's word counts where the name has it, or, as wr
 the name or is begun by one of WORD_PREFIX letters or more: "guidelines" is about
 `api_versioning_guide.md`, "configuration" about `config_reference.md`, which the stemmer keeps apart as
 "guidelin"/"guid" and "configur"/"config"; "author" is not about `auth_setup.md`, nor "status" about
-`stats.md`),
-and more of it than the name of any indexed file in the evidence (a question about the "Redis failover
-runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
+`stats.md`), and more of it than the name of any indexed file in the evidence (a question about the
+"Redis failover runbook" is not about `runbook_postgres_failover.md`, which carries less of it).
 Measured by `citeline eval DATASET --calibrate-gate` (each question's "missing_share"); the figures per
 labelled set are in the README ("Refusal rules").
 """
