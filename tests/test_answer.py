@@ -1542,7 +1542,11 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     engine: Engine, tmp_path: Path
 ) -> None:
     root = tmp_path / "kb"
-    write(root, "history/ohio.md", "# Ohio\n\nCéleron and Hartmanis mapped the Ohio valley for New France.\n")
+    write(
+        root,
+        "history/ohio.md",
+        "# Ohio\n\nCéleron and Hartmanis mapped the Ohio valley for New France, with Émile of São Luís.\n",
+    )
     write(root, "src/net.py", "class RetryPolicy:\n    pass\n")
     index_with_notes(engine, root)
     # accents aside, one typo in a long name, a part of an identifier, a word of the path
@@ -1555,6 +1559,10 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     for word in ("Jartmanis", "Artmanis", "Ahrtmanis"):
         assert not engine.knows(word), word
     assert all(engine.knows(w) for w in ("Hartmannis", "Hartmnis", "Hratmanis", "Rerty"))
+    # marks on a first letter, on a short word, on several letters, or in the question and not the file
+    for word in ("Emile", "Sao", "Luis", "SÃO", "Ohío", "Émíle"):
+        assert engine.knows(word), word
+    assert not engine.knows("Emil") and not engine.knows("Sai")
     # any word is looked up without raising: long (tantivy's fuzzy query), non-ASCII, punctuated
     for word in ("HttpResponseRedirectBase", "Internationalization", "C++", "x" * 60):
         assert engine.knows(word) is False, word

@@ -211,6 +211,33 @@ def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:
     reopened.close()
 
 
+def test_a_look_up_over_every_chunk_stops_at_its_budget_and_takes_the_thing_as_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.store import catalog as store
+    from engine.text import fold
+
+    catalog = store.Catalog(tmp_path / "catalog.duckdb")
+    with catalog.write() as con:  # 300k chunks of one file, written as the catalog stores them
+        con.execute("INSERT INTO files(folder_id, path, status) VALUES (1, '/kb/big.md', 'indexed')")
+        con.execute(
+            "INSERT INTO chunks(file_id, ord, start_line, end_line, heading, text, text_hash) "
+            "SELECT 1, i, i, i, 'Notes', 'line ' || i || ' of the café notes, nothing else', 'h' || i "
+            "FROM range(300000) t(i)"
+        )
+    # within the default budget, what is absent is absent and what is there is found
+    assert not catalog.mentions("frobnicator") and catalog.mentions("line 299999 of")
+    # past the budget the scan is stopped at once, and a rule that refuses only on proof gets none
+    monkeypatch.setattr(store, "SCAN_BUDGET_S", 0.005)
+    started = time.perf_counter()
+    assert catalog.holds_word("frobnicator")
+    assert catalog.holds_together(["frobqueue"], "pop", r"\.pop\(")
+    assert time.perf_counter() - started < 1.0  # each scan alone reads ~1 s here
+    monkeypatch.setattr(store, "SCAN_BUDGET_S", 60.0)
+    assert not catalog.holds_word("frobnicator") and catalog.holds_word(fold("CAFE"))
+    catalog.close()
+
+
 def _catalog_and_lexical(engine: Engine) -> tuple[int, int]:
     catalog, lexical, _ = engine._open()
     return catalog.count_chunks(), lexical.num_docs()

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,30 @@ def bench_queries(engine: Engine, report: BenchReport, label: str, rounds: int =
         f"{metrics.percentile(times, 50):.1f} / {metrics.percentile(times, 95):.1f} ms "
         f"over {len(vectors)} vectors",
     )
+
+
+Lookup = tuple[str, Callable[[Engine], bool]]
+# What an answer's premise rules look up in the whole index, each absent from the corpus.
+LOOKUPS: tuple[Lookup, ...] = (
+    ("a name (Engine.knows)", lambda e: e.knows("Frobnicator")),
+    ("a code name (Engine.mentions)", lambda e: e.mentions("frob_nicator", "frob-nicator", "frobnicator")),
+    ("a dotted name's parts (Engine.together)", lambda e: e.together("FrobQueue", member="pop")),
+)
+
+
+def bench_lookups(engine: Engine, report: BenchReport, label: str, rounds: int = 5) -> None:
+    """The look-ups a question's premise rules make where its search did not return what it names: the
+    lexical index's terms for a name, a scan of the catalog within its budget for the others."""
+    for name, look in LOOKUPS:
+        times = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            look(engine)
+            times.append((time.perf_counter() - started) * 1000)
+        report.add(
+            f"look-up of {name} {label} (p50 / max)",
+            f"{metrics.percentile(times, 50):.0f} / {max(times):.0f} ms",
+        )
 
 
 def like_embeddings(n: int, dim: int, seed: int) -> npt.NDArray[np.float32]:
@@ -309,6 +334,7 @@ def run_bench(chunks: list[int] | None = None, embed_sample: int = 256) -> Bench
             if n == 0:
                 bench_embedding(engine, embed_sample, report)
             bench_queries(engine, report, f"{size // 1000}k chunks")
+            bench_lookups(engine, report, f"{size // 1000}k chunks")
             engine.close()  # saves the vector index, fakes included: the fresh process loads it as is
             bench_fresh_start(work / f"home{size}", report, f"{size // 1000}k chunks")
     report.add("peak RSS", f"{peak_rss_mb():.0f} MB")

@@ -518,6 +518,8 @@ SCREENING = (
     "engine.answer.premise",
     "engine.answer.rules",
     "engine.answer.pipeline",
+    "engine.store.lexical",  # Engine.knows: a name looked up in the whole index
+    "engine.store.catalog",  # Engine.mentions and Engine.together: a figure, a code or dotted name
 )
 FEATURE_CODE = (
     "engine.answer.answerability",

@@ -8,6 +8,7 @@ Schema changes are numbered migrations applied in order.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 import tempfile
@@ -36,6 +37,13 @@ VENDORED = r"(^|[\\/])(vendors?|third[-_]?party|3rdparty|bower_components)[\\/]"
 # (1,158 MB peak); with this limit it stayed within 380-600 MB at the same speed (README "Scale"). What
 # a query needs beyond it spills to a temporary file beside the catalog.
 MEMORY_LIMIT = "256MB"
+# The longest a look-up over every chunk's text may take (a figure, a code name or a dotted name a question
+# writes, looked for where its search did not return it). On 2 cores one reads 0.2 s (a substring) to
+# 1.4 s (a dotted name's parts in one file) per 100k chunks, so a large folder would hold an answer for
+# seconds; past the budget the look-up is stopped and the thing taken as held: a premise rule refuses only
+# on proof.
+SCAN_BUDGET_S = 0.25
+log = logging.getLogger(__name__)
 CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
 
 MIGRATIONS: tuple[str, ...] = (
@@ -267,6 +275,10 @@ class CatalogConnection:
 
     def executemany(self, sql: str, parameters: Iterable[Any]) -> _Result:
         return _Result(self._con.executemany(sql, [_to_db(p) for p in parameters]))
+
+    def interrupt(self) -> None:
+        """Stop the statement this cursor runs (from another thread): it raises InterruptException."""
+        self._con.interrupt()
 
 
 class Catalog:
@@ -612,7 +624,7 @@ class Catalog:
 
     def mentions(self, *terms: str) -> bool:
         """Whether any indexed chunk's text or heading, or any indexed file's path, holds one of `terms`
-        (case aside): one scan, which stops at the first match."""
+        (case aside): one scan, which stops at the first match (True, unproven, past SCAN_BUDGET_S)."""
         if not terms:
             return False
         fields = ("lower(c.text)", "lower(c.heading)", "lower(f.path)")
@@ -622,7 +634,7 @@ class Catalog:
     def holds_word(self, word: str) -> bool:
         """Whether any indexed chunk's text or heading, or any indexed file's path, holds `word` as a whole
         word, case and accents aside ("Celeron" finds "Céleron"): one scan, which stops at the first
-        match."""
+        match (True, unproven, past SCAN_BUDGET_S)."""
         folded = fold(word)
         if not folded.strip():
             return False
@@ -635,7 +647,8 @@ class Catalog:
         """Whether one indexed file holds every one of `words` as a whole word and a match of `pattern`
         (a regular expression over lower-case text without accents, which must contain `member`), in its
         chunks' text or headings or its path: one scan (a dotted name's parts, PriorityQueue and pop, read
-        where the class and its method are defined apart). False on an expression the engine refuses."""
+        where the class and its method are defined apart). False on an expression the engine refuses; True,
+        unproven, past SCAN_BUDGET_S."""
         folded = [fold(w) for w in (*words, member) if fold(w).strip()]
         if len(folded) != len(words) + 1:
             return False
@@ -649,14 +662,27 @@ class Catalog:
             f"WHERE {prefilter} GROUP BY file_id HAVING {having} LIMIT 1"
         )
         try:
-            return self._cur().execute(sql, [*folded, *patterns]).fetchone() is not None
+            return self._found_within_budget(sql, [*folded, *patterns])
         except duckdb.InvalidInputException:
             return False
 
     def _any_chunk(self, where: str, params: list[str]) -> bool:
         """Whether any chunk (joined with its file as f) meets `where`: a scan that stops at the first."""
         sql = f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1"
-        return self._cur().execute(sql, params).fetchone() is not None
+        return self._found_within_budget(sql, params)
+
+    def _found_within_budget(self, sql: str, params: list[str]) -> bool:
+        """Whether `sql` returns a row; True, unproven, when it runs past SCAN_BUDGET_S (it is stopped)."""
+        cur = self._cur()
+        timer = threading.Timer(SCAN_BUDGET_S, cur.interrupt)
+        timer.start()
+        try:
+            return cur.execute(sql, params).fetchone() is not None
+        except duckdb.InterruptException:
+            log.info("a look-up over every chunk ran past %.2f s; taken as held", SCAN_BUDGET_S)
+            return True
+        finally:
+            timer.cancel()
 
     def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
         """(chunk id, file id, path, heading, text) for rebuilding the lexical index."""
