@@ -787,14 +787,10 @@ class Engine:
     def knows(self, word: str) -> bool:
         """Whether any indexed file holds `word` (a name the user wrote), case and accents aside, or, for a
         long word (premise.TYPO_LENGTH letters), a word one typo from it ("Hatmanis" finds "Hartmanis").
-        The lexical index's term dictionaries answer for one word of letters and digits; only other text
-        ("C++", a script without a Latin spelling) costs a scan of the catalog, within its budget."""
+        The lexical index answers at once; only a word it lacks costs a scan of the catalog (accents),
+        stopped at its budget (catalog.SCAN_BUDGET_S: then the word is taken as known)."""
         typos = 1 if len(word) >= premise.TYPO_LENGTH else 0
-        lexical = self._open()[1]
-        if lexical.near(word, typos):
-            return True
-        folded = lexical.holds_folded(word)
-        return folded if folded is not None else self.catalog.holds_word(word)
+        return self._open()[1].near(word, typos) or self.catalog.holds_word(word)
 
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""

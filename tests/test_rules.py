@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from engine.answer import contract, premise, rules
 from engine.answer.answerability import FEATURES, Model
 from engine.eval.calibrate import Asked, Screened, contradicted, fit_contradiction, fit_rule, fit_rules
@@ -417,3 +419,25 @@ def test_a_typo_keeps_the_first_letter() -> None:
     assert premise._one_typo("hatmanis", "hartmanis") and premise._one_typo("hartmanis", "hratmanis")
     assert not premise._one_typo("cython", "python") and not premise._one_typo("jartmanis", "hartmanis")
     assert premise.in_passages("Hatmanis", ["hartmanis"]) and not premise.in_passages("Cython", ["python"])
+
+
+def test_one_questions_look_ups_over_the_whole_index_stop_once_they_have_taken_their_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    monkeypatch.setattr(rules, "LOOKUPS_PER_QUESTION_S", 0.2)
+    made: list[tuple[str, ...]] = []
+
+    def slow_scan(*spellings: str) -> bool:  # a scan of a large catalog that finds nothing
+        made.append(spellings)
+        time.sleep(0.15)
+        return False
+
+    lookups = rules.Lookups()
+    mentions, together = lookups.bound(slow_scan), lookups.bound(slow_scan)
+    assert mentions("max_retries") is False and together("FrobQueue", "pop") is False  # 0.3 s taken
+    # the time is spent: the rest are taken as held, unmade, as a scan stopped at its budget is
+    assert mentions("backoff") is True and together("Frob", "pop") is True
+    assert made == [("max_retries",), ("FrobQueue", "pop")]
+    assert rules.Lookups().bound(slow_scan)("backoff") is False  # the next question has its own time

@@ -43,6 +43,7 @@ calibration exists.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -82,7 +83,35 @@ class Context:
         return self.cache[key]
 
 
+# What one question's look-ups over the whole index may take together (each scan of the catalog also stops
+# at catalog.SCAN_BUDGET_S): on a large index every scan runs to its budget, and a question naming several
+# things would pay it for each.
+LOOKUPS_PER_QUESTION_S = 0.5
+
+
+class Lookups:
+    """One question's look-ups over the whole index, timed together: once they have taken
+    LOOKUPS_PER_QUESTION_S, each further one is taken as held without being made, as a scan stopped at
+    its budget is (a premise rule refuses only on proof)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def bound(self, look: Callable[..., bool]) -> Callable[..., bool]:
+        def bounded(*args: str, **kwargs: str) -> bool:
+            if self.seconds >= LOOKUPS_PER_QUESTION_S:
+                return True
+            started = time.perf_counter()
+            try:
+                return look(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        return functools.cache(bounded)
+
+
 def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit]) -> Context:
+    lookups = Lookups()
     return Context(
         question,
         hits,
@@ -90,9 +119,9 @@ def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit])
         engine.doc_freq,
         engine.has_vectors(),
         functools.cache(engine.resolves),
-        functools.cache(engine.mentions),
-        functools.cache(engine.knows),
-        functools.cache(engine.together),
+        lookups.bound(engine.mentions),
+        lookups.bound(engine.knows),
+        lookups.bound(engine.together),
     )
 
 

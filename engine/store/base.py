@@ -75,11 +75,6 @@ class LexicalStore(Protocol):
         field's analyser reads both: case aside, stemmed)."""
         ...
 
-    def holds_folded(self, word: str) -> bool | None:
-        """Whether any chunk holds `word` with accents aside, from the index's terms; None when the index
-        cannot tell (the caller scans the catalog)."""
-        ...
-
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
         """BM25-style top-`limit` (chunk id, score) for any user text; never raises on syntax."""
         ...

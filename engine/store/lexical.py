@@ -20,7 +20,7 @@ from tantivy import Occur, Query
 
 from engine.errors import disk_full
 from engine.names import shown
-from engine.text import fold, index_analyzer
+from engine.text import index_analyzer
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -130,38 +130,6 @@ def one_edit(term: str) -> str:
 
 def _literal(text: str) -> str:
     return "".join(c if c.isalnum() else "\\" + c for c in text)
-
-
-def _accented() -> dict[str, str]:
-    """Each ASCII letter and the lower-case Latin letters with marks that fold to it (U+00C0 to U+024F)."""
-    letters: dict[str, set[str]] = {}
-    for code in range(0xC0, 0x250):
-        letter = chr(code).lower()
-        base = fold(letter)
-        if len(letter) == 1 and len(base) == 1 and base.isascii() and base.isalpha() and base != letter:
-            letters.setdefault(base, {base}).add(letter)
-    return {base: "".join(sorted(group)) for base, group in letters.items()}
-
-
-ACCENTED = _accented()
-
-
-def any_accents(term: str) -> str:
-    """A regular expression (tantivy's: the whole term) for `term`, a word of ASCII letters and digits, as
-    written with or without marks on any of its letters ("emile" finds "émile", "dvorak" "dvořák")."""
-    return "".join(f"[{ACCENTED[c]}]" if c in ACCENTED else _literal(c) for c in term)
-
-
-def stem_any_accents(stem: str, word: str) -> str:
-    """`any_accents` for a word as the body's stemmer may have left it: the stemmer reads a marked letter
-    as a consonant, so "émile" stays whole where "emile" becomes "emil". The stem of the word without
-    marks, then any leading part of what the stemmer cut ("emil", "emile"; "resum", "resume", "resumes")."""
-    if not word.startswith(stem):  # the stemmer rewrote a letter (happy -> happi): either form
-        return f"{any_accents(stem)}|{any_accents(word)}"
-    tail = ""
-    for letter in reversed(word[len(stem) :]):
-        tail = f"({any_accents(letter)}{tail})?"
-    return any_accents(stem) + tail
 
 
 class LexicalIndex:
@@ -293,26 +261,6 @@ class LexicalIndex:
         if parsed is None:
             fuzzy = {f: (False, typos, True) for f in fields} if typos else None
             parsed, _errors = self.index.parse_query_lenient(clean, fields, fuzzy_fields=fuzzy)
-        return bool(getattr(self.index.searcher().search(parsed, 1, count=True), "count", 0))
-
-    def holds_folded(self, word: str) -> bool | None:
-        """Whether any chunk's body, heading, path or identifiers hold `word` with accents aside, as each
-        field's analyser reads both ("Emile" finds "Émile", "São" finds "Sao"): a look-up in the fields'
-        term dictionaries. None when `word`, its accents dropped, is not one word of ASCII letters and
-        digits (the caller reads the catalog instead)."""
-        clean = fold(word)
-        if not re.fullmatch(r"[a-z0-9]{1,40}", clean):
-            return None
-        analysed = index_analyzer().analyze(clean)
-        stemmed = analysed[0] if len(analysed) == 1 else clean
-        stems, whole = stem_any_accents(stemmed, clean), any_accents(clean)
-        fields = (("body", stems), ("heading", stems), ("path", whole), ("code", whole))
-        try:
-            parsed = Query.boolean_query(
-                [(Occur.Should, Query.regex_query(self.index.schema, f, regex)) for f, regex in fields]
-            )
-        except ValueError:  # tantivy refused the expression
-            return None
         return bool(getattr(self.index.searcher().search(parsed, 1, count=True), "count", 0))
 
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:

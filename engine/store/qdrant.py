@@ -499,10 +499,6 @@ class QdrantLexical:
         payload holds stems, not an automaton to search them by edits)."""
         return self.doc_freq(word)[0] > 0
 
-    def holds_folded(self, word: str) -> bool | None:
-        """None: the payload holds stems as written, so accents aside is the catalog's to read."""
-        return None
-
     def search(
         self, query: str, limit: int, folder: str | None = None, types: Sequence[str] = ()
     ) -> list[tuple[int, float]]:
