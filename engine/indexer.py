@@ -29,6 +29,7 @@ from engine.ingest.ocr_phase import ScanText
 from engine.ingest.scans import NO_TEXT_LAYER, NoTextLayer
 from engine.ingest.secrets import note as secrets_note
 from engine.ingest.secrets import redact as redact_secrets
+from engine.names import within
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow, QueuedText
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
@@ -141,7 +142,7 @@ class Indexer:
         gone = [f for p, f in known.items() if p not in seen]
         yield from self._remove(gone)
         todo = [r for r in found if _changed(r, known.get(str(r.path)))]
-        yield from self._index(folder.id, todo, known, cancelled)
+        yield from self._index(folder, todo, known, cancelled)
         self.catalog.mark_synced(folder.id)
         self.catalog.prune_vectors()  # after the whole pass: a file renamed within it keeps its vectors
 
@@ -177,7 +178,7 @@ class Indexer:
                 gone.update({p: f for p, f in known.items() if p == str(path) or _under(Path(p), path)})
         yield from self._remove(list(gone.values()))
         todo = [r for r in results.values() if _changed(r, known.get(str(r.path)))]
-        yield from self._index(folder.id, todo, known, cancelled)
+        yield from self._index(folder, todo, known, cancelled)
         if gone or todo:
             self.catalog.prune_vectors()  # a watched change leaves no vector behind its chunk
 
@@ -200,14 +201,14 @@ class Indexer:
 
     def _index(
         self,
-        folder_id: int,
+        folder: FolderRow,
         todo: list[scanner.ScanResult],
         known: dict[str, FileRow],
         cancelled: Callable[[], bool],
     ) -> Iterator[Event]:
         batch: list[Parsed] = []
         n_chunks = 0
-        with _Behind(lambda b: list(self._write(folder_id, b))) as writer:
+        with _Behind(lambda b: list(self._write(folder, b))) as writer:
             for done, result in enumerate(todo, start=1):
                 self._check(cancelled)
                 parsed = self._parse(result, known.get(str(result.path)))
@@ -260,9 +261,9 @@ class Indexer:
             return
         parsed = self._parse(scanner.ScanResult(path, stat.st_size, stat.st_mtime, None), None)
         if parsed is not None:
-            yield from self._write(folder.id, [parsed])
+            yield from self._write(folder, [parsed])
 
-    def _write(self, folder_id: int, batch: list[Parsed]) -> Iterator[Event]:
+    def _write(self, folder: FolderRow, batch: list[Parsed]) -> Iterator[Event]:
         if not batch:
             return
         writes = [
@@ -285,10 +286,10 @@ class Indexer:
                 old = self.catalog.file(str(p.scan.path)) if p.status == "touch" else None
                 if old:
                     self.catalog.touch_file(con, old.id, p.scan.size, p.scan.mtime)
-            file_ids, chunk_ids, removed_chunks = self.catalog.replace_files(con, folder_id, writes)
+            file_ids, chunk_ids, removed_chunks = self.catalog.replace_files(con, folder.id, writes)
         replaced = list(file_ids.values())
         lexical_rows = [
-            (cid, file_ids[w.path], w.path, c.heading, c.text)
+            (cid, file_ids[w.path], within(w.path, folder.path), c.heading, c.text)
             for w in writes
             for cid, c in zip(chunk_ids[w.path], w.chunks, strict=True)
         ]

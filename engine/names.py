@@ -9,12 +9,14 @@ break one-line output.
   becomes ESCAPE followed by a private-use character that carries its byte, and ESCAPE itself is doubled,
   so "folder/" + name escapes to escape("folder/") + escape(name) and prefix queries still hold. Names
   without surrogates and without ESCAPE (every name a user will ever see) are stored unchanged.
+- `within`: a path from its indexed folder's own name down, as the keyword index holds it.
 - `shown`: what a person reads: bad bytes as \\xNN, control characters as \\n, \\t or \\xNN. One line,
   always printable, never used to open the file.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import PurePath
 
@@ -88,3 +90,15 @@ def is_test(path: str) -> bool:
 def about_tests(question: str) -> bool:
     """Whether a question asks about tests (the whole words test, pytest, fixture, mock...)."""
     return bool(_ABOUT_TESTS.search(question))
+
+
+def within(path: str, folder: str) -> str:
+    """`path` from its indexed folder's own name down: what the keyword index holds of a path. The folders
+    above it are the same for every file in it, so they tell its files apart no better than nothing, and a
+    word in them ("/tmp/run-101/notes", "/home/ana/2024/") would match every file of the folder."""
+    top = os.path.dirname(folder.rstrip("/\\"))
+    if top and path.startswith(top) and path[len(top) : len(top) + 1] in ("/", "\\", ""):
+        return path[len(top) :].lstrip("/\\") or path
+    if top and top[-1] in "/\\" and path.startswith(top):  # the folder sits at a root: "/notes", "C:\\notes"
+        return path[len(top) :] or path
+    return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from engine.api import Engine
 from engine.errors import Cancelled, CiteError
 from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
+from engine.store.lexical import SCHEMA_VERSION
 from tests.conftest import write
 
 
@@ -144,10 +146,31 @@ def test_lexical_index_rebuilt_after_crash_between_commits(citeline_home: Path, 
     first.close()
     # Simulate a crash after the catalog commit but before the BM25 state was written.
     state = citeline_home / "index" / "bm25" / "state.json"
-    state.write_text('{"schema": 1, "generation": -5}', encoding="utf-8")
+    state.write_text(json.dumps({"schema": SCHEMA_VERSION, "generation": -5}), encoding="utf-8")
     second = Engine(citeline_home)
     assert paths(second, "zebracorn")[0] == "deploy.md"
     second.close()
+
+
+def test_the_folders_above_an_indexed_folder_are_not_searched(citeline_home: Path, tmp_path: Path) -> None:
+    """A word in the folders above the indexed one ("/tmp/pytest-101/", "/home/ana/2024/") is in every
+    file's path: it matched every file. The folder's own name and what is below it still count."""
+    folder = tmp_path / "run-4242" / "garden"
+    write(folder, "roses.md", "# Roses\n\nPrune them in March.\n")
+    write(folder, "valves/log.md", "# Log\n\nValve PSV-4242 tested.\n")
+    engine = Engine(citeline_home)
+    engine.add_folder(folder)
+    engine.run(engine.sync(embed=False))
+    for _ in range(2):  # as indexed, then rebuilt from the catalog
+        assert paths(engine, "4242") == ["log.md"]
+        assert paths(engine, "run") == []
+        assert paths(engine, "valves") == ["log.md"]
+        assert sorted(paths(engine, "garden")) == ["log.md", "roses.md"]
+        engine.close()
+        state = citeline_home / "index" / "bm25" / "state.json"
+        state.write_text(json.dumps({"schema": SCHEMA_VERSION, "generation": -5}), encoding="utf-8")
+        engine = Engine(citeline_home)
+    engine.close()
 
 
 def test_search_filters(engine: Engine, small_folder: Path) -> None:

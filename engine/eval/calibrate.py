@@ -530,6 +530,8 @@ FEATURE_CODE = (
     "engine.answer.premise",  # figure_support, recorded for each sentence
     "engine.text",
     "engine.ingest.chunker",  # the passages themselves (the eval index is rebuilt when it changes)
+    "engine.store.lexical",  # the keyword half of the ranking that picks the evidence
+    "engine.retrieve.search",  # the fused ranking
 )
 
 

@@ -27,7 +27,7 @@ CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 WORD = re.compile(r'"[^"]+"|[\w][\w.\-]*', re.UNICODE)
 FIELDS = ("body", "code", "path", "heading")
 BOOSTS = {"body": 1.0, "code": 0.7, "path": 0.6, "heading": 1.2}
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: paths from the folder's own name down (`within`)
 
 
 def split_identifier(ident: str) -> list[str]:
