@@ -787,10 +787,12 @@ class Engine:
     def knows(self, word: str) -> bool:
         """Whether any indexed file holds `word` (a name the user wrote), case and accents aside, or, for a
         long word (premise.TYPO_LENGTH letters), a word one typo from it ("Hatmanis" finds "Hartmanis").
-        The lexical index answers at once; only a word it lacks costs a scan of the catalog (accents),
-        stopped at its budget (catalog.SCAN_BUDGET_S: then the word is taken as known)."""
+        Term look-ups in the lexical index, whose folded field holds every word that reads otherwise
+        without its accents: milliseconds at any size of index, no scan."""
         typos = 1 if len(word) >= premise.TYPO_LENGTH else 0
-        return self._open()[1].near(word, typos) or self.catalog.holds_word(word)
+        lexical = self._open()[1]
+        folded = fold(word)
+        return lexical.near(word, typos) or (folded != word.lower() and lexical.near(folded, typos))
 
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""

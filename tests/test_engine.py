@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,8 @@ def test_the_folders_above_an_indexed_folder_are_not_searched(citeline_home: Pat
     for _ in range(2):  # as indexed, then rebuilt from the catalog
         assert paths(engine, "4242") == ["log.md"]
         assert paths(engine, "run") == []
+        assert not engine.mentions("run-4242") and engine.mentions("garden/valves")
+        assert not engine.knows("run") and engine.knows("valves")
         assert paths(engine, "valves") == ["log.md"]
         assert sorted(paths(engine, "garden")) == ["log.md", "roses.md"]
         engine.close()
@@ -171,6 +174,21 @@ def test_the_folders_above_an_indexed_folder_are_not_searched(citeline_home: Pat
         state.write_text(json.dumps({"schema": SCHEMA_VERSION, "generation": -5}), encoding="utf-8")
         engine = Engine(citeline_home)
     engine.close()
+
+
+def test_a_word_is_found_with_or_without_its_accents(engine: Engine, tmp_path: Path) -> None:
+    """The folded field: "Sao Paulo" finds "São Paulo", and a name stored decomposed (NFD, which the
+    tokenizer splits at its marks) is found as typed, with its accents or without them."""
+    root = tmp_path / "trips"
+    write(root, "brazil.md", "# Brazil\n\nWe landed in São Paulo at dawn.\n")
+    write(root, "letters.md", unicodedata.normalize("NFD", "# Letters\n\nA letter from Müller in Erdély.\n"))
+    write(root, "plain.md", "# Plain\n\nNothing to see here.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    assert paths(engine, "Sao Paulo")[0] == "brazil.md" and paths(engine, "São")[0] == "brazil.md"
+    for query in ("Muller", "Müller", "Erdely", "Erdély"):
+        assert paths(engine, query) == ["letters.md"], query
+    assert paths(engine, "Mueller") == []
 
 
 def test_search_filters(engine: Engine, small_folder: Path) -> None:
@@ -250,12 +268,13 @@ def test_a_look_up_over_every_chunk_stops_at_its_budget_and_takes_the_thing_as_h
         )
     # given the time, what is absent is absent and what is there is found
     monkeypatch.setattr(store, "SCAN_BUDGET_S", 60.0)
-    assert not catalog.mentions("frobnicator") and not catalog.holds_word("frobnicator")
-    assert catalog.holds_word(fold("CAFE"))
+    assert not catalog.mentions("frobnicator") and catalog.mentions("CAFÉ NOTES")
+    assert not catalog.holds_together(["frobqueue"], "pop", r"\.pop\(")
+    assert catalog.holds_together([fold("CAFÉ")], "notes", r"notes")
     # past the budget the scan is stopped at once, and a rule that refuses only on proof gets none
     monkeypatch.setattr(store, "SCAN_BUDGET_S", 0.005)
     started = time.perf_counter()
-    assert catalog.holds_word("frobnicator")
+    assert catalog.mentions("frobnicator")
     assert catalog.holds_together(["frobqueue"], "pop", r"\.pop\(")
     assert time.perf_counter() - started < 1.0  # each scan alone reads ~1 s here
     catalog.close()

@@ -159,9 +159,9 @@ LOOKUPS: tuple[Lookup, ...] = (
 
 
 def bench_lookups(engine: Engine, report: BenchReport, label: str, rounds: int = 5) -> None:
-    """The look-ups a question's premise rules make where its search did not return what it names: for a
-    name the lexical index's terms first; then, and for the others, a scan of the catalog within its
-    budget (catalog.SCAN_BUDGET_S)."""
+    """The look-ups a question's premise rules make where its search did not return what it names: a name
+    in the lexical index's terms (its folded field holds accented words without their marks); a code
+    name and a dotted name by a scan of the catalog within its budget (catalog.SCAN_BUDGET_S)."""
     for name, look in LOOKUPS:
         times = []
         for _ in range(rounds):

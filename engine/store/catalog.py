@@ -255,6 +255,16 @@ class _Result:
         return columns
 
 
+# A chunk (c), its file (f) and the length of what is above the file's folder (d.cut), so that a file's
+# path is read from its folder's own name down (_PATH_WITHIN), as `engine.names.within` cuts it: a word in
+# the folders above an indexed folder is in every one of its files' paths.
+_FILE_AND_FOLDER = (
+    "chunks c JOIN files f ON f.id = c.file_id LEFT JOIN (SELECT id, "
+    "length(path) - length(regexp_extract(path, '[^/\\\\]*$')) AS cut FROM folders) d ON d.id = f.folder_id"
+)
+_PATH_WITHIN = "substr(f.path, coalesce(d.cut, 0) + 1)"
+
+
 def _whole_word(word: str) -> str:
     """A regular expression (DuckDB's RE2) for `word` as a whole word: no letter, digit or _ beside it."""
     return rf"(^|[^[:alnum:]_]){re.escape(word)}($|[^[:alnum:]_])"
@@ -627,21 +637,9 @@ class Catalog:
         (case aside): one scan, which stops at the first match (True, unproven, past SCAN_BUDGET_S)."""
         if not terms:
             return False
-        fields = ("lower(c.text)", "lower(c.heading)", "lower(f.path)")
+        fields = ("lower(c.text)", "lower(c.heading)", f"lower({_PATH_WITHIN})")
         where = " OR ".join(f"contains({field}, ?)" for _ in terms for field in fields)
         return self._any_chunk(where, [t.lower() for t in terms for _ in fields])
-
-    def holds_word(self, word: str) -> bool:
-        """Whether any indexed chunk's text or heading, or any indexed file's path, holds `word` as a whole
-        word, case and accents aside ("Celeron" finds "Céleron"): one scan, which stops at the first
-        match (True, unproven, past SCAN_BUDGET_S)."""
-        folded = fold(word)
-        if not folded.strip():
-            return False
-        pattern = _whole_word(folded)
-        fields = ("c.text", "c.heading", "f.path")
-        where = " OR ".join(f"regexp_matches(strip_accents(lower({field})), ?)" for field in fields)
-        return self._any_chunk(where, [pattern] * len(fields))
 
     def holds_together(self, words: Sequence[str], member: str, pattern: str) -> bool:
         """Whether one indexed file holds every one of `words` as a whole word and a match of `pattern`
@@ -652,13 +650,13 @@ class Catalog:
         folded = [fold(w) for w in (*words, member) if fold(w).strip()]
         if len(folded) != len(words) + 1:
             return False
-        field = "strip_accents(lower(c.text || ' ' || c.heading || ' ' || f.path))"
+        field = f"strip_accents(lower(c.text || ' ' || c.heading || ' ' || {_PATH_WITHIN}))"
         patterns = [_whole_word(w) for w in folded[:-1]]
         patterns.append(pattern)
         having = " AND ".join("bool_or(regexp_matches(t, ?))" for _ in patterns)
         prefilter = " OR ".join("contains(t, ?)" for _ in folded)
         sql = (
-            f"SELECT 1 FROM (SELECT c.file_id, {field} AS t FROM chunks c JOIN files f ON f.id = c.file_id) "
+            f"SELECT 1 FROM (SELECT c.file_id, {field} AS t FROM {_FILE_AND_FOLDER}) "
             f"WHERE {prefilter} GROUP BY file_id HAVING {having} LIMIT 1"
         )
         try:
@@ -667,8 +665,9 @@ class Catalog:
             return False
 
     def _any_chunk(self, where: str, params: list[str]) -> bool:
-        """Whether any chunk (joined with its file as f) meets `where`: a scan that stops at the first."""
-        sql = f"SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where} LIMIT 1"
+        """Whether any chunk (joined with its file as f, its folder as d) meets `where`: a scan that stops
+        at the first."""
+        sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {where} LIMIT 1"
         return self._found_within_budget(sql, params)
 
     def _found_within_budget(self, sql: str, params: list[str]) -> bool:

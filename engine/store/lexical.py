@@ -1,4 +1,5 @@
-"""Tantivy BM25 index over chunks: English-stemmed body, a code-aware identifier field, path and heading.
+"""Tantivy BM25 index over chunks: English-stemmed body, a code-aware identifier field, path, heading and
+the words that read otherwise without their accents.
 
 The index is derived from the catalog. It records the catalog generation it reflects in a small JSON
 file written after each commit; a mismatch at open (a crash between the two commits) triggers a rebuild.
@@ -12,6 +13,7 @@ import os
 import re
 import shutil
 import threading
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -20,14 +22,15 @@ from tantivy import Occur, Query
 
 from engine.errors import disk_full
 from engine.names import shown
-from engine.text import index_analyzer
+from engine.text import fold, index_analyzer
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 WORD = re.compile(r'"[^"]+"|[\w][\w.\-]*', re.UNICODE)
-FIELDS = ("body", "code", "path", "heading")
-BOOSTS = {"body": 1.0, "code": 0.7, "path": 0.6, "heading": 1.2}
-SCHEMA_VERSION = 2  # 2: paths from the folder's own name down (`within`)
+FIELDS = ("body", "code", "path", "heading", "folded")
+BOOSTS = {"body": 1.0, "code": 0.7, "path": 0.6, "heading": 1.2, "folded": 0.8}
+# 2: paths from the folder's own name down (`engine.names.within`); 3: the folded field (`folded_words`)
+SCHEMA_VERSION = 3
 
 
 def split_identifier(ident: str) -> list[str]:
@@ -65,6 +68,31 @@ def path_terms(path: str) -> str:
     return " ".join(split_identifier(re.sub(r"[\\/]", ".", path))) + " " + re.sub(r"[\\/._-]", " ", path)
 
 
+def folded_words(*texts: str) -> str:
+    """The words of `texts` that read otherwise with their marks dropped, as `engine.text.fold` reads
+    them ("Müller" -> "muller", "Nguyễn" -> "nguyen"): the folded field, so a name is found with or
+    without its accents by a term look-up, at any size of index. Text stored decomposed (NFD) is composed
+    first: the tokenizer would split it at each mark. Empty for ASCII text (most chunks: no cost)."""
+    words: set[str] = set()
+    for text in texts:
+        if text.isascii():
+            continue
+        if not unicodedata.is_normalized("NFC", text):
+            text = unicodedata.normalize("NFC", text)
+        for token in {t for t in text.split() if not t.isascii()}:  # a split is ~3x faster than \w+
+            words.update(_folded(word) for word in re.findall(r"\w+", token) if not word.isascii())
+    words.discard("")
+    return " ".join(sorted(words))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _folded(word: str) -> str:
+    """`word` folded, or "" when folding leaves it as it is (a word of letters without marks: Cyrillic,
+    CJK). Cached: a folder's names recur."""
+    folded = fold(word)
+    return "" if folded == word.lower() else folded
+
+
 def sanitize(query: str) -> str:
     """User text -> a safe Tantivy query: words, identifiers and quoted phrases, no operators or fields."""
     terms: list[str] = []
@@ -91,6 +119,7 @@ def _schema() -> tantivy.Schema:
     builder.add_text_field("code", tokenizer_name="default")
     builder.add_text_field("path", tokenizer_name="default")
     builder.add_text_field("heading", tokenizer_name="en_stem")
+    builder.add_text_field("folded", tokenizer_name="default")
     return builder.build()
 
 
@@ -102,6 +131,7 @@ def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -
     doc.add_text("code", code_terms(text + " " + heading))
     doc.add_text("path", path_terms(path))
     doc.add_text("heading", heading)
+    doc.add_text("folded", folded_words(text, heading, path))
     return doc
 
 
@@ -231,15 +261,15 @@ class LexicalIndex:
         return int(getattr(found, "count", 0) or 0), int(searcher.num_docs)
 
     def near(self, word: str, typos: int) -> bool:
-        """Whether any chunk's body, heading, path or identifiers hold a word within `typos` edits of
-        `word`, as each field's analyser reads both (case aside, stemmed in the body). For one word of
-        ASCII letters and digits up to EDIT_LENGTH long, an edit never touches the first letter
+        """Whether any chunk's body, heading, path, identifiers or folded words hold a word within `typos`
+        edits of `word`, as each field's analyser reads both (case aside, stemmed in the body). For one
+        word of ASCII letters and digits up to EDIT_LENGTH long, an edit never touches the first letter
         (`one_edit`): "Cython" is not a typo of "python". Longer words (the expression would outgrow
         tantivy's limit on its automaton) and other text take tantivy's fuzzy query, first letter and all."""
         clean = re.sub(r"\W+", " ", word.lower()).strip()  # lower: "OR" is a word, not an operator
         if not clean:
             return False
-        fields = ["body", "heading", "path", "code"]
+        fields = ["body", "heading", "path", "code", "folded"]
         parsed = None
         if typos == 1 and re.fullmatch(rf"[a-z0-9]{{2,{EDIT_LENGTH}}}", clean):
             analysed = index_analyzer().analyze(clean)
@@ -253,6 +283,7 @@ class LexicalIndex:
                             ("heading", stemmed),
                             ("path", clean),
                             ("code", clean),
+                            ("folded", clean),
                         )
                     ]
                 )
@@ -264,8 +295,10 @@ class LexicalIndex:
         return bool(getattr(self.index.searcher().search(parsed, 1, count=True), "count", 0))
 
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:
-        """BM25 top-`limit` as (chunk id, score). Any user text is accepted; nothing raises on syntax."""
-        text = sanitize(query)
+        """BM25 top-`limit` as (chunk id, score). Any user text is accepted; nothing raises on syntax. A
+        word with accents is searched without them as well: the folded field holds text stored with its
+        marks apart (NFD), which the other fields split at each mark."""
+        text = " ".join(t for t in (sanitize(query), folded_words(query)) if t)
         if not text:
             return []
         parsed, _errors = self.index.parse_query_lenient(text, list(FIELDS), field_boosts=BOOSTS)
