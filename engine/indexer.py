@@ -29,7 +29,7 @@ from engine.ingest.ocr_phase import ScanText
 from engine.ingest.scans import NO_TEXT_LAYER, NoTextLayer
 from engine.ingest.secrets import note as secrets_note
 from engine.ingest.secrets import redact as redact_secrets
-from engine.names import within
+from engine.store.base import LexicalRow
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow, QueuedText
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
@@ -115,7 +115,7 @@ class Indexer:
             log.warning("the keyword index is behind the catalog but the disk is too full to rebuild it")
             return False
         self.lexical.clear()
-        rows: list[tuple[int, int, str, str, str]] = []
+        rows: list[LexicalRow] = []
         for batch in self.catalog.iter_lexical_rows():
             rows.extend(batch)
         self.lexical.apply(generation, (), rows)
@@ -289,7 +289,7 @@ class Indexer:
             file_ids, chunk_ids, removed_chunks = self.catalog.replace_files(con, folder.id, writes)
         replaced = list(file_ids.values())
         lexical_rows = [
-            (cid, file_ids[w.path], within(w.path, folder.path), c.heading, c.text)
+            (cid, file_ids[w.path], w.path, c.heading, c.text, folder.path)
             for w in writes
             for cid, c in zip(chunk_ids[w.path], w.chunks, strict=True)
         ]

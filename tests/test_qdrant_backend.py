@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,6 +128,23 @@ def test_edits_and_deletions_reach_the_collections(pair: tuple[Engine, Engine], 
     assert lexical.num_docs() == 0 and len(vectors) == 0
 
 
+def test_both_stores_read_a_path_from_its_folder_down_and_words_without_their_accents(
+    pair: tuple[Engine, Engine], demo: Path
+) -> None:
+    """The folders above the indexed one are in no store's path terms (every file under /tmp/pytest-of-…
+    matched "pytest"), and the folded words are in both: "Muller" finds a "Müller" stored decomposed."""
+    note = demo / "notes" / "visitors.md"
+    note.write_text(unicodedata.normalize("NFD", "# Visitors\n\nDr. Müller came from São Paulo.\n"), "utf-8")
+    for engine in pair:
+        engine.run(engine.sync())
+        assert engine.search("pytest", mode="keyword").hits == []
+        for query in ("Muller", "Müller", "Sao Paulo"):
+            hits = engine.search(query, mode="keyword").hits
+            assert [Path(h.path).name for h in hits][:1] == ["visitors.md"], query
+    embedded, qdrant = pair
+    assert located(qdrant, "Muller", "keyword") == located(embedded, "Muller", "keyword")
+
+
 def test_keyword_only_then_hybrid(tmp_path: Path, demo: Path) -> None:
     engine = open_engine(tmp_path / "home", ":memory:")
     engine.add_folder(demo)
@@ -210,7 +228,7 @@ def test_sparse_bm25_follows_tantivy_lengths_and_phrases() -> None:
     together = sparse.tokenise("/k/a.py", "", "call create_agent(model)", by_field)
     apart = sparse.tokenise("/k/b.md", "", "create the agent", by_field)
     assert ("creat", "agent") in together["body"].pairs and not apart["body"].pairs
-    avgdl = dict.fromkeys(("body", "code", "path", "heading"), 3.0)
+    avgdl = dict.fromkeys(sparse.BOOSTS, 3.0)
     query = sparse.query_weights("create_agent")
 
     def score(doc: dict[int, float]) -> float:

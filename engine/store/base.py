@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 Ids = npt.NDArray[np.int64]
 Matrix = npt.NDArray[np.float32]
-LexicalRow = tuple[int, int, str, str, str]  # chunk id, file id, path, heading, text
+LexicalRow = tuple[int, int, str, str, str, str]  # chunk id, file id, path, heading, text, its watched folder
 
 
 class VectorStore(Protocol):

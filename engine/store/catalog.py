@@ -25,7 +25,8 @@ import numpy.typing as npt
 
 from engine.errors import CiteError, disk_full
 from engine.events import Chunk
-from engine.names import stored, unstored, within
+from engine.names import stored, unstored
+from engine.store.base import LexicalRow
 from engine.store.recent import RecentFiles
 from engine.text import fold
 
@@ -693,15 +694,14 @@ class Catalog:
             done.set()
             timer.cancel()
 
-    def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[tuple[int, int, str, str, str]]]:
-        """(chunk id, file id, path from its folder's own name down, heading, text) for rebuilding the
-        lexical index."""
+    def iter_lexical_rows(self, batch: int = 5000) -> Iterator[list[LexicalRow]]:
+        """(chunk id, file id, path, heading, text, watched folder) for rebuilding the lexical index."""
         result = self._cur().execute(
             "SELECT c.id, c.file_id, f.path, c.heading, c.text, d.path FROM chunks c "
             "JOIN files f ON f.id = c.file_id LEFT JOIN folders d ON d.id = f.folder_id ORDER BY c.id"
         )
         while rows := result.fetchmany(batch):
-            yield [(int(r[0]), int(r[1]), within(r[2], r[5] or ""), r[3], r[4]) for r in rows]
+            yield [(int(r[0]), int(r[1]), r[2], r[3], r[4], r[5] or "") for r in rows]
 
     def set_meta(self, key: str, value: str) -> None:
         with self.write(chunks_changed=False) as con:

@@ -21,7 +21,8 @@ import tantivy
 from tantivy import Occur, Query
 
 from engine.errors import disk_full
-from engine.names import shown
+from engine.names import shown, within
+from engine.store.base import LexicalRow
 from engine.text import fold, index_analyzer
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
@@ -198,10 +199,9 @@ class LexicalIndex:
             self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
         return self._writer
 
-    def apply(
-        self, generation: int, remove_files: Iterable[int], add: Sequence[tuple[int, int, str, str, str]]
-    ) -> None:
-        """Delete every chunk of remove_files, add (chunk id, file id, path, heading, text), commit."""
+    def apply(self, generation: int, remove_files: Iterable[int], add: Sequence[LexicalRow]) -> None:
+        """Delete every chunk of remove_files, add (chunk id, file id, path, heading, text, watched
+        folder), commit. A path is indexed from its folder's own name down (`engine.names.within`)."""
         with self._lock:
             try:
                 writer = self._writer_()
@@ -209,8 +209,8 @@ class LexicalIndex:
                     writer.delete_documents_by_query(
                         tantivy.Query.term_query(self.index.schema, "file_id", file_id)
                     )
-                for row in add:
-                    writer.add_document(_document(*row))
+                for chunk_id, file_id, path, heading, text, folder in add:
+                    writer.add_document(_document(chunk_id, file_id, within(path, folder), heading, text))
                 writer.commit()
                 writer.wait_merging_threads()
                 self._write_state(generation)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from engine.errors import CiteError, MissingDependency
+from engine.names import within
 from engine.store import sparse
 from engine.store.base import Ids, LexicalRow, Matrix
 from engine.store.lexical import BOOSTS
@@ -453,7 +454,7 @@ class QdrantLexical:
         m = _models()
         by_field = sparse.analyzers()
         folders = [f.path for f in self.catalog.folders()]
-        tokenised = [(row, sparse.tokenise(*row[2:], by_field)) for row in rows]
+        tokenised = [(row, sparse.tokenise(within(row[2], row[5]), row[3], row[4], by_field)) for row in rows]
         state = self._state()
         tokens = state.setdefault("tokens", {})
         state["docs"] = int(state.get("docs", 0)) + len(rows)
@@ -462,7 +463,7 @@ class QdrantLexical:
                 tokens[f] = int(tokens.get(f, 0)) + len(toks.terms)
         avgdl = {f: max(1.0, tokens.get(f, 0) / max(1, state["docs"])) for f in BOOSTS}
         points = []
-        for (chunk_id, file_id, path, _heading, _text), fields in tokenised:
+        for (chunk_id, file_id, path, _heading, _text, _folder), fields in tokenised:
             weights = sparse.doc_weights(fields, avgdl)
             payload = _payload(path, file_id, folders)
             payload["terms"] = sorted(set(fields["body"].terms) | set(fields["heading"].terms))

@@ -23,10 +23,10 @@ from collections import Counter
 
 import tantivy
 
-from engine.store.lexical import BOOSTS, code_terms, path_terms, sanitize
+from engine.store.lexical import BOOSTS, code_terms, folded_words, path_terms, sanitize
 
 K1, B = 1.2, 0.75  # Tantivy's BM25 constants
-VERSION = 2  # bump when what a point holds changes: the keyword collection is rebuilt
+VERSION = 3  # bump when what a point holds changes (3: paths from the folder down, folded words): rebuilt
 PAIRS_ACROSS_WORDS = frozenset({"code", "path"})  # fields whose text is identifier parts, space-separated
 
 
@@ -59,7 +59,7 @@ def analyzers() -> dict[str, tantivy.TextAnalyzer]:
         return builder.build()
 
     stemmed, plain = build(True), build(False)
-    return {"body": stemmed, "code": plain, "path": plain, "heading": stemmed}
+    return {"body": stemmed, "code": plain, "path": plain, "heading": stemmed, "folded": plain}
 
 
 def term_index(field: str, term: str) -> int:
@@ -78,6 +78,7 @@ def fields(path: str, heading: str, text: str) -> dict[str, str]:
         "code": code_terms(text + " " + heading),
         "path": path_terms(path),
         "heading": heading,
+        "folded": folded_words(text, heading, path),
     }
 
 
@@ -125,7 +126,7 @@ def query_weights(query: str) -> dict[int, float]:
     """A query's sparse vector: per distinct word (as typed: Tantivy's parser keeps one clause per
     distinct word, so "Graph graph" is two and "graph graph" one) and field, the field's boost on its
     term, or on its pairs when the analyser cuts the word in several (Tantivy's phrase)."""
-    words = dict.fromkeys(sanitize(query).replace('"', " ").split())
+    words = dict.fromkeys(f"{sanitize(query)} {folded_words(query)}".replace('"', " ").split())
     weights: dict[int, float] = {}
     for f, analyzer in analyzers().items():
         for word in words:
