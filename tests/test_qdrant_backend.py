@@ -141,6 +141,8 @@ def test_both_stores_read_a_path_from_its_folder_down_and_words_without_their_ac
         for query in ("Muller", "Müller", "Sao Paulo"):
             hits = engine.search(query, mode="keyword").hits
             assert [Path(h.path).name for h in hits][:1] == ["visitors.md"], query
+        assert all(engine.knows(w) for w in ("Muller", "Müller", "Sao", "Paulo")), engine
+        assert not engine.knows("Mahler") and not engine.knows("Pytest")
     embedded, qdrant = pair
     assert located(qdrant, "Muller", "keyword") == located(embedded, "Muller", "keyword")
 

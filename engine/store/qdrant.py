@@ -425,6 +425,7 @@ class QdrantLexical:
                 ("folder", "keyword"),
                 ("type", "keyword"),
                 ("terms", "keyword"),
+                ("folded", "keyword"),
             )
             self.conn.keyword_indexes(self.conn.sparse, fields)
 
@@ -467,6 +468,7 @@ class QdrantLexical:
             weights = sparse.doc_weights(fields, avgdl)
             payload = _payload(path, file_id, folders)
             payload["terms"] = sorted(set(fields["body"].terms) | set(fields["heading"].terms))
+            payload["folded"] = sorted(set(fields["folded"].terms))
             vector = m.SparseVector(indices=list(weights), values=list(weights.values()))
             points.append(m.PointStruct(id=chunk_id, vector={SPARSE: vector}, payload=payload))
         return points
@@ -496,9 +498,17 @@ class QdrantLexical:
         return int(found.count), total
 
     def near(self, word: str, typos: int) -> bool:
-        """Whether any chunk's body or heading holds `word`'s stems: exactly, whatever `typos` (the
-        payload holds stems, not an automaton to search them by edits)."""
-        return self.doc_freq(word)[0] > 0
+        """Whether any chunk's body or heading holds `word`'s stems, or its folded words hold `word`
+        (Engine.knows asks again without the marks): exactly, whatever `typos` (the payload holds
+        terms, not an automaton to search them by edits)."""
+        if self.doc_freq(word)[0] > 0:
+            return True
+        words = sorted(set(sparse.analyzers()["folded"].analyze(word)))
+        if not words or not self.conn.exists(self.conn.sparse):
+            return False
+        m = _models()
+        flt = m.Filter(must=[m.FieldCondition(key="folded", match=m.MatchAny(any=words))])
+        return bool(self.conn.call(lambda c: c.count(self.conn.sparse, count_filter=flt, exact=True)).count)
 
     def search(
         self, query: str, limit: int, folder: str | None = None, types: Sequence[str] = ()
