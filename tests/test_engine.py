@@ -183,12 +183,37 @@ def test_a_word_is_found_with_or_without_its_accents(engine: Engine, tmp_path: P
     write(root, "brazil.md", "# Brazil\n\nWe landed in São Paulo at dawn.\n")
     write(root, "letters.md", unicodedata.normalize("NFD", "# Letters\n\nA letter from Müller in Erdély.\n"))
     write(root, "plain.md", "# Plain\n\nNothing to see here.\n")
+    # marks no precomposed letter holds: Russian stress, Yoruba tones (the tokenizer cuts the word there)
+    write(root, "names.md", "# Names\n\nАлекса́ндр Пу́шкин met Fẹ́mi in Ẹ́kó.\n")
+    write(root, "korean.md", "# Korean\n\n서울특별시 안내\n")
     engine.add_folder(root)
     engine.run(engine.sync(embed=False))
     assert paths(engine, "Sao Paulo")[0] == "brazil.md" and paths(engine, "São")[0] == "brazil.md"
     for query in ("Muller", "Müller", "Erdely", "Erdély"):
         assert paths(engine, query) == ["letters.md"], query
     assert paths(engine, "Mueller") == []
+    for query in ("Пушкин", "Пу́шкин", "Femi", "Eko"):
+        assert paths(engine, query) == ["names.md"], query
+        assert engine.knows(query), query
+    assert paths(engine, "서울특별시") == ["korean.md"] and engine.knows("서울특별시")
+
+
+def test_a_reader_of_a_keyword_index_another_version_wrote_is_told_so(
+    engine: Engine, small_folder: Path
+) -> None:
+    """Only the writer rebuilds an index of another schema; a reader opening it before then gets a clear
+    error, not tantivy's 'the schema does not match'."""
+    from engine.store.lexical import LexicalIndex
+
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    folder = engine.home / "index" / "bm25"
+    engine.close()
+    state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
+    (folder / "state.json").write_text(json.dumps({**state, "schema": SCHEMA_VERSION - 1}), encoding="utf-8")
+    with pytest.raises(CiteError, match="another version"):
+        LexicalIndex(folder, read_only=True)
+    assert LexicalIndex(folder).generation() == -1  # the writer wipes it: rebuilt from the catalog
 
 
 def test_search_filters(engine: Engine, small_folder: Path) -> None:

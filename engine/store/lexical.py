@@ -20,7 +20,7 @@ from pathlib import Path
 import tantivy
 from tantivy import Occur, Query
 
-from engine.errors import disk_full
+from engine.errors import CiteError, disk_full
 from engine.names import shown, within
 from engine.store.base import LexicalRow
 from engine.text import fold, index_analyzer
@@ -72,26 +72,28 @@ def path_terms(path: str) -> str:
 def folded_words(*texts: str) -> str:
     """The words of `texts` that read otherwise with their marks dropped, as `engine.text.fold` reads
     them ("Müller" -> "muller", "Nguyễn" -> "nguyen"): the folded field, so a name is found with or
-    without its accents by a term look-up, at any size of index. Text stored decomposed (NFD) is composed
-    first: the tokenizer would split it at each mark. Empty for ASCII text (most chunks: no cost)."""
+    without its accents by a term look-up, at any size of index. A token is folded whole before it is cut
+    into words: a mark no precomposed letter holds ("Пу́шкин", "Fẹ́mi", text stored decomposed) splits the
+    word where the tokenizer cuts it, and only the folded form reads it whole. Empty for ASCII text (most
+    chunks: no cost)."""
     words: set[str] = set()
     for text in texts:
         if text.isascii():
             continue
-        if not unicodedata.is_normalized("NFC", text):
-            text = unicodedata.normalize("NFC", text)
         for token in {t for t in text.split() if not t.isascii()}:  # a split is ~3x faster than \w+
-            words.update(_folded(word) for word in re.findall(r"\w+", token) if not word.isascii())
-    words.discard("")
+            folded = _folded(token)
+            if folded:
+                words.update(set(re.findall(r"\w+", folded)) - set(re.findall(r"\w+", token.lower())))
     return " ".join(sorted(words))
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _folded(word: str) -> str:
-    """`word` folded, or "" when folding leaves it as it is (a word of letters without marks: Cyrillic,
-    CJK). Cached: a folder's names recur."""
-    folded = fold(word)
-    return "" if folded == word.lower() else folded
+def _folded(token: str) -> str:
+    """`token` folded and composed again, or "" when that leaves it as it is: Hangul, which NFKD splits
+    into its letters, comes back whole, and a word of letters without marks is left out. Cached: a
+    folder's names recur."""
+    folded = unicodedata.normalize("NFC", fold(token))
+    return "" if folded == token.lower() else folded
 
 
 def sanitize(query: str) -> str:
@@ -177,6 +179,11 @@ class LexicalIndex:
             folder.mkdir(parents=True, exist_ok=True)
             if self._state().get("schema") != SCHEMA_VERSION:
                 self._wipe()
+        elif self._state().get("schema", SCHEMA_VERSION) != SCHEMA_VERSION:
+            raise CiteError(
+                "The keyword index was written by another version of Citeline and is being rebuilt.",
+                "try again once the app (or `citeline sync`) that holds the index has opened it",
+            )
         self.index = tantivy.Index(_schema(), path=str(folder), reuse=True)
         self._writer: tantivy.IndexWriter | None = None
 
