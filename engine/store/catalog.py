@@ -38,9 +38,9 @@ VENDORED = r"(^|[\\/])(vendors?|third[-_]?party|3rdparty|bower_components)[\\/]"
 # (1,158 MB peak); with this limit it stayed within 380-600 MB at the same speed (README "Scale"). What
 # a query needs beyond it spills to a temporary file beside the catalog.
 MEMORY_LIMIT = "256MB"
-# The longest a look-up over every chunk's text may take (a name, a release, a code or dotted name a question
-# writes, looked for where its search did not return it). On 2 cores one reads 0.2 s (a substring), 0.5 s
-# (a whole word, accents aside) or 0.8-1.4 s (a dotted name's parts in one file) per 100k chunks, so a
+# The longest a look-up over every chunk's text may take (a release, a code or dotted name a question writes,
+# looked for where its search did not return it; a name is a term look-up in the lexical index). On 2 cores
+# one reads 0.2 s (a substring) or 0.8-1.4 s (a dotted name's parts in one file) per 100k chunks, so a
 # large folder would hold an answer for seconds; past the budget the look-up is stopped and the thing
 # taken as held: a premise rule refuses only on proof.
 SCAN_BUDGET_S = 0.25

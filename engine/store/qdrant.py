@@ -454,7 +454,6 @@ class QdrantLexical:
         """Sparse BM25 points; the running token counts (avgdl per field) take this batch in first."""
         m = _models()
         by_field = sparse.analyzers()
-        folders = [f.path for f in self.catalog.folders()]
         tokenised = [(row, sparse.tokenise(within(row[2], row[5]), row[3], row[4], by_field)) for row in rows]
         state = self._state()
         tokens = state.setdefault("tokens", {})
@@ -464,9 +463,9 @@ class QdrantLexical:
                 tokens[f] = int(tokens.get(f, 0)) + len(toks.terms)
         avgdl = {f: max(1.0, tokens.get(f, 0) / max(1, state["docs"])) for f in BOOSTS}
         points = []
-        for (chunk_id, file_id, path, _heading, _text, _folder), fields in tokenised:
+        for (chunk_id, file_id, path, _heading, _text, folder), fields in tokenised:
             weights = sparse.doc_weights(fields, avgdl)
-            payload = _payload(path, file_id, folders)
+            payload = _payload(path, file_id, [folder])  # the row names its watched folder
             payload["terms"] = sorted(set(fields["body"].terms) | set(fields["heading"].terms))
             payload["folded"] = sorted(set(fields["folded"].terms))
             vector = m.SparseVector(indices=list(weights), values=list(weights.values()))
