@@ -13,6 +13,7 @@ import pytest
 from engine.api import Engine
 from engine.errors import Cancelled, CiteError
 from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
+from engine.retrieve.search import file_names_in
 from engine.store.lexical import SCHEMA_VERSION
 from tests.conftest import write
 
@@ -196,6 +197,37 @@ def test_a_word_is_found_with_or_without_its_accents(engine: Engine, tmp_path: P
         assert paths(engine, query) == ["names.md"], query
         assert engine.knows(query), query
     assert paths(engine, "서울특별시") == ["korean.md"] and engine.knows("서울특별시")
+
+
+def test_a_file_the_question_names_is_searched(engine: Engine, tmp_path: Path) -> None:
+    """A name written as code or as a file name brings that file's best chunks into the results even where
+    other files hold more of the question's words; a plain word names no file, and a name four files
+    share names none of them."""
+    root = tmp_path / "guide"
+    graph_words = "The graph recursion limit error: when the graph loops, fix the recursion limit error. "
+    for n in range(3):
+        write(root, f"loops{n}.md", f"# Loops {n}\n\n{graph_words * 4}\n")
+    write(root, "errors/GRAPH_RECURSION_LIMIT.md", "# Too many steps\n\nThe run took too many steps.\n")
+    write(root, "errors/about.md", "# About\n\nAn unrelated page.\n")
+    write(root, "tests/test_api.py", "def test_ping():\n    assert ping() == 'pong'\n")
+    write(root, "memory.md", "# Memory\n\nNotes on remembering.\n")
+    for n in range(4):
+        write(root, f"part{n}/index.md", f"# Part {n}\n\nSection {n}.\n")
+    write(root, "notes.md", "# Notes\n\nThe graph recursion limit error and its fix; memory and the index.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    question = (
+        "What causes the `GRAPH_RECURSION_LIMIT` error in a graph and how do I fix the recursion limit?"
+    )
+    assert "GRAPH_RECURSION_LIMIT.md" in paths(engine, question, k=3)
+    assert "test_api.py" in paths(engine, "what does test_api.py check about the graph error fix", k=3)
+    searcher = engine.searcher()
+    assert searcher.named("graph recursion limit error and memory") == []  # a plain word
+    assert searcher.named("what is in `index.md`") == []  # four files share the name
+    assert len(searcher.named("what is in `about.md`")) == 1
+    assert file_names_in(
+        "Does iterutils.chunked(src, 3) or `Runtime` use test_api.py, e.g. in docs/a_b.md?"
+    ) == ["iterutils.chunked", "iterutils", "chunked", "runtime", "test_api.py", "test_api", "e.g", "a_b.md"]
 
 
 def test_a_reader_of_a_keyword_index_another_version_wrote_is_told_so(

@@ -147,6 +147,17 @@ def test_both_stores_read_a_path_from_its_folder_down_and_words_without_their_ac
     assert located(qdrant, "Muller", "keyword") == located(embedded, "Muller", "keyword")
 
 
+def test_both_stores_search_a_file_the_question_names(pair: tuple[Engine, Engine]) -> None:
+    """The third list (files named in the question): the same chunks from both keyword stores, ordered by
+    the question's words, and a file's first chunks when none of them is in it."""
+    embedded, qdrant = pair
+    for query in ("what does `schedule.py` run at night", "what is in `CHANGELOG.md`", "`config.py` zzzqqq"):
+        named = embedded.searcher().named(query)
+        assert named, query
+        assert qdrant.searcher().named(query) == named, query
+        assert located(qdrant, query, "keyword") == located(embedded, query, "keyword"), query
+
+
 def test_keyword_only_then_hybrid(tmp_path: Path, demo: Path) -> None:
     engine = open_engine(tmp_path / "home", ":memory:")
     engine.add_folder(demo)

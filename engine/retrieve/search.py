@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -20,6 +21,34 @@ from engine.store.vectors import VectorIndex
 
 Mode = Literal["keyword", "vector", "hybrid"]
 Reranker = Callable[[str, list[Hit]], list[float]]
+
+# A name written as code or as a file in the query: in backticks, or a word with an inner "_", ".", "/"
+# or a lower-case letter before a capital (snake_case, dotted.name, path/to, camelCase).
+_WRITTEN = re.compile(r"`([^`\n]{1,200})`|(?<![\w./\\-])([\w][\w./\\-]*[\w])", re.UNICODE)
+_NAME_LIKE = re.compile(r"[^\W_]_+[^\W_]|[^\W\d]\.[^\W\d]|[^\W_][/\\][^\W_]|[a-z][A-Z]")
+NAMED_FILES = 4  # files a query may name that are searched as a list of their own
+NAMED_CHUNKS = 2  # each named file's chunks in that list
+NAME_SHARED_BY = 3  # a name more files share names none of them ("index", "__init__", "utils")
+
+
+def file_names_in(query: str) -> list[str]:
+    """What the query may call a file by, lower case, in order: each name it writes as code or as a file
+    name (`MODEL_AUTHENTICATION`, `config.yaml`, test_api.py, docs/intro.md, iterutils.chunked), its last
+    path part, and the dotted parts of four letters or more ("iterutils" of iterutils.chunked, the module
+    that defines it). Plain words name no file: a folder of notes holds "memory.md" and "Memory" is a word.
+    """
+    names: list[str] = []
+    for match in _WRITTEN.finditer(query):
+        token = match.group(1) or match.group(2)
+        if match.group(2) and not _NAME_LIKE.search(token):
+            continue
+        token = re.split(r"[/\\]", token.strip().strip("()[]{}<>@$:;,'\"").rstrip("."))[-1].lower()
+        token = re.sub(r"\(.*$", "", token)  # `chunked(src, size)`: the name
+        if not token or token.isdigit():
+            continue
+        parts = [p for p in token.split(".") if len(p) >= 4 and not p.isdigit()] if "." in token else []
+        names.extend(n for n in (token, *parts) if n not in names)
+    return names
 
 
 @dataclass(frozen=True)
@@ -88,8 +117,13 @@ class Searcher:
             t = time.perf_counter()
             dense = self.vectors.search(qvec, n)
             timings["vector"] = _ms(t)
+        named: list[int] = []
+        if mode in ("keyword", "hybrid"):
+            t = time.perf_counter()
+            named = self.named(query)
+            timings["named"] = _ms(t)
         t = time.perf_counter()
-        fused = rrf([[i for i, _ in lexical], [i for i, _ in dense]], self.rrf_k)
+        fused = rrf([[i for i, _ in lexical], [i for i, _ in dense], named], self.rrf_k)
         timings["fuse"] = _ms(t)
         hits = self._hits(query, fused, lexical, dense, filters, max(k, rerank_top if reranker else k))
         if reranker is not None and hits:
@@ -105,6 +139,25 @@ class Searcher:
             hits = head + hits[rerank_top:]
             timings["rerank"] = _ms(t)
         return SearchResult(query, mode, hits[:k], timings)
+
+    def named(self, query: str) -> list[int]:
+        """The best chunks of each file the query names (`file_names_in`), a third list for the fusion: a
+        question that says which file it is about ("What causes `GRAPH_RECURSION_LIMIT`?" of a folder
+        holding GRAPH_RECURSION_LIMIT.mdx, "what does test_api.py check") reaches that file's text even
+        where other chunks hold more of its words."""
+        names = file_names_in(query)
+        if not names:
+            return []
+        found = self.catalog.files_named(names, NAME_SHARED_BY)
+        files = list(dict.fromkeys(f for n in names for f in found.get(n, ())))[:NAMED_FILES]
+        per_file = [[cid for cid, _ in self.lexical.search_file(query, f, NAMED_CHUNKS)] for f in files]
+        return [
+            cid
+            for rank in range(NAMED_CHUNKS)
+            for ids in per_file
+            if rank < len(ids)
+            for cid in ids[rank : rank + 1]
+        ]
 
     def _hits(
         self,

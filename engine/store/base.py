@@ -79,6 +79,11 @@ class LexicalStore(Protocol):
         """BM25-style top-`limit` (chunk id, score) for any user text; never raises on syntax."""
         ...
 
+    def search_file(self, query: str, file_id: int, limit: int) -> list[tuple[int, float]]:
+        """The file's `limit` chunks that match `query` best (BM25-style), or its first chunks where none
+        matches: as (chunk id, score)."""
+        ...
+
 
 if TYPE_CHECKING:  # mypy holds the embedded stores to the protocols
 

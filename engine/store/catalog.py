@@ -491,6 +491,29 @@ class Catalog:
         )
         return row is not None
 
+    def files_named(self, names: Sequence[str], most: int) -> dict[str, list[int]]:
+        """For each of `names` (lower case), the indexed files whose name, or name without its last suffix,
+        it is (any case: "model_authentication" finds "MODEL_AUTHENTICATION.mdx", "config.py" finds
+        "Config.py"); a name more than `most` files share is left out, as naming none of them. One pass
+        over the files, not the chunks."""
+        if not names:
+            return {}
+        rows = (
+            self._cur()
+            .execute(
+                "SELECT id, name FROM (SELECT id, lower(regexp_extract(replace(path, '\\', '/'), '[^/]*$')) "
+                "AS name FROM files WHERE status = 'indexed') WHERE name IN (SELECT unnest($1)) "
+                "OR regexp_replace(name, '\\.[^.]*$', '') IN (SELECT unnest($1)) ORDER BY id",
+                [list(names)],
+            )
+            .fetchall()
+        )
+        found: dict[str, list[int]] = {}
+        for file_id, name in rows:
+            for key in {name, re.sub(r"\.[^.]*$", "", name)} & set(names):
+                found.setdefault(key, []).append(int(file_id))
+        return {name: ids for name, ids in found.items() if len(ids) <= most}
+
     def replace_files(
         self, con: CatalogConnection, folder_id: int, files: Sequence[FileWrite]
     ) -> tuple[dict[str, int], dict[str, list[int]], list[int]]:

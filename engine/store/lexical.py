@@ -126,15 +126,24 @@ def _schema() -> tantivy.Schema:
     return builder.build()
 
 
+def fields(path: str, heading: str, text: str) -> dict[str, str]:
+    """A chunk's text per field (FIELDS), as both keyword stores index it (this one and
+    engine/store/sparse.py). `path`: from the watched folder's own name down."""
+    return {
+        "body": text,
+        "code": code_terms(text + " " + heading),
+        "path": path_terms(path),
+        "heading": heading,
+        "folded": folded_words(text, heading, path),
+    }
+
+
 def _document(chunk_id: int, file_id: int, path: str, heading: str, text: str) -> tantivy.Document:
     doc = tantivy.Document()
     doc.add_unsigned("chunk_id", chunk_id)
     doc.add_unsigned("file_id", file_id)
-    doc.add_text("body", text)
-    doc.add_text("code", code_terms(text + " " + heading))
-    doc.add_text("path", path_terms(path))
-    doc.add_text("heading", heading)
-    doc.add_text("folded", folded_words(text, heading, path))
+    for field, value in fields(path, heading, text).items():
+        doc.add_text(field, value)
     return doc
 
 
@@ -305,10 +314,32 @@ class LexicalIndex:
         """BM25 top-`limit` as (chunk id, score). Any user text is accepted; nothing raises on syntax. A
         word with accents is searched without them as well: the folded field holds text stored with its
         marks apart (NFD), which the other fields split at each mark."""
+        parsed = self._parse(query)
+        return [] if parsed is None else self._top(parsed, limit)
+
+    def search_file(self, query: str, file_id: int, limit: int) -> list[tuple[int, float]]:
+        """The file's `limit` chunks that match `query` best, or its first chunks where none matches (every
+        chunk of the file matches; the query's words only order them)."""
+        in_file = Query.term_query(self.index.schema, "file_id", file_id)
+        parsed = self._parse(query)
+        clauses = [(Occur.Must, in_file)] + ([(Occur.Should, parsed)] if parsed is not None else [])
+        return self._top(Query.boolean_query(clauses), limit, order_by_chunk=True)
+
+    def _parse(self, query: str) -> Query | None:
         text = " ".join(t for t in (sanitize(query), folded_words(query)) if t)
         if not text:
-            return []
+            return None
         parsed, _errors = self.index.parse_query_lenient(text, list(FIELDS), field_boosts=BOOSTS)
+        return parsed
+
+    def _top(self, query: Query, limit: int, order_by_chunk: bool = False) -> list[tuple[int, float]]:
+        """The `limit` best (chunk id, score); ties (a file's chunks that no word matches) in chunk order
+        when `order_by_chunk`."""
         searcher = self.index.searcher()
-        result = searcher.search(parsed, limit, count=False)
-        return [(int(searcher.doc(addr)["chunk_id"][0]), float(score)) for score, addr in result.hits]
+        if limit <= 0:
+            return []
+        result = searcher.search(query, limit if not order_by_chunk else max(limit, 64), count=False)
+        found = [(int(searcher.doc(addr)["chunk_id"][0]), float(score)) for score, addr in result.hits]
+        if order_by_chunk:
+            found.sort(key=lambda cs: (-round(cs[1], 6), cs[0]))
+        return found[:limit]

@@ -531,6 +531,35 @@ class QdrantLexical:
         )
         return [(int(p.id), float(p.score)) for p in found.points]
 
+    def search_file(self, query: str, file_id: int, limit: int) -> list[tuple[int, float]]:
+        """The file's `limit` chunks that match `query` best, or its first chunks where none matches."""
+        if limit <= 0 or not self.conn.exists(self.conn.sparse):
+            return []
+        m = _models()
+        flt = m.Filter(must=[m.FieldCondition(key="file_id", match=m.MatchValue(value=int(file_id)))])
+        weights = sparse.query_weights(query)
+        found: list[tuple[int, float]] = []
+        if weights:
+            vector = m.SparseVector(indices=list(weights), values=list(weights.values()))
+            points = self.conn.call(
+                lambda c: c.query_points(
+                    self.conn.sparse,
+                    query=vector,
+                    using=SPARSE,
+                    limit=limit,
+                    query_filter=flt,
+                    with_payload=False,
+                )
+            ).points
+            found = [(int(p.id), float(p.score)) for p in points]
+        if len(found) < limit:  # chunks no word matches, in their order (chunk ids rise through a file)
+            have = {cid for cid, _ in found}
+            rest = self.conn.call(
+                lambda c: c.scroll(self.conn.sparse, scroll_filter=flt, limit=64, with_payload=False)
+            )[0]
+            found += sorted((int(p.id), 0.0) for p in rest if int(p.id) not in have)
+        return found[:limit]
+
 
 def open_stores(
     target: Target, index_dir: Path, catalog: Catalog, shards: int, replicas: int

@@ -1,7 +1,7 @@
 """BM25 as sparse vectors, scored as the Tantivy index scores it, for a store whose server applies the IDF
 (Qdrant's `Modifier.IDF`: `ln(1 + (N - n + 0.5) / (n + 0.5))`, Tantivy's formula).
 
-A chunk's four fields (body, code, path, heading, engine/store/lexical.py) are cut by Tantivy's own
+A chunk's fields (body, code, path, heading, folded: `engine.store.lexical.fields`) are cut by Tantivy's own
 analysers ("en_stem" or "default", rebuilt from tantivy's parts). A term's dimension is a hash of its
 field and text; its value is BM25's term-frequency part `tf (k1+1) / (tf + k1 (1 - b + b dl/avgdl))`, with
 the length `dl` quantised by Tantivy's one-byte field norm and `avgdl` the raw mean, as Tantivy has them.
@@ -23,7 +23,7 @@ from collections import Counter
 
 import tantivy
 
-from engine.store.lexical import BOOSTS, code_terms, folded_words, path_terms, sanitize
+from engine.store.lexical import BOOSTS, fields, folded_words, sanitize
 
 K1, B = 1.2, 0.75  # Tantivy's BM25 constants
 VERSION = 3  # bump when what a point holds changes (3: paths from the folder down, folded words): rebuilt
@@ -69,17 +69,6 @@ def term_index(field: str, term: str) -> int:
 
 def pair_index(field: str, first: str, second: str) -> int:
     return term_index(field + "+", f"{first} {second}")
-
-
-def fields(path: str, heading: str, text: str) -> dict[str, str]:
-    """A chunk's field texts, as engine/store/lexical.py indexes them."""
-    return {
-        "body": text,
-        "code": code_terms(text + " " + heading),
-        "path": path_terms(path),
-        "heading": heading,
-        "folded": folded_words(text, heading, path),
-    }
 
 
 class Tokens:
