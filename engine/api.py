@@ -775,9 +775,10 @@ class Engine:
         """The chunk after this one in its file (a lead-in's list may sit there), or None."""
         return self.catalog.next_chunk(chunk_id)
 
-    def mentions(self, *terms: str) -> bool:
-        """Whether any indexed file holds one of `terms` (case aside): in its text, a heading or its path."""
-        return self.catalog.mentions(*terms)
+    def mentions(self, *terms: str, whole: bool = False) -> bool:
+        """Whether any indexed file holds one of `terms` (case aside; `whole`: as a whole identifier): in
+        its text, a heading or its path."""
+        return self.catalog.mentions(*terms, whole=whole)
 
     def together(self, *words: str, member: str) -> bool:
         """Whether one indexed file holds every one of `words` as a whole word and `member` where code

@@ -1513,6 +1513,12 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
         "Pass `retries=3` to the transport to retry failed connections.\n",
     )
     write(root, "src/pool.py", "def drain(pool, max_idle_seconds=90):\n    return pool.close_idle()\n")
+    write(
+        root,
+        "src/options.js",
+        "// Every mandatory option must have a value.\nfunction _checkForMissingMandatoryOptions() {}\n"
+        "const archive = 'backup.tar.gz';\n",
+    )
     index_with_notes(engine, root)
     scripted = Scripted([RawSentence("It is 30 seconds.", (1,), "after 5 seconds")])
     use(engine, scripted)
@@ -1537,6 +1543,21 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
     # a name in a file the question's passages may lack is looked up in the whole index
     assert premise.unknown_identifiers("What does max_idle_seconds do?", [], engine.mentions) == []
     assert premise.unknown_identifiers("And max_idle_minutes?", [], engine.mentions) == ["max_idle_minutes"]
+    # a code name is held as a whole identifier: not by prose saying its words, nor inside a longer name;
+    # a file name or an extension is held anywhere in the text
+    assert engine.mentions("mandatoryoption") and not engine.mentions("mandatoryoption", whole=True)
+    assert premise.unknown_identifiers("How do I use .mandatoryOption()?", [], engine.mentions) == [
+        "mandatoryOption"
+    ]
+    assert (
+        premise.unknown_identifiers("What does _checkForMissingMandatoryOptions check?", [], engine.mentions)
+        == []
+    )
+    assert premise.unknown_identifiers("Is a .tar.gz archive kept?", [], engine.mentions) == []
+    hits = engine.evidence("mandatory option")
+    assert premise.unknown_identifiers("How do I use .mandatoryOption()?", hits, engine.mentions) == [
+        "mandatoryOption"
+    ]
 
 
 def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven(

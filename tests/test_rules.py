@@ -29,7 +29,7 @@ def context(question: str, hits: list[Hit], exists: bool = False, indexed: str =
         doc_freq,
         True,
         lambda ref, by: exists,
-        lambda *forms: any(f in indexed.lower() for f in forms),
+        lambda *forms, whole=False: any(f in indexed.lower() for f in forms),
         lambda word: word.lower() in indexed.lower().split(),
         lambda *words, member: all(w.lower() in indexed.lower().split() for w in (*words, member)),
     )

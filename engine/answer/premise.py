@@ -259,7 +259,9 @@ def spellings(name: str) -> list[str]:
 def unknown_identifiers(
     question: str, hits: Sequence[Hit], mentions: Mentions, together: Together | None = None
 ) -> list[str]:
-    """The code names of the question that no hit and no indexed file holds, in any spelling. A dotted
+    """The code names of the question that no hit and no indexed file holds, in any spelling code writes
+    it, as a whole identifier (`.mandatoryOption()` is not held by prose saying "mandatory option" nor by
+    `_checkForMissingMandatoryOptions`); a file name or an extension anywhere in the text. A dotted
     name (`PriorityQueue.pop`, `os.path.join`) is an attribute read as often as a file name: code defines
     the class and its method apart, so one held nowhere as written is still known where one file holds
     each part before the last as a word and the last as a member it defines, assigns or calls
@@ -268,13 +270,37 @@ def unknown_identifiers(
     if not names:
         return []
     text = "\n".join(chunk_text(h) for h in hits).lower()
-    forms = {n: spellings(n) for n in names}
-    unseen = {n: f for n, f in forms.items() if not any(s in text for s in f)}
-    if len(unseen) > 1 and not mentions(*(s for spelt in unseen.values() for s in spelt)):
-        missing = list(unseen)  # one scan of the index for all of them: none is there
-    else:
-        missing = [name for name, spelt in unseen.items() if not mentions(*spelt)]
-    return [name for name in missing if not _held_apart(name, hits, together)]
+    files = set(_file_names(question))
+    unseen: dict[bool, dict[str, list[str]]] = {True: {}, False: {}}  # by: is it a code name?
+    for name in names:
+        code = name not in files
+        forms = code_spellings(name) if code else spellings(name)
+        if not any(_holds(text, form, code) for form in forms):
+            unseen[code][name] = forms
+    missing: list[str] = []
+    for code, group in unseen.items():
+        if len(group) > 1 and not mentions(*(s for spelt in group.values() for s in spelt), whole=code):
+            missing += group  # one scan of the index for all of them: none is there
+        else:
+            missing += [name for name, spelt in group.items() if not mentions(*spelt, whole=code)]
+    return [name for name in names if name in missing and not _held_apart(name, hits, together)]
+
+
+def code_spellings(name: str) -> list[str]:
+    """A code name's spellings as code writes it, and the name as written (`_private` keeps its
+    underscore): `spellings` less "max retries", since prose that says the words does not hold the name,
+    but for letters then digits, a format or a version that prose writes apart ("Python 3", "sha 256")."""
+    spelt = spellings(name)
+    kept = spelt if _ALNUM.fullmatch(name) else [form for form in spelt if " " not in form]
+    return list(dict.fromkeys([name.lower(), *kept]))
+
+
+def _holds(text: str, form: str, whole: bool) -> bool:
+    """Whether lower-case `text` holds `form`; `whole`: as a whole identifier, not inside a longer one
+    ("_checkformissingmandatoryoptions" does not hold mandatoryoption)."""
+    if not whole:
+        return form in text
+    return form in text and re.search(rf"(?<![a-z0-9_]){re.escape(form)}(?![a-z0-9_])", text) is not None
 
 
 MEMBER_LENGTH = 100  # a longer part names nothing (and would cost a scan for nothing)

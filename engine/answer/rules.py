@@ -98,7 +98,7 @@ class Lookups:
         self.seconds = 0.0
 
     def bound(self, look: Callable[..., bool]) -> Callable[..., bool]:
-        def bounded(*args: str, **kwargs: str) -> bool:
+        def bounded(*args: str, **kwargs: object) -> bool:
             if self.seconds >= LOOKUPS_PER_QUESTION_S:
                 return True
             started = time.perf_counter()

@@ -656,14 +656,19 @@ class Catalog:
         )
         return ChunkRow(*row) if row else None
 
-    def mentions(self, *terms: str) -> bool:
+    def mentions(self, *terms: str, whole: bool = False) -> bool:
         """Whether any indexed chunk's text or heading, or any indexed file's path, holds one of `terms`
-        (case aside): one scan, which stops at the first match (True, unproven, past SCAN_BUDGET_S)."""
+        (case aside; `whole`: as a whole identifier, no letter, digit or "_" either side): one scan, which
+        stops at the first match (True, unproven, past SCAN_BUDGET_S)."""
         if not terms:
             return False
         fields = ("lower(c.text)", "lower(c.heading)", f"lower({_PATH_WITHIN})")
-        where = " OR ".join(f"contains({field}, ?)" for _ in terms for field in fields)
-        return self._any_chunk(where, [t.lower() for t in terms for _ in fields])
+        if not whole:
+            where = " OR ".join(f"contains({field}, ?)" for _ in terms for field in fields)
+            return self._any_chunk(where, [t.lower() for t in terms for _ in fields])
+        where = " OR ".join(f"(contains({f}, ?) AND regexp_matches({f}, ?))" for _ in terms for f in fields)
+        params = [p for t in terms for _ in fields for p in (t.lower(), _whole_word(t.lower()))]
+        return self._any_chunk(where, params)
 
     def holds_together(self, words: Sequence[str], member: str, pattern: str) -> bool:
         """Whether one indexed file holds every one of `words` as a whole word and a match of `pattern`
