@@ -153,8 +153,15 @@ Lookup = tuple[str, Callable[[Engine], bool]]
 # What an answer's premise rules look up in the whole index, each absent from the corpus.
 LOOKUPS: tuple[Lookup, ...] = (
     ("a name (Engine.knows)", lambda e: e.knows("Frobnicator")),
-    ("a code name (Engine.mentions)", lambda e: e.mentions("frob_nicator", "frob-nicator", "frobnicator")),
+    (
+        "a code name (Engine.mentions)",
+        lambda e: e.mentions("frob_nicator", "frob-nicator", "frobnicator", whole=True),
+    ),
     ("a dotted name's parts (Engine.together)", lambda e: e.together("FrobQueue", member="pop")),
+    (
+        "a file the question names (Searcher.named)",
+        lambda e: bool(e.searcher().named("what is `frob_nicator.py`")),
+    ),
 )
 
 
