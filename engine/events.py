@@ -60,6 +60,7 @@ class Hit:
     rerank_score: float | None = None
     mtime: float = 0.0
     instructions: bool = False  # its prose is addressed to an AI model (engine/answer/injection.py)
+    named_rank: int | None = None  # its rank in the chunks of files the query names (Searcher.named)
 
 
 @dataclass(frozen=True)

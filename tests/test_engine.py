@@ -227,7 +227,21 @@ def test_a_file_the_question_names_is_searched(engine: Engine, tmp_path: Path) -
     assert len(searcher.named("what is in `about.md`")) == 1
     assert file_names_in(
         "Does iterutils.chunked(src, 3) or `Runtime` use test_api.py, e.g. in docs/a_b.md?"
-    ) == ["iterutils.chunked", "iterutils", "chunked", "runtime", "test_api.py", "test_api", "e.g", "a_b.md"]
+    ) == [
+        ("iterutils.chunked", "iterutils", "chunked"),
+        ("runtime",),
+        ("test_api.py", "test_api"),
+        ("e.g",),
+        ("a_b.md",),
+    ]
+    # the most specific form that names a file: test_api.py is not docs/test_api.rst
+    write(root, "docs/test_api.rst", "Test API\n========\n\nHow the graph error fix is tested.\n")
+    engine.run(engine.sync(embed=False))
+    hits = engine.search("what does test_api.py check about the graph error fix", k=10, mode="keyword").hits
+    named = {Path(h.path).name: h.named_rank for h in hits if h.named_rank is not None}
+    assert named == {"test_api.py": 1}
+    assert {Path(h.path).name for h in hits if h.named_rank} == {"test_api.py"}
+    assert len(searcher.named("what does `test_api` check")) == 2  # the name without its suffix: both
 
 
 def test_a_reader_of_a_keyword_index_another_version_wrote_is_told_so(

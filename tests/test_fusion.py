@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -65,3 +67,13 @@ def test_fuse_ranks_model_breaks_a_tie_between_lists() -> None:
     assert fuse_ranks(hits) == [1, 0]
     hits = [_hit(0, 1, 2, 0.8), _hit(1, 2, 1, 0.2)]
     assert fuse_ranks(hits) == [0, 1]
+
+
+def test_fuse_ranks_keeps_the_named_file_list() -> None:
+    # b is in no keyword or vector list, only first among the chunks of a file the query names: the second
+    # stage fuses that rank too, so it stays above c, whose one list ranks it lower
+    a, b, c = _hit(0, 1, 1, 0.3), replace(_hit(1, None, None, 0.2), named_rank=1), _hit(2, 5, None, 0.1)
+    k = DEFAULT_K
+    want = {0: 2 / (k + 1) + 1 / (k + 1), 1: 1 / (k + 1) + 1 / (k + 2), 2: 1 / (k + 5) + 1 / (k + 3)}
+    assert fuse_ranks([a, b, c]) == sorted(want, key=lambda i: -want[i]) == [0, 1, 2]
+    assert fuse_ranks([a, replace(b, named_rank=None), c]) == [0, 2, 1]

@@ -50,6 +50,7 @@ def hit_out(rank: int, hit: Hit) -> SearchHit:
         lexical_score=hit.lexical_score,
         vector_rank=hit.vector_rank,
         vector_score=hit.vector_score,
+        named_rank=hit.named_rank,
         rerank_score=hit.rerank_score,
         modified=iso(hit.mtime),
     )

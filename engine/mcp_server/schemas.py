@@ -34,6 +34,9 @@ class SearchHit(_Out):
     lexical_score: float | None
     vector_rank: int | None
     vector_score: float | None
+    named_rank: int | None = Field(
+        default=None, description="Rank among the chunks of files the query names (`config.py`), else null."
+    )
     rerank_score: float | None = Field(
         description="Second-stage score (MaxSim by default) for the top 20 of a hybrid search, else null."
     )

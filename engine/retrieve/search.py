@@ -31,13 +31,13 @@ NAMED_CHUNKS = 2  # each named file's chunks in that list
 NAME_SHARED_BY = 3  # a name more files share names none of them ("index", "__init__", "utils")
 
 
-def file_names_in(query: str) -> list[str]:
-    """What the query may call a file by, lower case, in order: each name it writes as code or as a file
-    name (`MODEL_AUTHENTICATION`, `config.yaml`, test_api.py, docs/intro.md, iterutils.chunked), its last
-    path part, and the dotted parts of four letters or more ("iterutils" of iterutils.chunked, the module
-    that defines it). Plain words name no file: a folder of notes holds "memory.md" and "Memory" is a word.
-    """
-    names: list[str] = []
+def file_names_in(query: str) -> list[tuple[str, ...]]:
+    """What the query may call a file by, lower case, in order: for each name it writes as code or as a
+    file name (`MODEL_AUTHENTICATION`, `config.yaml`, test_api.py, docs/intro.md, iterutils.chunked), its
+    last path part, then the dotted parts of four letters or more ("iterutils" of iterutils.chunked, the
+    module that defines it), most specific first. Plain words name no file: a folder of notes holds
+    "memory.md" and "Memory" is a word."""
+    names: list[tuple[str, ...]] = []
     for match in _WRITTEN.finditer(query):
         token = match.group(1) or match.group(2)
         if match.group(2) and not _NAME_LIKE.search(token):
@@ -47,7 +47,9 @@ def file_names_in(query: str) -> list[str]:
         if not token or token.isdigit():
             continue
         parts = [p for p in token.split(".") if len(p) >= 4 and not p.isdigit()] if "." in token else []
-        names.extend(n for n in (token, *parts) if n not in names)
+        forms = tuple(dict.fromkeys((token, *parts)))
+        if forms not in names:
+            names.append(forms)
     return names
 
 
@@ -117,7 +119,7 @@ class Searcher:
             t = time.perf_counter()
             dense = self.vectors.search(qvec, n)
             timings["vector"] = _ms(t)
-        named: list[int] = []
+        named: list[int] = []  # chunks of the files the query names
         if mode in ("keyword", "hybrid"):
             t = time.perf_counter()
             named = self.named(query)
@@ -125,7 +127,7 @@ class Searcher:
         t = time.perf_counter()
         fused = rrf([[i for i, _ in lexical], [i for i, _ in dense], named], self.rrf_k)
         timings["fuse"] = _ms(t)
-        hits = self._hits(query, fused, lexical, dense, filters, max(k, rerank_top if reranker else k))
+        hits = self._hits(query, fused, lexical, dense, named, filters, max(k, rerank_top if reranker else k))
         if reranker is not None and hits:
             t = time.perf_counter()
             head = hits[:rerank_top]
@@ -148,15 +150,20 @@ class Searcher:
         names = file_names_in(query)
         if not names:
             return []
-        found = self.catalog.files_named(names, NAME_SHARED_BY)
-        files = list(dict.fromkeys(f for n in names for f in found.get(n, ())))[:NAMED_FILES]
-        per_file = [[cid for cid, _ in self.lexical.search_file(query, f, NAMED_CHUNKS)] for f in files]
+        found = self.catalog.files_named(
+            list(dict.fromkeys(n for forms in names for n in forms)), NAME_SHARED_BY
+        )
+        # the most specific form that names a file: `exceptions.py` is not docs/exceptions.rst
+        chosen = (next((found[n] for n in forms if n in found), []) for forms in names)
+        files = list(dict.fromkeys(f for ids in chosen for f in ids))[:NAMED_FILES]
+        per_file = [self.lexical.search_file(query, f, NAMED_CHUNKS) for f in files]
+        per_file.sort(key=lambda chunks: -max((s for _, s in chunks), default=0.0))  # best match first
         return [
             cid
             for rank in range(NAMED_CHUNKS)
-            for ids in per_file
-            if rank < len(ids)
-            for cid in ids[rank : rank + 1]
+            for chunks in per_file
+            if rank < len(chunks)
+            for cid, _ in chunks[rank : rank + 1]
         ]
 
     def _hits(
@@ -165,9 +172,11 @@ class Searcher:
         fused: list[tuple[int, float]],
         lexical: Sequence[tuple[int, float]],
         dense: Sequence[tuple[int, float]],
+        named: Sequence[int],
         filters: Filters,
         k: int,
     ) -> list[Hit]:
+        named_rank = {cid: r for r, cid in reversed(list(enumerate(named, start=1)))}
         lex_rank = {cid: (r, s) for r, (cid, s) in enumerate(lexical, start=1)}
         vec_rank = {cid: (r, s) for r, (cid, s) in enumerate(dense, start=1)}
         rows = self.catalog.chunk_rows([cid for cid, _ in fused[: k * 8 if filters.active else k]])
@@ -176,7 +185,8 @@ class Searcher:
             row = rows.get(cid)
             if row is None or not filters.allows(row.path):
                 continue
-            hits.append(hit_from_row(row, score, query, lex_rank.get(cid), vec_rank.get(cid)))
+            hit = hit_from_row(row, score, query, lex_rank.get(cid), vec_rank.get(cid))
+            hits.append(replace(hit, named_rank=named_rank[cid]) if cid in named_rank else hit)
             if len(hits) >= k:
                 break
         return hits

@@ -320,7 +320,8 @@ class LexicalIndex:
     def search_file(self, query: str, file_id: int, limit: int) -> list[tuple[int, float]]:
         """The file's `limit` chunks that match `query` best, or its first chunks where none matches (every
         chunk of the file matches; the query's words only order them)."""
-        in_file = Query.term_query(self.index.schema, "file_id", file_id)
+        # no score of its own: a file of few chunks would weigh its id's rarity into every match
+        in_file = Query.const_score_query(Query.term_query(self.index.schema, "file_id", file_id), 0.0)
         parsed = self._parse(query)
         clauses = [(Occur.Must, in_file)] + ([(Occur.Should, parsed)] if parsed is not None else [])
         return self._top(Query.boolean_query(clauses), limit, order_by_chunk=True)
