@@ -513,12 +513,16 @@ class QdrantLexical:
         self, query: str, limit: int, folder: str | None = None, types: Sequence[str] = ()
     ) -> list[tuple[int, float]]:
         """BM25-style top-`limit` (chunk id, score); `folder` and `types` filter on the server."""
+        if limit <= 0 or not self.conn.exists(self.conn.sparse):
+            return []
+        return self._query(query, limit, _filter(folder, types))
+
+    def _query(self, query: str, limit: int, flt: qm.Filter | None) -> list[tuple[int, float]]:
         weights = sparse.query_weights(query)
-        if not weights or limit <= 0 or not self.conn.exists(self.conn.sparse):
+        if not weights:
             return []
         m = _models()
         vector = m.SparseVector(indices=list(weights), values=list(weights.values()))
-        flt = _filter(folder, types)
         found = self.conn.call(
             lambda c: c.query_points(
                 self.conn.sparse,
@@ -537,21 +541,7 @@ class QdrantLexical:
             return []
         m = _models()
         flt = m.Filter(must=[m.FieldCondition(key="file_id", match=m.MatchValue(value=int(file_id)))])
-        weights = sparse.query_weights(query)
-        found: list[tuple[int, float]] = []
-        if weights:
-            vector = m.SparseVector(indices=list(weights), values=list(weights.values()))
-            points = self.conn.call(
-                lambda c: c.query_points(
-                    self.conn.sparse,
-                    query=vector,
-                    using=SPARSE,
-                    limit=limit,
-                    query_filter=flt,
-                    with_payload=False,
-                )
-            ).points
-            found = [(int(p.id), float(p.score)) for p in points]
+        found = self._query(query, limit, flt)
         if len(found) < limit:  # chunks no word matches, in their order (chunk ids rise through a file)
             have = {cid for cid, _ in found}
             rest = self.conn.call(
