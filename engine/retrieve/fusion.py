@@ -40,8 +40,8 @@ def fuse_ranks(hits: Sequence[Hit], k: int = DEFAULT_K) -> list[int]:
 
     The first three are the ranks the candidates had in the first stage's lists (the named-file list only
     where the query names a file: Searcher.named); the last is the order of `rerank_score` among these
-    candidates. Returns indexes into `hits`, best first; ties
-    keep the fused order the candidates arrived in.
+    candidates. Returns indexes into `hits`, best first; ties keep the fused order the candidates arrived
+    in.
     """
     by_model = sorted(range(len(hits)), key=lambda i: -(hits[i].rerank_score or 0.0))
     model_rank = {i: r for r, i in enumerate(by_model, start=1)}
