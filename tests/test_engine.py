@@ -307,6 +307,38 @@ def test_schema_migrations_upgrade_an_old_catalog(tmp_path: Path) -> None:
     catalog.close()
 
 
+def test_each_files_words_follow_its_edits_and_an_older_index_gains_them(tmp_path: Path) -> None:
+    """The files' words (catalog.WORDS_OF) prove a name absent without a scan: they must follow every
+    edit and deletion, and an index made before them gets them when it is opened."""
+    root = tmp_path / "kb"
+    write(root, "pkg/retry.py", "MAX_TRIES = 3\n\ndef backoff_delay(attempt):\n    return 2 ** attempt\n")
+    write(root, "notes/café.md", "# Notes\n\nThe frobQueue pops the oldest job first.\n")
+    home = tmp_path / "home"
+    engine = Engine(home)
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    assert engine.mentions("backoff_delay", whole=True) and not engine.mentions("backoff", whole=True)
+    assert engine.mentions("backoff") and engine.mentions("retry.py") and engine.mentions("cafe", whole=True)
+    assert engine.together("frobQueue", member="pops") is False  # "pops" is not defined as a member
+    write(root, "pkg/retry.py", "MAX_TRIES = 3\n")
+    (root / "notes" / "café.md").unlink()
+    engine.run(engine.sync(embed=False))
+    assert not engine.mentions("backoff_delay", whole=True) and not engine.mentions("backoff")
+    assert engine.mentions("max_tries", whole=True) and not engine.mentions("frobqueue")
+    engine.close()
+
+    import duckdb
+
+    con = duckdb.connect(str(home / "index" / "catalog.duckdb"))  # as an index made before the words
+    con.execute("DROP TABLE words")
+    con.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    con.close()
+    engine = Engine(home)
+    assert engine.mentions("max_tries", whole=True) and engine.mentions("retry.py")
+    assert not engine.mentions("backoff_delay", whole=True)
+    engine.close()
+
+
 def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:
     import numpy as np
 
@@ -337,17 +369,25 @@ def test_a_look_up_over_every_chunk_stops_at_its_budget_and_takes_the_thing_as_h
             "SELECT 1, i, i, i, 'Notes', 'line ' || i || ' of the café notes, nothing else', 'h' || i "
             "FROM range(300000) t(i)"
         )
+    catalog.rebuild_words()  # the file's words, as the migration that added them makes them
     # given the time, what is absent is absent and what is there is found
     monkeypatch.setattr(store, "SCAN_BUDGET_S", 60.0)
     assert not catalog.mentions("frobnicator") and catalog.mentions("CAFÉ NOTES")
+    assert not catalog.mentions("else, nothing") and catalog.mentions("nothing else")
     assert not catalog.holds_together(["frobqueue"], "pop", r"\.pop\(")
+    assert not catalog.holds_together(["notes"], "nothing", r"\.nothing\(")
     assert catalog.holds_together([fold("CAFÉ")], "notes", r"notes")
     # past the budget the scan is stopped at once, and a rule that refuses only on proof gets none
     monkeypatch.setattr(store, "SCAN_BUDGET_S", 0.005)
     started = time.perf_counter()
-    assert catalog.mentions("frobnicator")
-    assert catalog.holds_together(["frobqueue"], "pop", r"\.pop\(")
+    assert catalog.mentions("else, nothing")
+    assert catalog.holds_together(["notes"], "nothing", r"\.nothing\(")
     assert time.perf_counter() - started < 1.0  # each scan alone reads ~1 s here
+    # a word no file holds is absent without a scan: in a budget that the scan alone (~1 s) would pass
+    monkeypatch.setattr(store, "SCAN_BUDGET_S", 0.25)
+    assert not catalog.mentions("frobnicator") and not catalog.mentions("frob_nicator", whole=True)
+    assert not catalog.holds_together(["frobqueue"], "pop", r"\.pop\(")
+    assert catalog.mentions("notes", whole=True) and catalog.mentions("ote")  # a word, and within one
     catalog.close()
 
 

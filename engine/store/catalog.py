@@ -13,6 +13,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -46,6 +47,34 @@ MEMORY_LIMIT = "256MB"
 SCAN_BUDGET_S = 0.25
 log = logging.getLogger(__name__)
 CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
+
+# A chunk (c), its file (f) and the length of what is above the file's folder (d.cut), so that a file's
+# path is read from its folder's own name down (_PATH_WITHIN), as `engine.names.within` cuts it: a word in
+# the folders above an indexed folder is in every one of its files' paths.
+_FILE_AND_FOLDER = (
+    "chunks c JOIN files f ON f.id = c.file_id LEFT JOIN (SELECT id, "
+    "length(path) - length(regexp_extract(path, '[^/\\\\]*$')) AS cut FROM folders) d ON d.id = f.folder_id"
+)
+_PATH_WITHIN = "substr(f.path, coalesce(d.cut, 0) + 1)"
+# A file's words: the runs of letters, digits and "_" (RE2's [:alnum:] is ASCII) in its chunks' text and
+# headings and its path within its folder, lower case, and where dropping accents changes the text, in
+# that form too. A whole word a chunk holds is one of its file's words, and a run of those characters
+# that a chunk holds lies within one: a look-up over every chunk (mentions, holds_together) proves such a
+# thing absent from the words alone, and scans only the files whose words hold all of what it looks for.
+# Only files with chunks have words. `rows`: (file_id, x), x the lower-case text to read words from.
+WORD = re.compile(r"[0-9a-z_]+")
+WORDS_OF = (
+    "INSERT INTO words SELECT DISTINCT file_id, unnest(regexp_extract_all(t, '[[:alnum:]_]+')) FROM ("
+    "SELECT file_id, CASE WHEN strip_accents(x) = x THEN x ELSE x || ' ' || strip_accents(x) END AS t "
+    "FROM ({rows}))"
+)
+_PATHS_OF = f"SELECT f.id AS file_id, lower({_PATH_WITHIN}) AS x FROM " + _FILE_AND_FOLDER.replace(
+    "chunks c JOIN files f ON f.id = c.file_id", "files f"
+)
+ALL_WORDS = WORDS_OF.format(
+    rows=f"SELECT c.file_id, lower(c.text || ' ' || c.heading || ' ' || {_PATH_WITHIN}) AS x "
+    f"FROM {_FILE_AND_FOLDER}"
+)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: initial schema
@@ -122,6 +151,9 @@ MIGRATIONS: tuple[str, ...] = (
         file_mtime DOUBLE);
     CREATE INDEX turn_citations_turn ON turn_citations(turn_id);
     """,
+    # 4: each file's words (WORDS_OF, below), so that a look-up over every chunk proves a word absent
+    # without reading the chunks, and reads only the files that hold every word of what it looks for
+    "CREATE TABLE words(file_id BIGINT NOT NULL, word VARCHAR NOT NULL);\n" + ALL_WORDS,
 )
 
 
@@ -256,14 +288,25 @@ class _Result:
         return columns
 
 
-# A chunk (c), its file (f) and the length of what is above the file's folder (d.cut), so that a file's
-# path is read from its folder's own name down (_PATH_WITHIN), as `engine.names.within` cuts it: a word in
-# the folders above an indexed folder is in every one of its files' paths.
-_FILE_AND_FOLDER = (
-    "chunks c JOIN files f ON f.id = c.file_id LEFT JOIN (SELECT id, "
-    "length(path) - length(regexp_extract(path, '[^/\\\\]*$')) AS cut FROM folders) d ON d.id = f.folder_id"
-)
-_PATH_WITHIN = "substr(f.path, coalesce(d.cut, 0) + 1)"
+class Budget:
+    """Seconds a look-up may take, from when it was made."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.started = time.perf_counter()
+
+    def left(self) -> float:
+        return self.seconds - (time.perf_counter() - self.started)
+
+
+def _among(files: Iterable[list[int] | None]) -> list[int] | None:
+    """The files any of several look-ups may find something in (None: any file)."""
+    union: set[int] = set()
+    for some in files:
+        if some is None:
+            return None
+        union.update(some)
+    return sorted(union)
 
 
 def _whole_word(word: str) -> str:
@@ -428,6 +471,12 @@ class Catalog:
             con.execute("DELETE FROM folders WHERE id = ?", [folder_id])
         return ids, chunk_ids
 
+    def rebuild_words(self) -> None:
+        """Every file's words (WORDS_OF) made again from the chunks, as the migration that added them did."""
+        with self.write(chunks_changed=False) as con:
+            con.execute("DELETE FROM words")
+            con.execute(ALL_WORDS)
+
     def mark_unread(self, paths: Sequence[str]) -> None:
         """Make the next sync read these files again as if they had changed (a retry of failed files)."""
         with self.write(chunks_changed=False) as con:
@@ -540,6 +589,10 @@ class Catalog:
             if existing
             else []
         )
+        if existing:
+            con.execute(
+                "DELETE FROM words WHERE file_id IN (SELECT unnest(?::BIGINT[]))", [list(existing.values())]
+            )
         old = [f for f in files if f.path in existing]
         new = [f for f in files if f.path not in existing]
         if old:
@@ -591,6 +644,18 @@ class Catalog:
                 tokens,
             ],
         ).fetchall()
+        with_chunks = sorted({ids[p] for p, _, _, _ in owners})
+        con.execute(
+            WORDS_OF.format(
+                rows="SELECT unnest(?::BIGINT[]) AS file_id, lower(unnest(?::VARCHAR[])) AS x "
+                f"UNION ALL {_PATHS_OF} WHERE f.id IN (SELECT unnest(?::BIGINT[]))"
+            ),
+            [
+                [ids[p] for p, _, _, _ in owners],
+                [f"{c.text} {c.heading}" for _, _, c, _ in owners],
+                with_chunks,
+            ],
+        )
         by_id = {v: k for k, v in ids.items()}
         for file_id, _ord, chunk_id in sorted(rows, key=lambda r: (r[0], r[1])):
             out[by_id[file_id]].append(int(chunk_id))
@@ -609,6 +674,7 @@ class Catalog:
             for r in con.execute("SELECT id FROM chunks WHERE list_contains(?, file_id)", [ids]).fetchall()
         ]
         con.execute("DELETE FROM chunks WHERE list_contains(?, file_id)", [ids])
+        con.execute("DELETE FROM words WHERE list_contains(?, file_id)", [ids])
         con.execute("DELETE FROM files WHERE list_contains(?, id)", [ids])
         return chunk_ids
 
@@ -658,66 +724,127 @@ class Catalog:
 
     def mentions(self, *terms: str, whole: bool = False) -> bool:
         """Whether any indexed chunk's text or heading, or any indexed file's path, holds one of `terms`
-        (case aside; `whole`: as a whole identifier, no letter, digit or "_" either side): one scan, which
-        stops at the first match (True, unproven, past SCAN_BUDGET_S)."""
-        if not terms:
+        (case aside; `whole`: as a whole identifier, no letter, digit or "_" either side). The files'
+        words (WORDS_OF) answer for a term that is one run of letters, digits and "_"; the others are
+        looked for by one scan of the files whose words hold all of theirs, which stops at the first
+        match. True, unproven, past SCAN_BUDGET_S for the whole look-up."""
+        budget = Budget(SCAN_BUDGET_S)
+        lowered = list(dict.fromkeys(t.lower() for t in terms if t))
+        holding = self._files_holding([(t, whole) for t in lowered], budget)
+        if holding is None:
+            return True
+        if any(WORD.fullmatch(t) and holding[i] for i, t in enumerate(lowered)):
+            return True
+        left = [(t, files) for t, files in zip(lowered, holding, strict=True) if files is None or files]
+        if not left:
             return False
         fields = ("lower(c.text)", "lower(c.heading)", f"lower({_PATH_WITHIN})")
         if not whole:
-            where = " OR ".join(f"contains({field}, ?)" for _ in terms for field in fields)
-            return self._any_chunk(where, [t.lower() for t in terms for _ in fields])
-        where = " OR ".join(f"(contains({f}, ?) AND regexp_matches({f}, ?))" for _ in terms for f in fields)
-        params = [p for t in terms for _ in fields for p in (t.lower(), _whole_word(t.lower()))]
-        return self._any_chunk(where, params)
+            where = " OR ".join(f"contains({field}, ?)" for _ in left for field in fields)
+            params: list[object] = [t for t, _ in left for _ in fields]
+        else:
+            where = " OR ".join(
+                f"(contains({f}, ?) AND regexp_matches({f}, ?))" for _ in left for f in fields
+            )
+            params = [p for t, _ in left for _ in fields for p in (t, _whole_word(t))]
+        sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {where} LIMIT 1"
+        among = _among(files for _, files in left)
+        if among is not None:
+            within = "c.file_id IN (SELECT unnest(?::BIGINT[]))"
+            sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {within} AND ({where}) LIMIT 1"
+            params = [among, *params]
+        found = self._within(budget, sql, params, rows=1)
+        return found is None or bool(found)
 
     def holds_together(self, words: Sequence[str], member: str, pattern: str) -> bool:
         """Whether one indexed file holds every one of `words` as a whole word and a match of `pattern`
         (a regular expression over lower-case text without accents, which must contain `member`), in its
-        chunks' text or headings or its path: one scan (a dotted name's parts, PriorityQueue and pop, read
-        where the class and its method are defined apart). False on an expression the engine refuses; True,
-        unproven, past SCAN_BUDGET_S."""
+        chunks' text or headings or its path: one scan of the files whose words hold them all (a dotted
+        name's parts, PriorityQueue and pop, read where the class and its method are defined apart). False
+        on an expression the engine refuses; True, unproven, past SCAN_BUDGET_S."""
         folded = [fold(w) for w in (*words, member) if fold(w).strip()]
         if len(folded) != len(words) + 1:
+            return False
+        budget = Budget(SCAN_BUDGET_S)
+        holding = self._files_holding([(w, True) for w in folded[:-1]] + [(folded[-1], False)], budget)
+        if holding is None:
+            return True
+        found = [set(files) for files in holding if files is not None]
+        among = sorted(set.intersection(*found)) if found else None
+        if among == []:
             return False
         field = f"strip_accents(lower(c.text || ' ' || c.heading || ' ' || {_PATH_WITHIN}))"
         patterns = [_whole_word(w) for w in folded[:-1]]
         patterns.append(pattern)
         having = " AND ".join("bool_or(regexp_matches(t, ?))" for _ in patterns)
         prefilter = " OR ".join("contains(t, ?)" for _ in folded)
+        within = "" if among is None else " WHERE c.file_id IN (SELECT unnest(?::BIGINT[]))"
         sql = (
-            f"SELECT 1 FROM (SELECT c.file_id, {field} AS t FROM {_FILE_AND_FOLDER}) "
+            f"SELECT 1 FROM (SELECT c.file_id, {field} AS t FROM {_FILE_AND_FOLDER}{within}) "
             f"WHERE {prefilter} GROUP BY file_id HAVING {having} LIMIT 1"
         )
         try:
-            return self._found_within_budget(sql, [*folded, *patterns])
+            rows = self._within(budget, sql, [*([among] if among else []), *folded, *patterns], rows=1)
         except duckdb.InvalidInputException:
             return False
+        return rows is None or bool(rows)
 
-    def _any_chunk(self, where: str, params: list[str]) -> bool:
-        """Whether any chunk (joined with its file as f, its folder as d) meets `where`: a scan that stops
-        at the first."""
-        sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {where} LIMIT 1"
-        return self._found_within_budget(sql, params)
+    def _files_holding(
+        self, terms: Sequence[tuple[str, bool]], budget: Budget
+    ) -> list[list[int] | None] | None:
+        """For each (term, whole), the files whose words (WORDS_OF) hold every run of letters, digits and
+        "_" in the term: each a word of theirs (whole) or within one; None for a term without such a run,
+        which the words cannot narrow. None for all, unknown, past the budget."""
+        rows = [(i, run, whole) for i, (term, whole) in enumerate(terms) for run in set(WORD.findall(term))]
+        out: list[list[int] | None] = [[] if WORD.search(term) else None for term, _ in terms]
+        for whole in (True, False):
+            mine = [(i, run) for i, run, w in rows if w is whole]
+            if not mine:
+                continue
+            on = "w.word = t.run" if whole else "contains(w.word, t.run)"
+            found = self._within(
+                budget,
+                "SELECT t.term, w.file_id FROM words w JOIN (SELECT unnest(?::INTEGER[]) AS term, "
+                f"unnest(?::VARCHAR[]) AS run, unnest(?::INTEGER[]) AS runs) t ON {on} "
+                "GROUP BY t.term, w.file_id HAVING count(DISTINCT t.run) = max(t.runs)",
+                [
+                    [i for i, _ in mine],
+                    [run for _, run in mine],
+                    [sum(1 for j, _ in mine if j == i) for i, _ in mine],
+                ],
+            )
+            if found is None:
+                return None
+            for term, file_id in found:
+                files = out[term]
+                assert files is not None
+                files.append(int(file_id))
+        return out
 
-    def _found_within_budget(self, sql: str, params: list[str]) -> bool:
-        """Whether `sql` returns a row; True, unproven, when it runs past SCAN_BUDGET_S (it is stopped)."""
+    def _within(
+        self, budget: Budget, sql: str, params: Sequence[object], rows: int | None = None
+    ) -> list[Any] | None:
+        """The rows of `sql` (the first `rows` of them), or None when it runs past what is left of the
+        budget: it is stopped by DuckDB's interrupt, sent again every 10 ms until the statement stops
+        (one sent before it has started is lost)."""
         cur = self._cur()
         done = threading.Event()
 
-        def stop() -> None:  # an interrupt sent before the statement has started is lost: send until done
+        def stop() -> None:
             while not done.is_set():
                 with suppress(duckdb.Error):  # the catalog closed meanwhile
                     cur.interrupt()
                 done.wait(0.01)
 
-        timer = threading.Timer(SCAN_BUDGET_S, stop)
+        timer = threading.Timer(max(0.0, budget.left()), stop)
         timer.daemon = True
         timer.start()
         try:
-            return cur.execute(sql, params).fetchone() is not None
+            result = cur.execute(sql, params)
+            return result.fetchall() if rows is None else result.fetchmany(rows)
         except duckdb.InterruptException:
-            log.info("a look-up over every chunk ran past %.2f s; taken as held", SCAN_BUDGET_S)
-            return True
+            log.info("a look-up over every chunk ran past %.2f s; taken as held", budget.seconds)
+            return None
         finally:
             done.set()
             timer.cancel()
