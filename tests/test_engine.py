@@ -338,6 +338,23 @@ def test_each_files_words_follow_its_edits_and_an_older_index_gains_them(tmp_pat
     assert not engine.mentions("backoff_delay", whole=True)
     engine.close()
 
+    # a Citeline from before the words writes chunks without them and moves only the generation: the
+    # next to open the index makes them again, rather than take a name in those chunks as absent
+    con = duckdb.connect(str(home / "index" / "catalog.duckdb"))
+    con.execute(
+        "INSERT INTO files(folder_id, path, status) SELECT id, path || '/old.py', 'indexed' FROM folders"
+    )
+    con.execute(
+        "INSERT INTO chunks(file_id, ord, start_line, end_line, heading, text, text_hash) "
+        "SELECT max(id), 0, 1, 1, '', 'def zzq_backoff_marker(): pass', 'h' FROM files"
+    )
+    con.execute("UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) WHERE key = 'generation'")
+    con.close()
+    engine = Engine(home)
+    assert engine.catalog.meta("words") == engine.catalog.meta("generation")  # made again on opening
+    assert engine.mentions("zzq_backoff_marker", whole=True) and engine.mentions("max_tries", whole=True)
+    engine.close()
+
 
 def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:
     import numpy as np

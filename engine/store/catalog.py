@@ -75,6 +75,10 @@ ALL_WORDS = WORDS_OF.format(
     rows=f"SELECT c.file_id, lower(c.text || ' ' || c.heading || ' ' || {_PATH_WITHIN}) AS x "
     f"FROM {_FILE_AND_FOLDER}"
 )
+# The words are current as of the generation they record (meta "words"), which every write of chunks
+# moves with the generation. A writer that does not keep them (a Citeline from before them, sharing the
+# data folder) moves only the generation: the next to open the catalog makes them again.
+WORDS_CURRENT = "INSERT OR REPLACE INTO meta SELECT 'words', value FROM meta WHERE key = 'generation'"
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: initial schema
@@ -151,9 +155,12 @@ MIGRATIONS: tuple[str, ...] = (
         file_mtime DOUBLE);
     CREATE INDEX turn_citations_turn ON turn_citations(turn_id);
     """,
-    # 4: each file's words (WORDS_OF, below), so that a look-up over every chunk proves a word absent
+    # 4: each file's words (WORDS_OF, above), so that a look-up over every chunk proves a word absent
     # without reading the chunks, and reads only the files that hold every word of what it looks for
-    "CREATE TABLE words(file_id BIGINT NOT NULL, word VARCHAR NOT NULL);\n" + ALL_WORDS,
+    "CREATE TABLE words(file_id BIGINT NOT NULL, word VARCHAR NOT NULL);\n"
+    + ALL_WORDS
+    + ";\n"
+    + WORDS_CURRENT,
 )
 
 
@@ -360,6 +367,10 @@ class Catalog:
         elif self.meta("schema") != str(len(MIGRATIONS)):
             self.close()
             raise _in_use(path)
+        self._words_current = self.meta("words") == self.meta("generation")
+        if not self._words_current and self.snapshot is None:
+            log.info("the index was written by a Citeline that does not keep its words: making them again")
+            self.rebuild_words()
 
     def _open_snapshot(self, path: Path) -> duckdb.DuckDBPyConnection:
         folder = Path(tempfile.mkdtemp(prefix="citeline-snapshot-"))
@@ -424,6 +435,8 @@ class Catalog:
                         "UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) "
                         "WHERE key = 'generation'"
                     )
+                    if self._words_current:  # every write of chunks keeps the words (WORDS_CURRENT)
+                        con.execute(WORDS_CURRENT)
                 con.execute("COMMIT")
             except BaseException as exc:
                 with suppress(duckdb.Error):  # a COMMIT that failed has already ended the transaction
@@ -476,6 +489,8 @@ class Catalog:
         with self.write(chunks_changed=False) as con:
             con.execute("DELETE FROM words")
             con.execute(ALL_WORDS)
+            con.execute(WORDS_CURRENT)
+        self._words_current = True
 
     def mark_unread(self, paths: Sequence[str]) -> None:
         """Make the next sync read these files again as if they had changed (a retry of failed files)."""
@@ -795,6 +810,8 @@ class Catalog:
         """For each (term, whole), the files whose words (WORDS_OF) hold every run of letters, digits and
         "_" in the term: each a word of theirs (whole) or within one; None for a term without such a run,
         which the words cannot narrow. None for all, unknown, past the budget."""
+        if not self._words_current:  # a snapshot of a catalog whose words a writer did not keep
+            return [None for _ in terms]
         rows = [(i, run, whole) for i, (term, whole) in enumerate(terms) for run in set(WORD.findall(term))]
         out: list[list[int] | None] = [[] if WORD.search(term) else None for term, _ in terms]
         for whole in (True, False):
