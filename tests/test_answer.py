@@ -1802,6 +1802,36 @@ def test_a_rest_literal_block_is_code_and_keeps_its_comments() -> None:
     assert shown[0].startswith("access it at import time so the developer has time to change")
 
 
+def test_a_file_the_question_names_is_quoted_before_others(engine: Engine, tmp_path: Path) -> None:
+    """Where the question names a file and the evidence holds it, another file's sentence ranks
+    OTHER_FILE_PRIOR lower: the documentation's echo of the question's words no longer stands beside the
+    docstring of the file asked about. Asked without the name, both are quoted as before."""
+    root = tmp_path / "proj"
+    write(
+        root,
+        "src/formatting.py",
+        'class HelpFormatter:\n    """Formats help pages.\n\n    When no width is given, the formatter '
+        'uses the width of the terminal, at most 78 columns.\n    """\n\n'
+        "    def __init__(self, width=None):\n        self.width = width\n",
+    )
+    write(
+        root,
+        "docs/help.md",
+        "# Help pages\n\nThe help formatter width is set with the help width option: what width the help "
+        "pages use is given by the help formatter width setting.\n",
+    )
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+
+    def cited(question: str) -> set[str]:
+        answer = engine.ask(question, "extractive")
+        return {Path(c.path).name for s in answer.sentences for c in s.citations}
+
+    question = "what width does the help formatter use when no width is given?"
+    assert cited(f"In `formatting.py`, {question}") == {"formatting.py"}
+    assert cited(question.capitalize()) == {"formatting.py", "help.md"}
+
+
 def test_a_test_module_is_quoted_only_when_it_answers_clearly_better() -> None:
     """A sentence from a test module ranks TEST_PRIOR below one from the documentation that scores the
     same, unless the question is about tests."""

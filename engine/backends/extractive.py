@@ -47,6 +47,10 @@ RANK_PRIOR = 0.02  # a sentence loses this much per place its source sits below 
 # exercises what the documentation and the code say, so its sentence is quoted only when it scores this
 # much above theirs, or when they have none that answers
 TEST_PRIOR = 0.1
+# ...and this much when the question names files (Searcher.named: `formatting.py`, GRAPH_RECURSION_LIMIT)
+# and its source is none of them, while one of them is in the evidence: the reader said where to look, so
+# another file's sentence is quoted only when it scores this much above theirs, or they have none
+OTHER_FILE_PRIOR = 0.1
 # Text addressed to an assistant rather than a reader: quoted as an answer it would pass the injection on.
 _INSTRUCTION = re.compile(
     r"\b(ignore|disregard|forget) (all |any )?(the )?(previous|prior|above|earlier) (instructions|prompts?)\b"
@@ -514,9 +518,18 @@ class ExtractiveGenerator:
             return []
         scores = self.scores(question, found)
         tests = set() if about_tests(question) else {n for n, h in enumerate(evidence, 1) if is_test(h.path)}
+        named = {h.path for h in evidence if h.named_rank is not None}
+        others = {n for n, h in enumerate(evidence, 1) if named and h.path not in named}
         return sorted(
             (
-                (s, s - RANK_PRIOR * (c.source - 1) - (TEST_PRIOR if c.source in tests else 0.0), c)
+                (
+                    s,
+                    s
+                    - RANK_PRIOR * (c.source - 1)
+                    - (TEST_PRIOR if c.source in tests else 0.0)
+                    - (OTHER_FILE_PRIOR if c.source in others else 0.0),
+                    c,
+                )
                 for s, c in zip(scores, found, strict=True)
             ),
             key=lambda p: -p[1],
