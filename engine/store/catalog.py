@@ -762,13 +762,10 @@ class Catalog:
                 f"(contains({f}, ?) AND regexp_matches({f}, ?))" for _ in left for f in fields
             )
             params = [p for t, _ in left for _ in fields for p in (t, _whole_word(t))]
-        sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {where} LIMIT 1"
         among = _among(files for _, files in left)
-        if among is not None:
-            within = "c.file_id IN (SELECT unnest(?::BIGINT[]))"
-            sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {within} AND ({where}) LIMIT 1"
-            params = [among, *params]
-        found = self._within(budget, sql, params, rows=1)
+        within = "" if among is None else "c.file_id IN (SELECT unnest(?::BIGINT[])) AND "
+        sql = f"SELECT 1 FROM {_FILE_AND_FOLDER} WHERE {within}({where}) LIMIT 1"
+        found = self._within(budget, sql, params if among is None else [among, *params], rows=1)
         return found is None or bool(found)
 
     def holds_together(self, words: Sequence[str], member: str, pattern: str) -> bool:
@@ -799,7 +796,9 @@ class Catalog:
             f"WHERE {prefilter} GROUP BY file_id HAVING {having} LIMIT 1"
         )
         try:
-            rows = self._within(budget, sql, [*([among] if among else []), *folded, *patterns], rows=1)
+            rows = self._within(
+                budget, sql, [*([] if among is None else [among]), *folded, *patterns], rows=1
+            )
         except duckdb.InvalidInputException:
             return False
         return rows is None or bool(rows)
