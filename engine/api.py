@@ -627,8 +627,11 @@ class Engine:
         tail = "/".join(part for part in ref.split("/") if part not in ("", ".", ".."))
         return bool(tail) and self.catalog.has_path_ending(tail)
 
-    def doc_freq(self, word: str) -> tuple[int, int]:
-        return self._open()[1].doc_freq(word)
+    def doc_freq(self, term: str) -> tuple[int, int]:
+        """(chunks holding `term`, all chunks), for IDF weights (gate.DocFreq). `term` is a term as
+        text.stem writes it, the index's own analysis, and is looked up as it is: analysed again, a stem
+        can become another word ("releas" -> "relea"), one no chunk holds."""
+        return self._open()[1].term_freq(term)
 
     # -- answers --------------------------------------------------------------------------------------
     def generator(self, name: str) -> Generator:

@@ -15,6 +15,7 @@ from engine.errors import Cancelled, CiteError
 from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
 from engine.retrieve.search import file_names_in
 from engine.store.lexical import SCHEMA_VERSION
+from engine.text import stem
 from tests.conftest import write
 
 
@@ -197,6 +198,22 @@ def test_a_word_is_found_with_or_without_its_accents(engine: Engine, tmp_path: P
         assert paths(engine, query) == ["names.md"], query
         assert engine.knows(query), query
     assert paths(engine, "서울특별시") == ["korean.md"] and engine.knows("서울특별시")
+
+
+def test_a_question_term_counts_the_chunks_that_hold_it(engine: Engine, tmp_path: Path) -> None:
+    """The IDF weights ask the index how many chunks hold a question's term, a stem as text.stem writes
+    it. Snowball does not leave every stem alone ("releas" -> "relea", "pars" -> "par"), so the term is
+    looked up as it is, not analysed again: a word every chunk uses must not weigh as one none holds."""
+    root = tmp_path / "notes"
+    write(root, "a.md", "# Releases\n\nWe release on Fridays and parse the changelog first.\n")
+    write(root, "b.md", "# Parsing\n\nThe parser parses each release note.\n")
+    write(root, "c.md", "# Other\n\nNothing about that here.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    for word, held in (("released", 2), ("parsing", 2), ("fridays", 1), ("nothing", 1), ("zebra", 0)):
+        term = stem(word)
+        assert engine.doc_freq(term) == (held, 3), (word, term)
+    assert stem(stem("release")) != stem("release")  # what made this a bug: the stem, stemmed again
 
 
 def test_a_file_the_question_names_is_searched(engine: Engine, tmp_path: Path) -> None:

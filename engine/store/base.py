@@ -70,6 +70,11 @@ class LexicalStore(Protocol):
         """(chunks whose body or heading holds this word, all chunks), for IDF weights."""
         ...
 
+    def term_freq(self, term: str) -> tuple[int, int]:
+        """(chunks whose body or heading holds this term as the index stored it, all chunks): `term` is
+        already analysed (text.stem's output) and is not analysed again."""
+        ...
+
     def near(self, word: str, typos: int) -> bool:
         """Whether any chunk's body, heading or path holds a word within `typos` edits of `word` (as the
         field's analyser reads both: case aside, stemmed)."""

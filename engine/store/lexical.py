@@ -276,6 +276,19 @@ class LexicalIndex:
         found = searcher.search(parsed, 1, count=True)
         return int(getattr(found, "count", 0) or 0), int(searcher.num_docs)
 
+    def term_freq(self, term: str) -> tuple[int, int]:
+        """(chunks whose body or heading holds `term` as stored, all chunks). Stemming a stem again can
+        change it (Snowball: "releas" -> "relea", "pars" -> "par"), so a term text.stem produced is
+        looked up as it is, never parsed."""
+        searcher = self.index.searcher()
+        if not term or term != term.strip():
+            return 0, int(searcher.num_docs)
+        query = Query.boolean_query(
+            [(Occur.Should, Query.term_query(self.index.schema, f, term)) for f in ("body", "heading")]
+        )
+        found = searcher.search(query, 1, count=True)
+        return int(getattr(found, "count", 0) or 0), int(searcher.num_docs)
+
     def near(self, word: str, typos: int) -> bool:
         """Whether any chunk's body, heading, path, identifiers or folded words hold a word within `typos`
         edits of `word`, as each field's analyser reads both (case aside, stemmed in the body). For one

@@ -496,6 +496,15 @@ class QdrantLexical:
         found = self.conn.call(lambda c: c.count(self.conn.sparse, count_filter=flt, exact=True))
         return int(found.count), total
 
+    def term_freq(self, term: str) -> tuple[int, int]:
+        total = self.num_docs()
+        if not term or not total:
+            return 0, total
+        m = _models()
+        flt = m.Filter(must=[m.FieldCondition(key="terms", match=m.MatchAny(any=[term]))])
+        found = self.conn.call(lambda c: c.count(self.conn.sparse, count_filter=flt, exact=True))
+        return int(found.count), total
+
     def near(self, word: str, typos: int) -> bool:
         """Whether any chunk's body or heading holds `word`'s stems, or its folded words hold `word`
         (Engine.knows asks again without the marks): exactly, whatever `typos` (the payload holds
