@@ -373,6 +373,58 @@ def test_each_files_words_follow_its_edits_and_an_older_index_gains_them(tmp_pat
     engine.close()
 
 
+def test_a_snapshot_whose_words_lag_scans_the_chunks(tmp_path: Path) -> None:
+    """A terminal reading a snapshot (another process holds the index) of a catalog that a pre-words
+    Citeline wrote to cannot make the words again: it scans the chunks, so a name only those chunks hold is
+    found, and a name no chunk holds is still proven absent."""
+    import subprocess
+    import sys
+
+    import duckdb
+
+    from engine.store.catalog import Catalog
+
+    root = tmp_path / "kb"
+    write(root, "pkg/retry.py", "MAX_TRIES = 3\n\ndef backoff_delay(attempt):\n    return 2 ** attempt\n")
+    home = tmp_path / "home"
+    engine = Engine(home)
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    engine.close()
+    path = home / "index" / "catalog.duckdb"
+    con = duckdb.connect(str(path))  # as a Citeline from before the words writes a chunk
+    con.execute(
+        "INSERT INTO files(folder_id, path, status) SELECT id, path || '/old.py', 'indexed' FROM folders"
+    )
+    con.execute(
+        "INSERT INTO chunks(file_id, ord, start_line, end_line, heading, text, text_hash) "
+        "SELECT max(id), 0, 1, 1, '', 'class ZzqQueue:\n    def zzq_pop(self): pass', 'h' FROM files"
+    )
+    con.execute("UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) WHERE key = 'generation'")
+    con.execute("CHECKPOINT")
+    con.close()
+    holder = subprocess.Popen(  # another process holds the catalog for writing
+        [sys.executable, "-c", "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('holding', "
+         "flush=True); sys.stdin.read()", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        with pytest.raises(CiteError):
+            Catalog(path)
+        catalog = Catalog(path, snapshot_when_busy=True)
+        try:
+            assert catalog.snapshot is not None and catalog.meta("words") != catalog.meta("generation")
+            assert catalog.mentions("zzq_pop", whole=True) and catalog.mentions("backoff_delay", whole=True)
+            assert not catalog.mentions("zzq_push", whole=True) and not catalog.mentions("frobqueue")
+            assert catalog.holds_together(["zzqqueue"], "zzq_pop", r"def zzq_pop\b")
+            assert not catalog.holds_together(["zzqqueue"], "backoff_delay", r"def backoff_delay\b")
+        finally:
+            catalog.close()
+    finally:
+        holder.communicate("")
+
+
 def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:
     import numpy as np
 
