@@ -1885,6 +1885,14 @@ def test_the_review_cases_of_the_new_quoting() -> None:
     # list items are not joined, though the second opens with "It"
     items = "- Folders are watched for changes on disk.\n- It is also possible to sync them by hand.\n"
     assert "It is also possible to sync them by hand." in [c.display for c in candidates([hit(items)])]
+    # ...but a sentence that continues an item is quoted with the item's first, on the next line or its own
+    said = "That might look dated, but it is much faster than format."
+    for item in (
+        f"- Values are interpolated using %.\n  {said}\n",
+        f"- Values are interpolated using %. {said}\n",
+    ):
+        shown = [c.display for c in candidates([hit(item)])]
+        assert f"Values are interpolated using %. {said}" in shown and said not in shown, shown
     # a doctest indented with a tab keeps its prompts aligned (quoted with the lead-in that introduces it)
     tabbed = "Parse it:\n\n\t>>> parse_config('a = 1')\n\t{'a': 1}\n\t>>> parse_config('b = 2')\n\t{'b': 2}\n"
     example = next(c.display for c in candidates([hit(tabbed, path="/kb/a.rst")]) if ">>>" in c.display)

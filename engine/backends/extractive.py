@@ -340,15 +340,19 @@ def proposed(
 
 def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int | None:
     """Where the sentence before the one at `start` begins, when it can be quoted with it: in the same
-    paragraph (no blank line between), not a title, not a lead-in, and the two short enough together."""
+    paragraph (no blank line between), not a title, not a lead-in, not a new list item (a sentence that
+    continues an item, on its line or the next, is quoted with the item's first: "- Positional arguments
+    are interpolated using %." then "That might look dated, but it's much faster..."), and the two short
+    enough together."""
     p_start, p_end = previous
     before = hit.text[p_start:p_end]
     if _BLANK_LINE.search(hit.text, p_end, start) or end - p_start > ANTECEDENT_CHARS:
         return None
     if title(hit, p_start, p_end) or lead_in(hit.text, p_start, before) or _SEPARATOR.match(before):
         return None
-    if any(LIST_ITEM.match(hit.text[hit.text.rfind("\n", 0, at) + 1 : at + 3]) for at in (p_start, start)):
-        return None  # list items each say their own thing
+    line = hit.text.rfind("\n", 0, start) + 1
+    if LIST_ITEM.match(hit.text[line : start + 3]) and not LIST_ITEM.match(hit.text[line:start]):
+        return None  # list items each say their own thing: an item is not quoted with the one before
     return p_start
 
 
