@@ -166,6 +166,28 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
     assert all(not row["within_budget_keyword_only"] for row in tried if row["floor"] > 0.15)
 
 
+def test_a_floor_the_data_cannot_tell_from_the_best_gives_way_to_a_lower_one() -> None:
+    """A floor refusing one unanswerable question more than a lower one, of twenty, is within the share's
+    standard error: the lower floor is kept (the simplest line the data supports), so a change upstream
+    that moves one question does not move the floor and every answer behind it."""
+    from engine.eval.calibrate import Asked, Mode, choose_floor, neither
+
+    def mode(parts: dict[str, list[Asked]]) -> Mode:
+        base = [neither(part)["false_refusals"] for part in parts.values()]
+        return Mode(True, 0.0, {name: (part, []) for name, part in parts.items()}, {}, base)
+
+    docs = (
+        [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
+        + [_question(f"u{i}", False, [0.1], [False]) for i in range(10)]  # refused from 0.125 up
+        + [_question("w", False, [0.2], [False])]  # from 0.225 up
+        + [_question(f"v{i}", False, [0.5], [False]) for i in range(9)]  # by no floor the budget allows
+    )
+    chosen, tried = choose_floor(mode({"docs": docs}), {"docs"}, False)
+    share = {row["floor"]: row["unanswerable_refused"] for row in tried if row["within_budget"]}
+    assert share[0.1] == 0.0 and share[0.125] == 0.5 and share[0.225] == 0.55  # the best: 11 of 20
+    assert chosen == 0.125  # 0.5 is within the best's standard error (0.11); 0 refused is not
+
+
 def _sentences_with_cosines(lines: list[tuple[int, str, float]]) -> tuple[Any, list[Any]]:
     """An embedder giving each sentence its set cosine with any question (other texts, the question, the
     unit vector), and five evidence passages holding the sentences by source number."""

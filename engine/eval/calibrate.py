@@ -893,25 +893,31 @@ class Mode:
 def choose_floor(
     mode: Mode, spans: set[str], with_model: bool, also: Sequence[Mode] = ()
 ) -> tuple[float, list[dict[str, Any]]]:
-    """The extractive floor: of FLOORS, each with its own fitted check and threshold, the one whose pair
-    keeps every fitted part within MAX_RISE of no floor and no check (`mode.base`) and refuses the most
-    unanswerable questions (the mean over the fitted parts that have any; ties: fewer false refusals,
-    then the lower floor). The floor is one for every mode (the generator's relevance reads the embedder
+    """The extractive floor: of FLOORS, each with its own fitted check and threshold, among those whose
+    pair keeps every fitted part within MAX_RISE of no floor and no check (`mode.base`), the lowest that
+    refuses as many unanswerable questions as the best within one standard error (the share refused is
+    the mean over the fitted parts that have any; its standard error, the binomial one of that mean). The
+    fitted share is flat across most floors, so the floor that scores best moved by a hair with any change
+    upstream (0 to 0.275 between refits, and with it which sentences the answers show); the one-standard-
+    error rule takes the simplest line the data cannot tell from the best: the lowest floor, which leaves
+    the refusing to the check. The floor is one for every mode (the generator's relevance reads the embedder
     whether or not the folders' vectors are there), so a floor qualifies only where the check fitted
     behind it in each mode of `also` (keyword-only) keeps the budget too: one that alone refuses past it
     there would leave keyword-only answers with no check at all. With what each floor tried gives, for
     the record."""
-    best: tuple[tuple[float, float, float], float] | None = None
+    qualified: list[tuple[float, float, float]] = []  # (floor, share refused, its standard error)
     tried: list[dict[str, Any]] = []
     for floor in FLOORS:
         checked = check_at(mode.gated, spans, mode.vectors, with_model, floor, mode.base)
         others = all(check_at(m.gated, spans, m.vectors, with_model, floor, m.base).within for m in also)
         with_unanswerable = [
-            f
+            (f, sum(1 for a in part if not a.answerable))
             for f, (part, _) in zip(checked.figures, checked.viewed.values(), strict=True)
             if any(not a.answerable for a in part)
         ]
-        refused = float(np.mean([f["unanswerable_refused"] for f in with_unanswerable] or [0.0]))
+        shares = [(f["unanswerable_refused"], n) for f, n in with_unanswerable]
+        refused = float(np.mean([p for p, _ in shares] or [0.0]))
+        error = float(np.sqrt(sum(p * (1 - p) / n for p, n in shares)) / len(shares)) if shares else 0.0
         false = float(np.mean([f["false_refusals"] for f in checked.figures]))
         tried.append(
             {
@@ -920,13 +926,16 @@ def choose_floor(
                 "within_budget": checked.within,
                 "within_budget_keyword_only": others,
                 "unanswerable_refused": round(refused, 3),
+                "standard_error": round(error, 3),
                 "false_refusals": round(false, 3),
             }
         )
-        rank = (refused, -false, -floor)
-        if checked.within and others and (best is None or rank > best[0]):
-            best = (rank, floor)
-    return (FLOORS[0] if best is None else best[1]), tried
+        if checked.within and others:
+            qualified.append((floor, refused, error))
+    if not qualified:
+        return FLOORS[0], tried
+    _, best, error = max(qualified, key=lambda q: (q[1], -q[0]))
+    return min(floor for floor, refused, _ in qualified if refused >= best - error - 1e-12), tried
 
 
 def neither(asked: Sequence[Asked]) -> dict[str, Any]:
