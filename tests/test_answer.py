@@ -1925,3 +1925,20 @@ def test_an_import_is_never_quoted_as_an_answer() -> None:
     assert candidates([hit(prose)])[0].display.startswith("Import the module")
     example = ">>> from collections import deque\n>>> structure((1, 2, 3), deque[int])\ndeque([1, 2, 3])\n"
     assert len(candidates([hit(example, path="/kb/a.md")])) == 1
+
+
+def test_a_gate_refusal_names_the_code_name_the_question_wrote() -> None:
+    """The gate lists what the passages lack, rarest first, as the question wrote it: a code name whole
+    ("zzq_backoff_marker", "frobWidgetCount"), not its pieces ("zzq, marker, backoff")."""
+    from engine.answer import gate
+
+    passage = hit("The deploy pipeline runs the tests, then ships the build to staging and production.")
+    for question, name in (
+        ("How does zzq_backoff_marker work in the deploy pipeline?", "zzq_backoff_marker"),
+        ("What does frobWidgetCount control in the deploy pipeline?", "frobWidgetCount"),
+        ("Is QuerySet.bulk_upsert_many used by the deploy pipeline?", "QuerySet.bulk_upsert_many"),
+    ):
+        decided = gate.decide(question, [passage], None, threshold=1.0)
+        listed = decided.reason.split("not in them: ")[1].split(";")[0].split(", ")
+        assert name in listed and not {"zzq", "marker", "backoff", "bulk", "upsert"} & set(listed), listed
+        assert len(listed) == len(set(listed))

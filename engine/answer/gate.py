@@ -18,6 +18,7 @@ DATASET --calibrate-gate` prints every question's features and their ROC AUC.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -72,9 +73,18 @@ def coverage(question: str, hits: Sequence[Hit], doc_freq: DocFreq | None) -> tu
     return best, best_missing
 
 
+_CODE_WORD = re.compile(r"[A-Za-z_][\w.]*(?:_[A-Za-z0-9]|[a-z0-9][A-Z]|\.[A-Za-z_])[\w.]*")
+
+
 def as_asked(question: str) -> dict[str, str]:
-    """Each content term of the question -> the word as the question wrote it ("airspe" -> "airspeed")."""
-    return {stem(w): w for w in reversed(words(question))}
+    """Each content term of the question -> the word as the question wrote it ("airspe" -> "airspeed"); a
+    part of a code name -> the whole name ("backoff" -> "zzq_backoff_marker", "frobwidget" -> "frobWidget"):
+    a refusal lists the name the user typed, not its pieces."""
+    said = {stem(w): w for w in reversed(words(question))}
+    for name in _CODE_WORD.findall(question):
+        for part in words(name.strip("._")):  # the terms the question's words make of it
+            said[stem(part)] = name.strip("._")
+    return said
 
 
 def decide(
@@ -94,7 +104,7 @@ def decide(
         why = "the sources found say too little about the question"
         if missing:  # the rarest words first: what the question is about
             rarest = sorted(missing, key=lambda t: -idf(t, doc_freq))[:5]
-            why += f"; not in them: {', '.join(said.get(t, t) for t in rarest)}"
+            why += f"; not in them: {', '.join(dict.fromkeys(said.get(t, t) for t in rarest))}"
         said_score, said_line = apart(score, threshold)
         why += f"; evidence score {said_score}, below the line {said_line}"
         return GateDecision(False, score, cov, dense, missing, why)
