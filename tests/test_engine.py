@@ -207,10 +207,11 @@ def test_a_question_term_counts_the_chunks_that_hold_it(engine: Engine, tmp_path
     root = tmp_path / "notes"
     write(root, "a.md", "# Releases\n\nWe release on Fridays and parse the changelog first.\n")
     write(root, "b.md", "# Parsing\n\nThe parser parses each release note.\n")
-    write(root, "c.md", "# Other\n\nNothing about that here.\n")
+    write(root, "c.md", "# Other\n\nNothing about that here, and it doesn't parse.\n")
     engine.add_folder(root)
     engine.run(engine.sync(embed=False))
-    for word, held in (("released", 2), ("parsing", 2), ("fridays", 1), ("nothing", 1), ("zebra", 0)):
+    # a contraction the analyser splits ("doesn", "t") and text.stem leaves whole is read as it reads it
+    for word, held in (("released", 2), ("parsing", 3), ("fridays", 1), ("doesn't", 1), ("zebra", 0)):
         term = stem(word)
         assert engine.doc_freq(term) == (held, 3), (word, term)
     assert stem(stem("release")) != stem("release")  # what made this a bug: the stem, stemmed again
@@ -422,7 +423,11 @@ def test_a_snapshot_whose_words_lag_scans_the_chunks(tmp_path: Path) -> None:
         finally:
             catalog.close()
     finally:
-        holder.communicate("")
+        try:
+            holder.communicate("", timeout=30)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+            holder.wait()
 
 
 def test_stored_vectors_are_as_wide_as_the_embedder(tmp_path: Path) -> None:

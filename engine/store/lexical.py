@@ -279,10 +279,11 @@ class LexicalIndex:
     def term_freq(self, term: str) -> tuple[int, int]:
         """(chunks whose body or heading holds `term` as stored, all chunks). Stemming a stem again can
         change it (Snowball: "releas" -> "relea", "pars" -> "par"), so a term text.stem produced is
-        looked up as it is, never parsed."""
+        looked up as it is, never parsed. A word text.stem leaves whole because the analyser splits it (a
+        contraction, "doesn't") is counted as the analyser reads it, as doc_freq does."""
+        if not term.isalnum():
+            return self.doc_freq(term)
         searcher = self.index.searcher()
-        if not term or term != term.strip():
-            return 0, int(searcher.num_docs)
         query = Query.boolean_query(
             [(Occur.Should, Query.term_query(self.index.schema, f, term)) for f in ("body", "heading")]
         )

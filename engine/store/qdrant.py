@@ -497,8 +497,10 @@ class QdrantLexical:
         return int(found.count), total
 
     def term_freq(self, term: str) -> tuple[int, int]:
+        if not term.isalnum():  # a word the analyser splits ("doesn't"): as doc_freq reads it
+            return self.doc_freq(term)
         total = self.num_docs()
-        if not term or not total:
+        if not total:
             return 0, total
         m = _models()
         flt = m.Filter(must=[m.FieldCondition(key="terms", match=m.MatchAny(any=[term]))])
