@@ -351,8 +351,8 @@ def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int
     if title(hit, p_start, p_end) or lead_in(hit.text, p_start, before) or _SEPARATOR.match(before):
         return None
     line = hit.text.rfind("\n", 0, start) + 1
-    if LIST_ITEM.match(hit.text[line : start + 3]) and not LIST_ITEM.match(hit.text[line:start]):
-        return None  # list items each say their own thing: an item is not quoted with the one before
+    if not hit.text[line:start].strip() and LIST_ITEM.match(hit.text[line:end]):
+        return None  # list items each say their own thing: an item, nested too, stands alone
     return p_start
 
 
