@@ -1882,9 +1882,13 @@ def test_the_review_cases_of_the_new_quoting() -> None:
     )
     shown = [c.display.strip('"') for c in candidates([hit(doc, path="/src/pkg/cache.py")])]
     assert shown == ["Keep the cache small, dropping the oldest entries first, and never the pinned ones."]
-    # list items are not joined, though the second opens with "It"
-    items = "- Folders are watched for changes on disk.\n- It is also possible to sync them by hand.\n"
-    assert "It is also possible to sync them by hand." in [c.display for c in candidates([hit(items)])]
+    # list items are not joined, though the second opens with "It", nested or indented or not
+    for items in (
+        "- Folders are watched for changes on disk.\n- It is also possible to sync them by hand.\n",
+        "- Folders are watched for changes on disk.\n  - It is also possible to sync them by hand.\n",
+        "  * Folders are watched for changes on disk.\n  *  It is also possible to sync them by hand.\n",
+    ):
+        assert "It is also possible to sync them by hand." in [c.display for c in candidates([hit(items)])]
     # ...but a sentence that continues an item is quoted with the item's first, on the next line or its own
     said = "That might look dated, but it is much faster than format."
     for item in (
@@ -1937,8 +1941,11 @@ def test_a_gate_refusal_names_the_code_name_the_question_wrote() -> None:
         ("How does zzq_backoff_marker work in the deploy pipeline?", "zzq_backoff_marker"),
         ("What does frobWidgetCount control in the deploy pipeline?", "frobWidgetCount"),
         ("Is QuerySet.bulk_upsert_many used by the deploy pipeline?", "QuerySet.bulk_upsert_many"),
+        ("What does __init__.py hold for the deploy pipeline?", "__init__.py"),
     ):
         decided = gate.decide(question, [passage], None, threshold=1.0)
         listed = decided.reason.split("not in them: ")[1].split(";")[0].split(", ")
         assert name in listed and not {"zzq", "marker", "backoff", "bulk", "upsert"} & set(listed), listed
         assert len(listed) == len(set(listed))
+    number = gate.decide("Is the limit 1_000_000?", [passage], None, threshold=1.0).reason
+    assert "not in them: limit, 000;" in number  # a number's digit groups are not a code name

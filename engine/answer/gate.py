@@ -73,17 +73,20 @@ def coverage(question: str, hits: Sequence[Hit], doc_freq: DocFreq | None) -> tu
     return best, best_missing
 
 
-_CODE_WORD = re.compile(r"[A-Za-z_][\w.]*(?:_[A-Za-z0-9]|[a-z0-9][A-Z]|\.[A-Za-z_])[\w.]*")
+_CODE_WORD = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*(?:_[A-Za-z0-9]|[a-z0-9][A-Z]|\.[A-Za-z_])[\w.]*")
 
 
 def as_asked(question: str) -> dict[str, str]:
     """Each content term of the question -> the word as the question wrote it ("airspe" -> "airspeed"); a
     part of a code name -> the whole name ("backoff" -> "zzq_backoff_marker", "frobwidget" -> "frobWidget"):
     a refusal lists the name the user typed, not its pieces."""
-    said = {stem(w): w for w in reversed(words(question))}
+    said: dict[str, str] = {}
     for name in _CODE_WORD.findall(question):
-        for part in words(name.strip("._")):  # the terms the question's words make of it
-            said[stem(part)] = name.strip("._")
+        name = name.rstrip(".")  # a sentence's full stop, not the name's
+        for part in words(name):  # the terms the question's words make of it
+            said.setdefault(stem(part), name)
+    for w in words(question):
+        said.setdefault(stem(w), w)
     return said
 
 
@@ -103,8 +106,10 @@ def decide(
         said = as_asked(question)
         why = "the sources found say too little about the question"
         if missing:  # the rarest words first: what the question is about
-            rarest = sorted(missing, key=lambda t: -idf(t, doc_freq))[:5]
-            why += f"; not in them: {', '.join(dict.fromkeys(said.get(t, t) for t in rarest))}"
+            rarest = list(
+                dict.fromkeys(said.get(t, t) for t in sorted(missing, key=lambda t: -idf(t, doc_freq)))
+            )
+            why += f"; not in them: {', '.join(rarest[:5])}"
         said_score, said_line = apart(score, threshold)
         why += f"; evidence score {said_score}, below the line {said_line}"
         return GateDecision(False, score, cov, dense, missing, why)
