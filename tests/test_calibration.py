@@ -281,6 +281,19 @@ def test_the_checks_probability_weighs_in_the_choice_among_the_sentences_it_acce
     weight, tried = choose_weight([[record]], check)
     assert 0.0 < weight <= 0.3 and len(tried) > 2
 
+    # one question of twenty moved is within the share's standard error: no weight, the ranking alone
+    def asked(qid: str, gold: list[bool]) -> Asked:
+        row = Asked(qid, True, True, [[x] for x in logits], gold, [False] * 3, [True, False, False], [])
+        row.relevance, row.adjusted = list(adjusted), list(adjusted)
+        return row
+
+    twenty = [asked(f"a{i}", [True, False, False]) for i in range(10)]  # shown at any weight
+    twenty += [asked(f"b{i}", [False, False, True]) for i in range(9)]  # at none
+    twenty.append(asked("c", [False, True, False]))  # only with a weight
+    weight, tried = choose_weight([twenty], check)
+    gains = {row["weight"]: row["gold_shown_less_plausible_shown"] for row in tried}
+    assert gains[0.0] == 0.5 and max(gains.values()) == 0.55 and weight == 0.0
+
 
 def test_the_check_judging_the_ranking_is_replayed_as_the_generator_asks_it() -> None:
     """With the answer check as its judge the generator proposes, in rank order, the sentences the check

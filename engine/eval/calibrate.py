@@ -859,22 +859,45 @@ def check_at(
 WEIGHTS = tuple(round(w, 2) for w in np.arange(0.0, 0.41, 0.05))  # of the check's probability (proposed)
 
 
+def lowest_within_one_error(scored: Sequence[tuple[float, float, float]]) -> float | None:
+    """Of (setting, score, the score's standard error), the lowest setting whose score is within one
+    standard error of the best's: the one-standard-error rule, which takes the simplest setting the data
+    cannot tell from the best (a score flat across settings otherwise picks one by a hair, and any change
+    upstream picks another). None for none."""
+    if not scored:
+        return None
+    _, best, error = max(scored, key=lambda s: (s[1], -s[0]))
+    return min(setting for setting, score, _ in scored if score >= best - error - 1e-9)
+
+
 def choose_weight(viewed: Sequence[Sequence[Asked]], m: Model) -> tuple[float, list[dict[str, Any]]]:
     """The weight of the check's probability in the generator's choice among the sentences it accepts
-    (extractive.proposed): of WEIGHTS, the one that most raises the answering sentences shown less the
-    distractors shown, summed over `viewed` (the fitted parts of the sets that label the answering
-    sentence); ties: the lower weight. It moves no refusal (the check accepts what it accepts; the weight
-    only orders those). With each weight's figures, for the record."""
+    (extractive.proposed): of WEIGHTS, by the answering sentences shown less the distractors shown,
+    summed over `viewed` (the fitted parts of the sets that label the answering sentence), the lowest
+    within one standard error of the best (lowest_within_one_error; the error, the binomial one of that
+    sum). It moves no refusal (the check accepts what it accepts; the weight only orders those). With
+    each weight's figures, for the record."""
     probs = [probabilities(part, m) for part in viewed]
+    counts = [
+        (sum(1 for a in part if a.answerable), sum(1 for a in part if not a.answerable)) for part in viewed
+    ]
     tried: list[dict[str, Any]] = []
-    best: tuple[float, float] | None = None
+    scored: list[tuple[float, float, float]] = []
     for weight in WEIGHTS:
         figures = [outcomes(part, m, m.threshold, p, weight) for part, p in zip(viewed, probs, strict=True)]
         gain = round(sum(f["gold_shown"] - f["plausible_shown"] for f in figures), 3)
-        tried.append({"weight": weight, "gold_shown_less_plausible_shown": gain})
-        if best is None or gain > best[0] + 1e-9:
-            best = (gain, weight)
-    return (0.0 if best is None else best[1]), tried
+        variance = sum(
+            (f["gold_shown"] * (1 - f["gold_shown"]) / n_ans if n_ans else 0.0)
+            + (f["plausible_shown"] * (1 - f["plausible_shown"]) / n_unans if n_unans else 0.0)
+            for f, (n_ans, n_unans) in zip(figures, counts, strict=True)
+        )
+        error = float(np.sqrt(variance))
+        tried.append(
+            {"weight": weight, "gold_shown_less_plausible_shown": gain, "standard_error": round(error, 3)}
+        )
+        scored.append((weight, gain, error))
+    chosen = lowest_within_one_error(scored)
+    return (0.0 if chosen is None else chosen), tried
 
 
 @dataclass
@@ -932,10 +955,8 @@ def choose_floor(
         )
         if checked.within and others:
             qualified.append((floor, refused, error))
-    if not qualified:
-        return FLOORS[0], tried
-    _, best, error = max(qualified, key=lambda q: (q[1], -q[0]))
-    return min(floor for floor, refused, _ in qualified if refused >= best - error - 1e-12), tried
+    chosen = lowest_within_one_error(qualified)
+    return (FLOORS[0] if chosen is None else chosen), tried
 
 
 def neither(asked: Sequence[Asked]) -> dict[str, Any]:
