@@ -629,8 +629,8 @@ class Engine:
 
     def doc_freq(self, term: str) -> tuple[int, int]:
         """(chunks holding `term`, all chunks), for IDF weights (gate.DocFreq). `term` is a term as
-        text.stem writes it, the index's own analysis, and is looked up as it is: analysed again, a stem
-        can become another word ("releas" -> "relea"), one no chunk holds."""
+        text.stem writes it, the index's own analysis, and a stem is looked up as it is: analysed again, it
+        can become another word ("releas" -> "relea"), one no chunk holds (LexicalStore.term_freq)."""
         return self._open()[1].term_freq(term)
 
     # -- answers --------------------------------------------------------------------------------------
