@@ -859,6 +859,11 @@ def check_at(
 WEIGHTS = tuple(round(w, 2) for w in np.arange(0.0, 0.41, 0.05))  # of the check's probability (proposed)
 
 
+def binomial_variance(share: float, n: int) -> float:
+    """The variance of a share of n questions (0 where there are none)."""
+    return share * (1 - share) / n if n else 0.0
+
+
 def lowest_within_one_error(scored: Sequence[tuple[float, float, float]]) -> float | None:
     """Of (setting, score, the score's standard error), the lowest setting whose score is within one
     standard error of the best's: the one-standard-error rule, which takes the simplest setting the data
@@ -886,12 +891,15 @@ def choose_weight(viewed: Sequence[Sequence[Asked]], m: Model) -> tuple[float, l
     for weight in WEIGHTS:
         figures = [outcomes(part, m, m.threshold, p, weight) for part, p in zip(viewed, probs, strict=True)]
         gain = round(sum(f["gold_shown"] - f["plausible_shown"] for f in figures), 3)
-        variance = sum(
-            (f["gold_shown"] * (1 - f["gold_shown"]) / n_ans if n_ans else 0.0)
-            + (f["plausible_shown"] * (1 - f["plausible_shown"]) / n_unans if n_unans else 0.0)
-            for f, (n_ans, n_unans) in zip(figures, counts, strict=True)
+        error = float(
+            np.sqrt(
+                sum(
+                    binomial_variance(f["gold_shown"], n_ans)
+                    + binomial_variance(f["plausible_shown"], n_unans)
+                    for f, (n_ans, n_unans) in zip(figures, counts, strict=True)
+                )
+            )
         )
-        error = float(np.sqrt(variance))
         tried.append(
             {"weight": weight, "gold_shown_less_plausible_shown": gain, "standard_error": round(error, 3)}
         )
@@ -933,14 +941,15 @@ def choose_floor(
     for floor in FLOORS:
         checked = check_at(mode.gated, spans, mode.vectors, with_model, floor, mode.base)
         others = all(check_at(m.gated, spans, m.vectors, with_model, floor, m.base).within for m in also)
-        with_unanswerable = [
-            (f, sum(1 for a in part if not a.answerable))
+        shares = [  # (share refused, unanswerable questions) of each fitted part that has any
+            (f["unanswerable_refused"], n)
             for f, (part, _) in zip(checked.figures, checked.viewed.values(), strict=True)
-            if any(not a.answerable for a in part)
+            if (n := sum(1 for a in part if not a.answerable))
         ]
-        shares = [(f["unanswerable_refused"], n) for f, n in with_unanswerable]
         refused = float(np.mean([p for p, _ in shares] or [0.0]))
-        error = float(np.sqrt(sum(p * (1 - p) / n for p, n in shares)) / len(shares)) if shares else 0.0
+        error = (
+            float(np.sqrt(sum(binomial_variance(p, n) for p, n in shares)) / len(shares)) if shares else 0.0
+        )
         false = float(np.mean([f["false_refusals"] for f in checked.figures]))
         tried.append(
             {
