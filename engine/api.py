@@ -798,6 +798,15 @@ class Engine:
         folded = fold(word)
         return lexical.near(word, typos) or (folded != word.lower() and lexical.near(folded, typos))
 
+    def resembles(self, word: str) -> bool:
+        """Whether any indexed file holds a word that `word`, one English does not know, may be a slip of
+        the keys for: one edit away, the first letter too, from four letters, two from eight ("rocessors"
+        for processors, "anouncment" for announcement). Tantivy's fuzzy term query; Qdrant's lexical store
+        matches exactly."""
+        if len(word) < 4:
+            return False
+        return self._open()[1].near(fold(word), 2 if len(word) >= 8 else 1, first_letter=True)
+
     def head_text(self, path: str) -> str:
         """The opening text of an indexed file, which its staleness facts are read from."""
         return _staleness.head_text(self.catalog, path)

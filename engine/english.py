@@ -116,3 +116,26 @@ def roman(numeral: str) -> int:
 NOT_NAMES = frozenset(
     MONTHS + "monday tuesday wednesday thursday friday saturday sunday am pm ok mr mrs ms dr".split()
 )
+
+
+# How rare a word is in general English, from wordfreq's English list (its "large" list: words used at
+# least once per hundred million words of English, from subtitles, books, news, web text and Wikipedia).
+# A question word no indexed file holds is either the user's paraphrase of what the files say ("forgot",
+# "weird", "laptop": common English) or the name of a thing they never mention ("nginx", "terraform",
+# "kubectl": rare in English, or not English at all): premise.unknown_topics reads the difference.
+# The prefixes English derives words with ("reindexing" from indexing, "unhandled" from handled): a word the
+# folders lack built from one they hold is a paraphrase of what they say, not a new topic.
+PREFIXES = frozenset(
+    "a an ante anti auto bi co counter de dis en em ex extra hyper il im in inter ir micro mid mis multi "
+    "non over post pre pro re semi sub super trans tri un under".split()
+)
+MAX_RARITY = 9.0  # a word wordfreq has never seen; its most common word ("the") reads about 1.3
+
+
+def rarity(word: str) -> float:
+    """-log10 of the word's frequency in English (9 - wordfreq's Zipf value): 4.3 for "file", 4.8 for
+    "laptop", 6.0 for "telemetry" (once per million words), MAX_RARITY for a word never seen. The list
+    (1.5 MB) loads on first use, about 0.3 s."""
+    from wordfreq import zipf_frequency  # imported on first use: start-up stays fast
+
+    return round(MAX_RARITY - zipf_frequency(word, "en", wordlist="large"), 2)

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from engine.answer import answerability, contract, premise
+from engine.answer import answerability, contract, premise, rules
 from engine.answer.pipeline import NO_FOLDERS
 from engine.api import Engine
 from engine.backends import packing
@@ -1595,6 +1595,65 @@ def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven
     answer = engine.ask("How did Céleron cross the Ohio valley using QUIC?", "scripted")
     assert answer.refused and "QUIC" in answer.reason and scripted.calls == 0
     assert not engine.ask("Who mapped the Ohio valley with Celeron?", "extractive").refused
+
+
+def test_a_question_about_a_rare_word_no_file_holds_is_refused_a_common_one_is_a_paraphrase(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "docs/logging.md",
+        "# Logging\n\nThe logger prints to standard output when nothing is configured. Run the "
+        "configuration once at start-up; the processors then format each entry. Formatting Python "
+        "tracebacks is done by the exception processor. Nodes keep their linking order, and a "
+        "part of the way through a file a reader may start at a line.\n",
+    )
+    index_with_notes(engine, root)
+
+    def topics(question: str) -> list[str]:
+        """The question's words no file holds that English rarely uses (above the rule's design line)."""
+        found = premise.unknown_topics(
+            question,
+            engine.evidence(question),
+            engine.doc_freq,
+            engine.knows,
+            engine.mentions,
+            engine.resembles,
+        )
+        return [w for w, rarity in found if rarity > rules.UnknownTopic.LINE]
+
+    # a word English rarely uses, held by no file: the topic is not in the folders
+    assert topics("How do I route loguru's messages through the processors?") == ["loguru"]
+    answer = engine.ask("How do I route loguru's messages through the processors?", "extractive")
+    assert answer.refused and "loguru" in answer.reason
+    # a dictionary word is not a typo of its neighbour: "cython" is not "python"
+    assert topics("Does the exception processor format cython tracebacks?") == ["cython"]
+    # held by no file but common in English: the user's paraphrase, read with its rarity (below the line)
+    found = dict(
+        premise.unknown_topics(
+            "Why does the logger print nothing when someone forgets the configuration?",
+            engine.evidence("logger forgets configuration"),
+            engine.doc_freq,
+            engine.knows,
+            engine.mentions,
+        )
+    )
+    assert set(found) == {"forgets", "someone"}
+    assert all(rarity < rules.UnknownTopic.LINE for rarity in found.values()), found
+    # a typo of a word a file holds, a short form of one, an English prefix on one, two held words
+    for question in (
+        "How do I configre the processors at start-up?",
+        "Where does the config of the processors go?",
+        "Does the reader keep nodes without relinking them?",
+        "Can a reader start partway through a file?",
+        "How are the entries formatted by the rocessors?",  # no English word: a slip, first letter too
+    ):
+        assert topics(question) == [], question
+    assert engine.resembles("rocessors") and engine.resembles("proccessors")
+    assert not engine.resembles("loguru") and not engine.resembles("ine")  # far from any word; too short
+    # code names, options and paths are the identifier rule's: not read as prose words here
+    assert topics("Does `zzq_frobnicate` or --zzqflag change /etc/zzqconf.toml?") == []
 
 
 def test_a_dotted_name_is_known_where_one_file_holds_its_parts_and_defines_its_member(

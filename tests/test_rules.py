@@ -47,9 +47,10 @@ def test_rules_run_in_order_on_a_context_alone() -> None:
         "unsupported_figure",
         "unknown_identifier",
         "unknown_name",
+        "unknown_topic",
         "contradicted_figure",
     ]
-    assert [r.stage for r in rules.RULES] == ["before"] * 5 + ["after"]
+    assert [r.stage for r in rules.RULES] == ["before"] * 6 + ["after"]
     ctx = context("Where is the tape restore checklist?", listing())
     feats = rules.features(ctx)
     assert feats["missing_document"]["share"] > 0.5  # "tape restore checklist" is most of the question

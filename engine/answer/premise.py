@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from engine import english
 from engine.answer.answerability import chunk_text, figures, premises, stated_figures, window
 from engine.events import Hit
-from engine.text import STOP, content_terms, fold
+from engine.text import STOP, content_terms, fold, question_terms, stem
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
@@ -455,3 +455,76 @@ def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Me
         if not in_passages(name, words) and not knows(name):
             out.append(name)
     return out
+
+
+# A word written in code, a path, an option, a dotted or backticked name: the identifier and file checks
+# read those; what is left are the question's words as prose.
+_NOT_PROSE = re.compile(r"`[^`\n]*`|\S*[\w)][./\\:@][\w(]\S*|\S*_\S*|(?<!\w)--?\w[\w-]*")
+_PROSE_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+
+
+def _prose_words(question: str) -> list[str]:
+    """The question's words as prose, lower case, possessives dropped, once each: not the words of code
+    names, paths, options or backticked text (identifiers reads those), not function words."""
+    masked = _NOT_PROSE.sub(" ", question)
+    masked = _IDENT.sub(" ", masked)  # camelCase, letters then digits
+    found = (re.sub(r"['’]s$", "", m.group().lower()) for m in _PROSE_WORD.finditer(masked))
+    return list(dict.fromkeys(w for w in found if len(w) > 2 and w not in STOP and "'" not in w))
+
+
+def _shortens(word: str, vocabulary: set[str]) -> bool:
+    """Whether `word` (its plural aside) is how a word of the passages begins: "config" for configuration,
+    "repo" for repository, "env" for environment; a user's short form of what the files spell out."""
+    base = word[:-1] if word.endswith("s") and len(word) > 3 else word
+    return any(len(v) > len(base) and v.startswith(base) for v in vocabulary)
+
+
+def _built_of_held(word: str, held: Callable[[str], bool], written: Callable[[str], bool]) -> bool:
+    """Whether `word` is an English prefix and a word the folders hold ("re" + "indexing", "un" +
+    "handled"), or a word they write as it stands here and a word they hold ("half" + "way"): a derived
+    or compound form of what they say. (`held`: some form of the word, its stem; `written`: the word
+    itself, so that a stem's stray letters make no compound: "boole" + "ans" is no "booleans".)"""
+    for cut in range(2, len(word) - 2):
+        head, tail = word[:cut], word[cut:]
+        if head in english.PREFIXES and len(tail) > 3 and held(tail):
+            return True
+        if len(head) > 2 and held(tail) and written(head):
+            return True
+    return False
+
+
+def unknown_topics(
+    question: str,
+    hits: Sequence[Hit],
+    doc_freq: Callable[[str], tuple[int, int]],
+    knows: Knows,
+    mentions: Mentions,
+    resembles: Knows = lambda word: False,
+) -> list[tuple[str, float]]:
+    """The question's prose words that no indexed file holds, with how rare each is in English
+    (english.rarity), rarest first. Absent means: no chunk holds the word's stem (the index's own count,
+    so no inflection of it either), no file holds the word (case and accents aside) and no retrieved
+    passage has a word it begins ("config" for configuration). A word of five letters or more one typo
+    from a held word counts as held (Engine.knows: "recieve", "definately"; the typo never touches the
+    first letter, so "cython" is not "python"); a word English does not know is a typo where a held word
+    is a slip of the keys from it (`resembles`: "rocessors" for processors). A word built of held
+    words, an English prefix and a word or two words ("reindexing", "unhandled", "halfway"), is held. A
+    common English word absent from the folders is usually a paraphrase ("forgot", "weird"); a rare one
+    is usually what the question is about ("nginx", "terraform")."""
+    terms = set(question_terms(question))
+    vocabulary = set(re.findall(r"[^\W\d_]+", fold("\n".join(chunk_text(h) for h in hits))))
+
+    def held(word: str) -> bool:
+        return doc_freq(stem(word))[0] > 0
+
+    out: list[tuple[str, float]] = []
+    for word in _prose_words(question):
+        if stem(word) not in terms or held(word) or _shortens(word, vocabulary):
+            continue
+        if _built_of_held(word, held, mentions):
+            continue
+        rarity = english.rarity(word)
+        if knows(word) or (rarity >= english.MAX_RARITY and resembles(word)):
+            continue
+        out.append((word, rarity))
+    return sorted(out, key=lambda found: -found[1])

@@ -17,6 +17,9 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
 - UnknownName (before): the question names a thing with a capital ("How does it negotiate QUIC?") that
   no indexed file holds, accents aside, nor a word one typo from it (engine/answer/premise.py, all
   three);
+- UnknownTopic (before): the question asks about a thing in a word that no indexed file holds and that
+  general English rarely uses ("How do I run it behind nginx?"; a common word the files lack, such as
+  "forgot", is the user's paraphrase) (premise.unknown_topics);
 - ContradictedFigure (after): what the answer shows says otherwise of a figure the question takes as
   given ("Who developed the theory in 1974?" over "In 1967, Blum developed the theory"): none of its
   quotes, with the lines around them and their heading, states the figure, and one states another of
@@ -72,6 +75,7 @@ class Context:
     mentions: premise.Mentions  # does any indexed file hold one of these spellings?
     knows: premise.Knows  # does any indexed file hold this word, or one typo from it?
     together: premise.Together  # does one indexed file hold these words and define this member?
+    resembles: premise.Knows = lambda word: False  # does a file hold a word this non-word may mistype?
     shown: list[tuple[Citation, Hit]] = field(
         default_factory=list
     )  # the answer's citations: after-rules read
@@ -122,6 +126,7 @@ def context(engine: Engine, question: str, hits: list[Hit], evidence: list[Hit])
         lookups.bound(engine.mentions),
         lookups.bound(engine.knows),
         lookups.bound(engine.together),
+        lookups.bound(engine.resembles),
     )
 
 
@@ -247,6 +252,39 @@ class UnknownName(Premise):
         return f"the question names {', '.join(found)}, which no indexed file mentions"
 
 
+class UnknownTopic:
+    """A question about a thing no indexed file mentions, written in a word general English rarely uses
+    ("How do I run it behind nginx?", "Is there a terraform module?"): premise.unknown_topics. Its feature
+    is the rarest such word's rarity (english.rarity: 6 is once per million words of English, 9 a word
+    English does not know); it fires above its line (as designed, LINE: rarer than once per million
+    words). A common word absent from the folders (a paraphrase, "forgot") stays below it."""
+
+    name, key = "unknown_topic", "rarity"
+    stage: Stage = "before"
+    LINE = 6.0
+
+    def _found(self, ctx: Context) -> list[tuple[str, float]]:
+        found = ctx.once(
+            self.name,
+            lambda: premise.unknown_topics(
+                ctx.question, ctx.hits, ctx.doc_freq, ctx.knows, ctx.mentions, ctx.resembles
+            ),
+        )
+        assert isinstance(found, list)
+        return found
+
+    def features(self, ctx: Context) -> Features:
+        found = self._found(ctx)
+        return {self.key: found[0][1] if found else 0.0}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {self.key: self.LINE})[self.key]
+        rare = [word for word, rarity in self._found(ctx) if line is not None and rarity > line]
+        if not rare:
+            return None
+        return f"the question asks about {', '.join(rare)}, which no indexed file mentions"
+
+
 class ContradictedFigure:
     """A figure the question takes as given that the answer's quotes say otherwise of (premise.contradicted);
     it fires above its line (as designed, on one), fitted by `citeline calibrate` on the answers the check
@@ -295,6 +333,7 @@ RULES: Sequence[Rule] = (
     UnsupportedFigure(),
     UnknownIdentifier(),
     UnknownName(),
+    UnknownTopic(),
     ContradictedFigure(),
 )
 

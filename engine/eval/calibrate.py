@@ -124,6 +124,7 @@ AFTER_GATE = (
     rules.UnsupportedFigure,
     rules.UnknownIdentifier,
     rules.UnknownName,
+    rules.UnknownTopic,
 )  # in RULES' order
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
     r.name: above(r.key) for r in AFTER_GATE

@@ -75,9 +75,10 @@ class LexicalStore(Protocol):
         already analysed (text.stem's output) and is not analysed again."""
         ...
 
-    def near(self, word: str, typos: int) -> bool:
+    def near(self, word: str, typos: int, first_letter: bool = False) -> bool:
         """Whether any chunk's body, heading or path holds a word within `typos` edits of `word` (as the
-        field's analyser reads both: case aside, stemmed)."""
+        field's analyser reads both: case aside, stemmed); an edit may change the first letter only where
+        `first_letter`."""
         ...
 
     def search(self, query: str, limit: int) -> list[tuple[int, float]]:

@@ -290,18 +290,19 @@ class LexicalIndex:
         found = searcher.search(query, 1, count=True)
         return int(getattr(found, "count", 0) or 0), int(searcher.num_docs)
 
-    def near(self, word: str, typos: int) -> bool:
+    def near(self, word: str, typos: int, first_letter: bool = False) -> bool:
         """Whether any chunk's body, heading, path, identifiers or folded words hold a word within `typos`
         edits of `word`, as each field's analyser reads both (case aside, stemmed in the body). For one
         word of ASCII letters and digits up to EDIT_LENGTH long, an edit never touches the first letter
         (`one_edit`): "Cython" is not a typo of "python". Longer words (the expression would outgrow
-        tantivy's limit on its automaton) and other text take tantivy's fuzzy query, first letter and all."""
+        tantivy's limit on its automaton), other text and `first_letter` take tantivy's fuzzy query,
+        first letter and all."""
         clean = re.sub(r"\W+", " ", word.lower()).strip()  # lower: "OR" is a word, not an operator
         if not clean:
             return False
         fields = ["body", "heading", "path", "code", "folded"]
         parsed = None
-        if typos == 1 and re.fullmatch(rf"[a-z0-9]{{2,{EDIT_LENGTH}}}", clean):
+        if typos == 1 and not first_letter and re.fullmatch(rf"[a-z0-9]{{2,{EDIT_LENGTH}}}", clean):
             analysed = index_analyzer().analyze(clean)
             stemmed = analysed[0] if len(analysed) == 1 else clean
             try:

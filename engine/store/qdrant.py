@@ -507,7 +507,7 @@ class QdrantLexical:
         found = self.conn.call(lambda c: c.count(self.conn.sparse, count_filter=flt, exact=True))
         return int(found.count), total
 
-    def near(self, word: str, typos: int) -> bool:
+    def near(self, word: str, typos: int, first_letter: bool = False) -> bool:
         """Whether any chunk's body or heading holds `word`'s stems, or its folded words hold `word`
         (Engine.knows asks again without the marks): exactly, whatever `typos` (the payload holds
         terms, not an automaton to search them by edits)."""
