@@ -523,8 +523,9 @@ def unknown_topics(
             continue
         if _built_of_held(word, held, mentions):
             continue
-        rarity = english.rarity(word)
-        if knows(word) or (rarity >= english.MAX_RARITY and resembles(word)):
+        if knows(word):
             continue
-        out.append((word, rarity))
+        rarity = english.rarity(word)  # the English list loads on the first word it is asked of
+        if rarity < english.MAX_RARITY or not resembles(word):
+            out.append((word, rarity))
     return sorted(out, key=lambda found: -found[1])

@@ -154,6 +154,7 @@ Lookup = tuple[str, Callable[[Engine], bool]]
 # as written: its words are everywhere).
 LOOKUPS: tuple[Lookup, ...] = (
     ("a name (Engine.knows)", lambda e: e.knows("Frobnicator")),
+    ("a slip of the keys, two edits (Engine.resembles)", lambda e: e.resembles("frobnicatorz")),
     (
         "a code name (Engine.mentions)",
         lambda e: e.mentions("frob_nicator", "frob-nicator", "frobnicator", whole=True),
