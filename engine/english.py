@@ -118,17 +118,19 @@ NOT_NAMES = frozenset(
 )
 
 
-# How rare a word is in general English, from wordfreq's English list (its "large" list: words used at
-# least once per hundred million words of English, from subtitles, books, news, web text and Wikipedia).
-# A question word no indexed file holds is either the user's paraphrase of what the files say ("forgot",
-# "weird", "laptop": common English) or the name of a thing they never mention ("nginx", "terraform",
-# "kubectl": rare in English, or not English at all): premise.unknown_topics reads the difference.
 # The prefixes English derives words with ("reindexing" from indexing, "unhandled" from handled): a word the
 # folders lack built from one they hold is a paraphrase of what they say, not a new topic.
 PREFIXES = frozenset(
     "a an ante anti auto bi co counter de dis en em ex extra hyper il im in inter ir micro mid mis multi "
     "non over post pre pro re semi sub super trans tri un under".split()
 )
+
+
+# How rare a word is in general English, from wordfreq's English list (its "large" list: words used at
+# least once per hundred million words of English, from subtitles, books, news, web text and Wikipedia).
+# A question word no indexed file holds is either the user's paraphrase of what the files say ("forgot",
+# "weird", "laptop": common English) or the name of a thing they never mention ("nginx", "terraform",
+# "kubectl": rare in English, or not English at all): premise.unknown_topics reads the difference.
 MAX_RARITY = 9.0  # a word wordfreq has never seen; its most common word ("the") reads about 1.3
 
 
