@@ -461,6 +461,7 @@ def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Me
 # read those; what is left are the question's words as prose.
 _NOT_PROSE = re.compile(r"`[^`\n]*`|\S*[\w)][./\\:@][\w(]\S*|\S*_\S*|(?<!\w)--?\w[\w-]*")
 _PROSE_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_APOSTROPHE = re.compile("['’]")  # a contraction left after the possessive is dropped: a function word
 
 
 def _prose_words(question: str) -> list[str]:
@@ -469,7 +470,7 @@ def _prose_words(question: str) -> list[str]:
     masked = _NOT_PROSE.sub(" ", question)
     masked = _IDENT.sub(" ", masked)  # camelCase, letters then digits
     found = (re.sub(r"['’]s$", "", m.group().lower()) for m in _PROSE_WORD.finditer(masked))
-    return list(dict.fromkeys(w for w in found if len(w) > 2 and w not in STOP and "'" not in w))
+    return list(dict.fromkeys(w for w in found if len(w) > 2 and w not in STOP and not _APOSTROPHE.search(w)))
 
 
 def _shortens(word: str, vocabulary: set[str]) -> bool:
@@ -486,9 +487,8 @@ def _built_of_held(word: str, held: Callable[[str], bool], written: Callable[[st
     itself, so that a stem's stray letters make no compound: "boole" + "ans" is no "booleans".)"""
     for cut in range(2, len(word) - 2):
         head, tail = word[:cut], word[cut:]
-        if head in english.PREFIXES and len(tail) > 3 and held(tail):
-            return True
-        if len(head) > 2 and held(tail) and written(head):
+        prefixed = head in english.PREFIXES and len(tail) > 3
+        if (prefixed or len(head) > 2) and held(tail) and (prefixed or written(head)):
             return True
     return False
 
@@ -519,7 +519,8 @@ def unknown_topics(
 
     out: list[tuple[str, float]] = []
     for word in _prose_words(question):
-        if stem(word) not in terms or held(word) or _shortens(word, vocabulary):
+        term = stem(word)
+        if term not in terms or doc_freq(term)[0] > 0 or _shortens(word, vocabulary):
             continue
         if _built_of_held(word, held, mentions):
             continue
