@@ -380,3 +380,44 @@ def test_the_gates_budget_is_the_largest_whose_line_holds_on_a_set_left_out_of_i
     budget, tried = choose_gate_budget(parts, "vectors")
     assert budget == 0.01 and [row["holds"] for row in tried.values()] == [True, False, False]
     assert choose_gate(list(parts.values()), "vectors", budget) == 0.29
+
+
+def test_the_checks_weights_keep_the_sign_their_features_meaning_gives_them() -> None:
+    """A labelled set whose quotes answer less often the more of the question's words they hold (as in
+    SQuAD, whose unanswerable questions were written from the paragraph) would teach the check to hold a
+    quote's coverage against it; the fit keeps that weight at 0, and fits the others as it would
+    unconstrained: where no sign binds, the constrained optimum is the unconstrained one."""
+    import numpy as np
+
+    from engine.answer.answerability import FEATURES, SIGNS
+    from engine.eval.calibrate import Asked, fit, signed_logistic
+
+    rng = np.random.default_rng(7)
+    cover, model = FEATURES.index("cover_quote"), FEATURES.index("answer_model")
+    questions = []
+    for i in range(300):
+        values, gold = [], []
+        for _ in range(4):
+            row = [float(v) for v in rng.random(len(FEATURES))]
+            answers = bool(rng.random() < 0.3)
+            row[model] = float(rng.normal(2.0 if answers else -2.0))  # the answer model tells them apart
+            row[cover] = float(rng.normal(0.3 if answers else 0.7, 0.1))  # coverage counts against
+            values.append(row)
+            gold.append(answers)
+        questions.append(Asked(f"q{i}", True, True, values, gold, [False] * 4, [True] * 4))
+    m = fit([questions], with_vectors=True, with_model=True)
+    weights = dict(zip(m.names, m.weights, strict=True))
+    assert SIGNS["cover_quote"] > 0 and weights["cover_quote"] == 0.0
+    assert weights["answer_model"] > 1.0
+    assert all(SIGNS[n] * w >= 0 for n, w in weights.items())
+
+    # where the data agree with every sign, the bounds change nothing
+    x = rng.normal(size=(400, 2))
+    y = (x @ np.array([1.5, -1.0]) + rng.normal(size=400) > 0).astype(np.float64)
+    z = np.hstack([np.ones((400, 1)), x])
+    free = signed_logistic(z, y, np.ones(400), np.zeros(3))
+    signed = signed_logistic(z, y, np.ones(400), np.array([0.0, 1.0, -1.0]))
+    assert np.allclose(free, signed, atol=1e-6) and free[1] > 0 > free[2]
+    # and where one disagrees, that coefficient sits at its bound and the loss is no lower unconstrained
+    flipped = signed_logistic(z, y, np.ones(400), np.array([0.0, -1.0, -1.0]))
+    assert flipped[1] == 0.0 and flipped[2] < 0

@@ -18,10 +18,11 @@ around it, and turns them into a few features:
   check names it: `citeline calibrate` fits it in only when given the model, and keeps it only where it
   measured better (README, "Answer check").
 
-A logistic model over them gives the probability that the quote answers. Its weights and the threshold a
-sentence must reach are fitted by `citeline calibrate` on labelled data (SQuAD 2.0 training articles:
-quotes holding the gold answer against the rest, the `plausible_answers` distractors among them) and
-loaded from `calibration.json` beside this file. Nothing here names a collection, a question or a file.
+A logistic model over them gives the probability that the quote answers. Its weights (each within the
+sign its feature's meaning gives it, SIGNS) and the threshold a sentence must reach are fitted by
+`citeline calibrate` on labelled data (SQuAD 2.0 training articles: quotes holding the gold answer against
+the rest, the `plausible_answers` distractors among them) and loaded from `calibration.json` beside this
+file. Nothing here names a collection, a question or a file.
 """
 
 from __future__ import annotations
@@ -72,6 +73,28 @@ FEATURES = (
     "cosine_chunk",
     "answer_model",
 )
+# The direction each feature's meaning gives its weight: +1, more of it can only make a quote likelier to
+# answer (coverage, the cosine, the answer model); -1, only less likely (something the question holds that
+# the quote's context lacks, an answer kind asked for and absent, an unmatched negation); 0, either way
+# (novelty: an answer adds to the question, a quote adding only other things is off the point).
+# `citeline calibrate` fits the weights within these signs: SQuAD's unanswerable questions were written by
+# people reading the paragraph, so there its words in a quote count against it and its missing words for
+# it, which an unconstrained fit learnt (cover_quote -0.17, cover_window -0.59, rarest_missing +0.16) and
+# which holds on no folder a user writes questions about.
+SIGNS = {
+    "cover_quote": 1,
+    "cover_window": 1,
+    "cover_chunk": 1,
+    "rarest_missing": -1,
+    "figure_missing": -1,
+    "name_missing": -1,
+    "figure_wanted_absent": -1,
+    "name_wanted_absent": -1,
+    "negation_unmatched": -1,
+    "novelty": 0,
+    "cosine_chunk": 1,
+    "answer_model": 1,
+}
 VECTOR_FEATURES = ("cosine_chunk",)
 MODEL_FEATURES = ("answer_model",)  # from AnswerModel: fitted in only when calibrate is given a model
 MODEL_TOKENS = 192  # question + quote + its window, in wordpieces (the cut falls on the window's end)

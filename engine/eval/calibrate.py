@@ -11,16 +11,17 @@ question is answerable and the sentence holds a gold answer span (SQuAD), overla
 (LangChain) or comes from a gold file (sets with files only); every other sentence is a negative, the
 sentences of unanswerable questions and their distractor spans among them.
 
-Fit. L2-regularised logistic regression (Newton's method, standardised features), each set weighing the
-same whatever its size, once with every feature and once without the embedding features for
-keyword-only answers. Two lines refuse after the gate: the extractive generator's relevance floor (a
-sentence below it is never proposed) and the check's threshold. They are fitted together, on a grid of
-floors, each with its own fitted check: the pair refusing the most unanswerable questions (each set's
-fitted part weighing the same) among those adding at most MAX_RISE to the false refusals of any set's
-fitted part, against the same questions answered with neither (the lowest floor, no check). The lines
-exist to refuse what the folders do not answer, and what they may cost on questions they do answer is
-capped per kind of collection, so that no one collection's style (SQuAD's questions were written by
-reading the paragraph, docs and code questions paraphrase) sets the line for the others.
+Fit. L2-regularised logistic regression (projected Newton, standardised features; each weight within the sign
+its feature's meaning gives it, answerability.SIGNS), each set weighing the same whatever its size, once with
+every feature and once without the embedding features for keyword-only answers. Two lines refuse after the
+gate: the extractive generator's relevance floor (a sentence below it is never proposed) and the check's
+threshold. They are fitted together, on a grid of floors, each with its own fitted check: the pair refusing
+the most unanswerable questions (each set's fitted part weighing the same) among those adding at most MAX_RISE
+to the false refusals of any set's fitted part, against the same questions answered with neither (the lowest
+floor, no check). The lines exist to refuse what the folders do not answer, and what they may cost on
+questions they do answer is capped per kind of collection, so that no one collection's style (SQuAD's
+questions were written by reading the paragraph, docs and code questions paraphrase) sets the line for the
+others.
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.answer import calibration, premise, rules
 from engine.answer.answerability import (
     FEATURES,
     MODEL_FEATURES,
+    SIGNS,
     VECTOR_FEATURES,
     AnswerModel,
     Checker,
@@ -374,8 +377,8 @@ def columns(with_vectors: bool, with_model: bool = False) -> list[int]:
 
 
 def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool, with_model: bool = False) -> Model:
-    """Logistic regression of answering sentences against the rest, each part weighing the same
-    (threshold set later)."""
+    """Logistic regression of answering sentences against the rest, each part weighing the same, each
+    weight within its feature's sign (SIGNS; threshold set later)."""
     cols = columns(with_vectors, with_model)
     rows = [
         (v, g, 1.0 / max(1, sum(len(a.values) for a in part)))
@@ -390,19 +393,57 @@ def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool, with_model: bool =
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
-    w = np.zeros(z.shape[1])
-    ridge = np.eye(z.shape[1]) * L2
-    ridge[0, 0] = 0.0
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-z @ w))
-        grad = z.T @ ((p - y) * weight) + ridge @ w
-        hess = (z * (p * (1 - p) * weight)[:, None]).T @ z + ridge
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
     names = tuple(FEATURES[c] for c in cols)
+    signs = np.array([0.0, *(SIGNS[n] for n in names)])  # the bias is free
+    w = signed_logistic(z, y, weight, signs)
     return Model(names, tuple(mean), tuple(scale), tuple(w[1:]), float(w[0]), 0.5)
+
+
+def signed_logistic(
+    z: npt.NDArray[np.float64],
+    y: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.float64],
+    signs: npt.NDArray[np.float64],
+    l2: float = L2,
+) -> npt.NDArray[np.float64]:
+    """Weighted, ridge-penalised logistic regression (column 0 the unpenalised bias) whose coefficient j
+    keeps the sign signs[j] (+1: at least 0, -1: at most 0, 0: free): projected Newton. A coefficient at
+    its bound that the gradient pushes further out stays there; the others take a Newton step, cut back
+    to the bounds, halved until the loss falls. The loss is convex and the bounds a box, so it ends at
+    the constrained optimum (where no constraint binds, the unconstrained one)."""
+    ridge = np.full(z.shape[1], l2)
+    ridge[0] = 0.0
+
+    def loss(w: npt.NDArray[np.float64]) -> float:
+        s = z @ w
+        return float(np.sum(weight * (np.logaddexp(0.0, s) - y * s)) + 0.5 * np.sum(ridge * w * w))
+
+    def project(w: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return np.where(signs > 0, np.maximum(w, 0.0), np.where(signs < 0, np.minimum(w, 0.0), w))
+
+    w = np.zeros(z.shape[1])
+    current = loss(w)
+    for _ in range(200):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ ((p - y) * weight) + ridge * w
+        held = (signs != 0) & (w == 0.0) & (signs * grad > 0)  # at the bound, pushed beyond it
+        free = ~held
+        hess = (z * (p * (1 - p) * weight)[:, None]).T @ z + np.diag(ridge)
+        step = np.zeros_like(w)
+        step[free] = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
+        target = project(w - step)
+        t = 1.0
+        while True:
+            trial = w + t * (target - w)  # the box is convex: every point between is within it
+            value = loss(trial)
+            if value <= current + 1e-12 or t < 1e-6:
+                break
+            t /= 2
+        moved = float(np.abs(trial - w).max())
+        w, current = trial, value
+        if moved < 1e-9:
+            break
+    return w
 
 
 Probabilities = dict[str, list[float]]
