@@ -418,6 +418,6 @@ def test_the_checks_weights_keep_the_sign_their_features_meaning_gives_them() ->
     free = signed_logistic(z, y, np.ones(400), np.zeros(3))
     signed = signed_logistic(z, y, np.ones(400), np.array([0.0, 1.0, -1.0]))
     assert np.allclose(free, signed, atol=1e-6) and free[1] > 0 > free[2]
-    # and where one disagrees, that coefficient sits at its bound and the loss is no lower unconstrained
+    # and where one disagrees, that coefficient sits at its bound and the other keeps its sign
     flipped = signed_logistic(z, y, np.ones(400), np.array([0.0, -1.0, -1.0]))
     assert flipped[1] == 0.0 and flipped[2] < 0
