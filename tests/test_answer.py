@@ -112,6 +112,14 @@ def test_quote_is_located_to_exact_lines() -> None:
     assert contract.locate("ten", h) is None  # too short to be evidence
 
 
+def test_a_quote_is_judged_by_the_sentences_it_lies_in_whole() -> None:
+    h = hit("Intro line.\nTo roll back, run `make rollback` and notify the on-call engineer. Then wait.\n")
+    whole = "To roll back, run `make rollback` and notify the on-call engineer."
+    assert contract.whole_sentences("run make rollback", h) == whole
+    assert contract.whole_sentences("notify the on-call engineer. Then wait", h) == whole + " Then wait."
+    assert contract.whole_sentences("not in there at all", h) == "not in there at all"
+
+
 def test_markdown_emphasis_does_not_break_a_quote() -> None:
     h = hit("Meridian offers **16 weeks paid parental leave** for all new `parents`.")
     assert contract.locate("offers 16 weeks paid parental leave for all new parents", h) == (10, 10)
@@ -2008,3 +2016,31 @@ def test_a_gate_refusal_names_the_code_name_the_question_wrote() -> None:
         assert len(listed) == len(set(listed))
     number = gate.decide("Is the limit 1_000_000?", [passage], None, threshold=1.0).reason
     assert "not in them: limit, 000;" in number  # a number's digit groups are not a code name
+
+
+def test_a_model_answer_the_check_rates_lower_than_the_draft_leaves_the_draft(indexed: Engine) -> None:
+    """The draft and the model's sentences pass the same contract; the check, judging the sentences they
+    cite whole, decides which answer is shown. A model quoting part of the draft's sentence ties and
+    replaces the draft; one quoting a sentence that answers less is never streamed, and says why."""
+    question = "How do I roll back a deploy?"
+    evidence = indexed.evidence(question)
+    n = next(i for i, h in enumerate(evidence, start=1) if h.path.endswith("deploy.md"))
+    part = RawSentence("Run make rollback and tell the on-call engineer.", (n,), "run `make rollback`")
+    use(indexed, Scripted([part]))
+    events = list(indexed.ask_stream(question, "scripted"))
+    final = events[-1]
+    assert isinstance(final, Answer) and not final.from_draft
+    assert [s.text for s in final.sentences] == [part.text]
+    aside = RawSentence(
+        "Deploys run on the zebracorn pipeline every Tuesday.",
+        (n,),
+        "We deploy with the **zebracorn pipeline** every Tuesday.",
+    )
+    use(indexed, Scripted([aside]))
+    events = list(indexed.ask_stream(question, "scripted"))
+    draft = next(e for e in events if isinstance(e, Draft))
+    final = events[-1]
+    assert isinstance(final, Answer) and final.from_draft and not final.refused
+    assert final.sentences == draft.sentences
+    assert not any(isinstance(e, AnswerSentence) for e in events)  # never on screen, not even for a moment
+    assert any(d.startswith(aside.text) and "the draft answers better" in d for d in final.dropped)

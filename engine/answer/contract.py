@@ -36,6 +36,7 @@ from engine.text import (
     normalize,
     normalized_with_map,
     question_terms,
+    split_sentences,
     stem,
 )
 
@@ -80,6 +81,17 @@ def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
     """Lines (start, end) of `hit` where the quote occurs, or None. Whitespace, typographic quotes,
     Markdown emphasis/code marks (* and `) and link syntax (a link reads as its text) are ignored on both
     sides; the rest must match exactly (case-insensitively only as a fallback)."""
+    span = _chars(quote, hit)
+    if span is None:
+        return None
+    first, last = span
+    start = hit.start_line + hit.text.count("\n", 0, first)
+    end = hit.start_line + hit.text.count("\n", 0, last)
+    return start, end
+
+
+def _chars(quote: str, hit: Hit) -> tuple[int, int] | None:
+    """The first and last character of `hit.text` the quote covers, matched as `locate` says."""
     for links in (False, True):  # a link as written first, then read as its text
         flat, index = normalized_with_map(hit.text, drop=EMPHASIS, links=links)
         needle = " ".join(normalized_with_map(quote, drop=EMPHASIS, links=links)[0].split()).strip(" .")
@@ -89,14 +101,21 @@ def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
         if pos < 0:
             pos = flat.lower().find(needle.lower())
         if pos >= 0:
-            break
-    if pos < 0:
-        return None
-    first = index[pos]
-    last = index[pos + len(needle) - 1]
-    start = hit.start_line + hit.text.count("\n", 0, first)
-    end = hit.start_line + hit.text.count("\n", 0, last)
-    return start, end
+            return index[pos], index[pos + len(needle) - 1]
+    return None
+
+
+def whole_sentences(quote: str, hit: Hit) -> str:
+    """The sentences of `hit` the quote lies in, whole (the quote itself where it is not found): the unit
+    the extractive answer quotes, so that a model quoting part of a sentence and the draft quoting all of
+    it are judged on the same text."""
+    span = _chars(quote, hit)
+    if span is None:
+        return quote
+    covered = [(s, e) for s, e in split_sentences(hit.text) if s <= span[1] and e > span[0]]
+    if not covered:
+        return quote
+    return hit.text[covered[0][0] : covered[-1][1]].strip()
 
 
 def lexical_support(sentence: str, cited: str) -> float:
