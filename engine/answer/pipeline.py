@@ -291,7 +291,6 @@ class Shown:
         self.unanswering: list[str] = []
         self.repaired = 0
         self.best = 0.0  # the check's best probability over every sentence judged
-        self.kept_best = 0.0  # ...over the kept ones' cited sentences, whole: compared with the draft's
 
     def answers(self, text: str, quotes: Sequence[tuple[str, int]]) -> bool:
         """Whether the answer check judges a sentence (its text, its quotes and their sources) to answer
@@ -318,12 +317,16 @@ class Shown:
         if not self.answers(sentence.text, [(c.quote, c.source) for c in sentence.citations]):
             return []
         self.kept.append(sentence)
-        hits = [self.evidence[c.source - 1] for c in sentence.citations]
-        cited = zip(sentence.citations, hits, strict=True)
-        whole = [(contract.whole_sentences(c.quote, h), h) for c, h in cited]
-        self.kept_best = max(self.kept_best, self.checker.judge(whole).probability)
         self.repaired += repaired
         return [sentence]
+
+    @property
+    def kept_best(self) -> float:
+        """The check's best probability over the sentences the kept ones cite, each judged whole: what a
+        model's answer and the draft are compared by (each sentence judged once: cached)."""
+        cited = [(c.quote, self.evidence[c.source - 1]) for s in self.kept for c in s.citations]
+        whole = [(contract.whole_sentences(quote, hit), hit) for quote, hit in cited]
+        return self.checker.judge(whole).probability
 
     @property
     def stands(self) -> bool:
