@@ -396,15 +396,16 @@ def test_the_checks_weights_keep_the_sign_their_features_meaning_gives_them() ->
     cover, model = FEATURES.index("cover_quote"), FEATURES.index("answer_model")
     questions = []
     for i in range(300):
+        answerable = i % 2 == 0
         values, gold = [], []
-        for _ in range(4):
+        for place in range(4):
             row = [float(v) for v in rng.random(len(FEATURES))]
-            answers = bool(rng.random() < 0.3)
+            answers = answerable and place == 0
             row[model] = float(rng.normal(2.0 if answers else -2.0))  # the answer model tells them apart
             row[cover] = float(rng.normal(0.3 if answers else 0.7, 0.1))  # coverage counts against
             values.append(row)
             gold.append(answers)
-        questions.append(Asked(f"q{i}", True, True, values, gold, [False] * 4, [True] * 4))
+        questions.append(Asked(f"q{i}", answerable, True, values, gold, [False] * 4, [True] * 4))
     m = fit([questions], with_vectors=True, with_model=True)
     weights = dict(zip(m.names, m.weights, strict=True))
     assert SIGNS["cover_quote"] > 0 and weights["cover_quote"] == 0.0
@@ -421,3 +422,62 @@ def test_the_checks_weights_keep_the_sign_their_features_meaning_gives_them() ->
     # and where one disagrees, that coefficient sits at its bound and the other keeps its sign
     flipped = signed_logistic(z, y, np.ones(400), np.array([0.0, -1.0, -1.0]))
     assert flipped[1] == 0.0 and flipped[2] < 0
+
+
+def test_the_check_is_fitted_to_refuse_what_an_unanswerable_question_would_show() -> None:
+    """The check refuses a question when none of its judged sentences passes. Where an answerable
+    question's other sentences are told from its answer by coverage alone, while a question the folder
+    does not answer shows sentences covering it as well as an answer does (as SQuAD's unanswerable
+    questions, written from the paragraph), only the answer model tells the two apart. Fitted against
+    every non-answering sentence (the fit before session 36) the check leans on coverage and lets the
+    tempting sentences through; fitted for the decision (answering sentences against each unanswerable
+    question's judged sentences, pooled), it leans on the answer model and refuses more of them at the
+    same false refusals."""
+    import numpy as np
+
+    from engine.answer.answerability import FEATURES, SIGNS
+    from engine.eval.calibrate import Asked, columns, fit, outcomes, signed_logistic, with_threshold
+
+    rng = np.random.default_rng(11)
+    cover, model = FEATURES.index("cover_chunk"), FEATURES.index("answer_model")
+    questions = []
+    for i in range(600):
+        answerable = i % 2 == 0
+        values = []
+        for place in range(4):
+            row = [0.0] * len(FEATURES)
+            answers = answerable and place == 0
+            row[cover] = float(rng.normal(0.8 if answers or not answerable else 0.2, 0.1))
+            row[model] = float(rng.normal(1.0 if answers else -0.5 if not answerable else 0.0))
+            values.append(row)
+        gold = [answerable and place == 0 for place in range(4)]
+        questions.append(
+            Asked(f"q{i}", answerable, True, values, gold, [False] * 4, [True] * 4, adjusted=[0.0] * 4)
+        )
+    decided = fit([questions], with_vectors=True, with_model=True)
+
+    # the fit before: logistic regression of answering sentences against every other sentence
+    cols = columns(True, True)
+    x = np.array([[v[c] for c in cols] for a in questions for v in a.values])
+    y = np.array([g for a in questions for g in a.gold], dtype=np.float64)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
+    names = tuple(FEATURES[c] for c in cols)
+    w = signed_logistic(z, y, np.ones(len(x)), np.array([0.0, *(SIGNS[n] for n in names)]))
+    before = type(decided)(names, tuple(mean), tuple(scale), tuple(w[1:]), float(w[0]), 0.5)
+
+    def refused_at_ten_percent_false_refusals(m: Any) -> float:
+        best = 0.0
+        for t in np.arange(0.0, 1.0, 0.005):
+            f = outcomes(questions, with_threshold(m, float(t)), float(t))
+            if f["false_refusals"] <= 0.1:
+                best = max(best, f["unanswerable_refused"])
+        return best
+
+    weights = dict(zip(decided.names, decided.weights, strict=True))
+    old = dict(zip(before.names, before.weights, strict=True))
+    assert weights["cover_chunk"] < 0.1 < 1.0 < weights["answer_model"]  # coverage tells nothing here
+    assert old["cover_chunk"] > 1.0  # which the fit against every other sentence leaned on
+    refused, refused_before = (refused_at_ten_percent_false_refusals(m) for m in (decided, before))
+    assert refused > refused_before + 0.1

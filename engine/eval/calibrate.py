@@ -377,25 +377,40 @@ def columns(with_vectors: bool, with_model: bool = False) -> list[int]:
 
 
 def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool, with_model: bool = False) -> Model:
-    """Logistic regression of answering sentences against the rest, each part weighing the same, each
-    weight within its feature's sign (SIGNS; threshold set later)."""
+    """Logistic regression fitted for the decision the check makes, each part weighing the same, each
+    weight within its feature's sign (SIGNS; threshold set later).
+
+    A question is answered when any of the sentences the check judges passes, refused when none does
+    (extractive.proposed), so the fit counts two things per question: an answerable question's sentence
+    holding the answer should pass (one positive per answering sentence), and no sentence of a question
+    the folder does not answer should pass (one negative per such question, over its judged sentences
+    pooled: the probability that any of them passes, by log-sum-exp, so its most tempting sentence
+    weighs most). An answerable question's other sentences are not counted: they decide no refusal,
+    and counted as negatives (as until session 36) they taught the check to tell an answer from an
+    off-topic sentence, which coverage and the cosine already do, rather than from a tempting one."""
     cols = columns(with_vectors, with_model)
-    rows = [
-        (v, g, 1.0 / max(1, sum(len(a.values) for a in part)))
-        for part in parts
-        for a in part
-        for v, g in zip(a.values, a.gold, strict=True)
-    ]
-    x = np.array([[v[c] for c in cols] for v, _, _ in rows], dtype=np.float64)
-    y = np.array([g for _, g, _ in rows], dtype=np.float64)
-    weight = np.array([w for _, _, w in rows])
+    rows: list[list[float]] = []
+    labels: list[float] = []
+    groups: list[int] = []
+    weights: list[float] = []
+    for part in parts:
+        items = [(a, [i]) for a in part if a.answerable for i, g in enumerate(a.gold) if g]
+        items += [(a, list(range(min(LOOK, len(a.values))))) for a in part if not a.answerable and a.values]
+        for a, places in items:
+            for i in places:
+                rows.append([a.values[i][c] for c in cols])
+                labels.append(1.0 if a.answerable else 0.0)
+                groups.append(len(weights))
+            weights.append(1.0 / len(items))
+    x = np.array(rows, dtype=np.float64)
+    weight = np.array(weights)
     weight /= weight.mean()
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
     names = tuple(FEATURES[c] for c in cols)
     signs = np.array([0.0, *(SIGNS[n] for n in names)])  # the bias is free
-    w = signed_logistic(z, y, weight, signs)
+    w = signed_logistic(z, np.array(labels), weight, signs, np.array(groups))
     return Model(names, tuple(mean), tuple(scale), tuple(w[1:]), float(w[0]), 0.5)
 
 
@@ -404,19 +419,39 @@ def signed_logistic(
     y: npt.NDArray[np.float64],
     weight: npt.NDArray[np.float64],
     signs: npt.NDArray[np.float64],
+    groups: npt.NDArray[np.int64] | None = None,
     l2: float = L2,
 ) -> npt.NDArray[np.float64]:
     """Weighted, ridge-penalised logistic regression (column 0 the unpenalised bias) whose coefficient j
-    keeps the sign signs[j] (+1: at least 0, -1: at most 0, 0: free): projected Newton. A coefficient at
-    its bound that the gradient pushes further out stays there; the others take a Newton step, cut back
-    to the bounds, halved until the loss falls. The loss is convex and the bounds a box, so it ends at
-    the constrained optimum (where no constraint binds, the unconstrained one)."""
+    keeps the sign signs[j] (+1: at least 0, -1: at most 0, 0: free): projected Newton.
+
+    `groups` (one per row, default each row its own) pools rows: a group is one item, `weight[g]` its
+    weight, whose probability of being positive is that of any of its rows, log(1 + sum(exp(z_i)))
+    as its negative's loss (log-sum-exp, the smooth maximum); a positive group is a single row, with
+    the usual loss. Ungrouped, this is plain logistic regression. A coefficient at its bound that the
+    gradient pushes further out stays there; the others take a Newton step, cut back to the bounds,
+    halved until the loss falls. The loss is convex and the bounds a box, so it ends at the constrained
+    optimum (where no constraint binds, the unconstrained one)."""
+    group = np.arange(len(z)) if groups is None else np.asarray(groups)
+    count = int(group.max()) + 1 if len(group) else 0
+    if np.any(np.bincount(group, minlength=count)[group[y > 0]] > 1):
+        raise ValueError("a positive group is a single row")
     ridge = np.full(z.shape[1], l2)
     ridge[0] = 0.0
+    row_weight = weight[group]
+
+    def pooled(w: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Each group's log(1 + sum(exp(z_i))) and each row's share pi_i of it (its gradient in z_i)."""
+        s = z @ w
+        top = np.zeros(count)
+        np.maximum.at(top, group, s)  # at least 0: the "1" term
+        e = np.exp(s - top[group])
+        total = np.exp(-top) + np.bincount(group, weights=e, minlength=count)
+        return top + np.log(total), e / total[group]
 
     def loss(w: npt.NDArray[np.float64]) -> float:
-        s = z @ w
-        return float(np.sum(weight * (np.logaddexp(0.0, s) - y * s)) + 0.5 * np.sum(ridge * w * w))
+        lse, _ = pooled(w)
+        return float(np.sum(weight * lse) - np.sum(row_weight * y * (z @ w)) + 0.5 * np.sum(ridge * w * w))
 
     def project(w: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         return np.where(signs > 0, np.maximum(w, 0.0), np.where(signs < 0, np.minimum(w, 0.0), w))
@@ -424,11 +459,13 @@ def signed_logistic(
     w = np.zeros(z.shape[1])
     current = loss(w)
     for _ in range(200):
-        p = 1 / (1 + np.exp(-z @ w))
-        grad = z.T @ ((p - y) * weight) + ridge * w
+        _, pi = pooled(w)
+        grad = z.T @ ((pi - y) * row_weight) + ridge * w
+        shares = np.zeros((count, z.shape[1]))
+        np.add.at(shares, group, pi[:, None] * z)  # each group's sum of pi_i x_i
+        hess = (z * (pi * row_weight)[:, None]).T @ z - (shares * weight[:, None]).T @ shares + np.diag(ridge)
         held = (signs != 0) & (w == 0.0) & (signs * grad > 0)  # at the bound, pushed beyond it
         free = ~held
-        hess = (z * (p * (1 - p) * weight)[:, None]).T @ z + np.diag(ridge)
         step = np.zeros_like(w)
         step[free] = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
         target = project(w - step)
