@@ -20,8 +20,9 @@ around it, and turns them into a few features:
 
 A logistic model over them gives the probability that the quote answers. Its weights (each within the
 sign its feature's meaning gives it, SIGNS) and the threshold a sentence must reach are fitted by
-`citeline calibrate` on labelled data (SQuAD 2.0 training articles: quotes holding the gold answer against
-the rest, the `plausible_answers` distractors among them) and loaded from `calibration.json` beside this
+`citeline calibrate` on labelled data (SQuAD 2.0 training articles, LangChain's supporting passages: each
+quote holding the answer against each unanswerable question's judged quotes, pooled, so the tempting
+`plausible_answers` sentence weighs most; calibrate.fit) and loaded from `calibration.json` beside this
 file. Nothing here names a collection, a question or a file.
 """
 
