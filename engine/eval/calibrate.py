@@ -402,13 +402,16 @@ def fit(parts: Sequence[Sequence[Asked]], with_vectors: bool, with_model: bool =
                 labels.append(1.0 if a.answerable else 0.0)
                 groups.append(len(weights))
             weights.append(1.0 / len(items))
+    names = tuple(FEATURES[c] for c in cols)
+    if not labels or min(labels) == max(labels):  # one kind only (a floor kept no unanswerable sentence):
+        # nothing to tell apart, and no finite fit; a check of 0.5 everywhere, whose threshold passes all
+        return Model(names, (0.0,) * len(cols), (1.0,) * len(cols), (0.0,) * len(cols), 0.0, 0.5)
     x = np.array(rows, dtype=np.float64)
     weight = np.array(weights)
     weight /= weight.mean()
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
-    names = tuple(FEATURES[c] for c in cols)
     signs = np.array([0.0, *(SIGNS[n] for n in names)])  # the bias is free
     w = signed_logistic(z, np.array(labels), weight, signs, np.array(groups))
     return Model(names, tuple(mean), tuple(scale), tuple(w[1:]), float(w[0]), 0.5)
