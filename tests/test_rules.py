@@ -164,6 +164,12 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
             "12 weeks",
         ),
         ("What shifted in the 21st century?", "Views shifted in the 20th century.", "21st century"),
+        # a clock time holds the question's figure, but not as what the question counts
+        (
+            "Why do backups run every 30 minutes?",
+            "A snapshot runs at 01:30 local time, and incremental backups every 15 minutes.",
+            "30 minutes",
+        ),
     ):
         docs = passage(said)
         found = rules.after(context(question, docs), [cited(said, docs[0])], rule)

@@ -149,6 +149,23 @@ def _counted(kinds: set[str]) -> set[str]:
     return {k for k in kinds if k.startswith("unit:")}
 
 
+def _counts_alike(figure: str, asked: dict[str, set[str]], said: dict[str, set[str]], text: str) -> bool:
+    """Whether `text`, which holds `figure`, states it as the question does: unless both give it a unit
+    and the units differ, and the question's is not one of the two words after it in the text either
+    (a modifier may stand before the unit: "5 business days" states "5 days"; "01:30 local time" does not
+    state "30 minutes")."""
+    want, have = _counted(asked.get(figure, set())), _counted(said.get(figure, set()))
+    if not want or not have or want & have:
+        return True
+    tokens = list(_FIGURE_OR_WORD.finditer(unicodedata.normalize("NFKC", text)))
+    for i, m in enumerate(tokens):
+        if m.group(1) and figure in figures(m.group(1)):
+            after = [t.group() for t in tokens[i + 1 : i + 3] if not t.group(1)]
+            if want & {f"unit:{stem}" for word in after for stem in content_terms(word)}:
+                return True
+    return False
+
+
 # A title inside a chunk: a Markdown heading, or a reST title over its underline
 _TITLE = re.compile(r"^#{1,6}[ \t]+(\S[^\n]*)$|^(\w[^\n]*)\n[=~^*+-]{3,}[ \t]*$", re.MULTILINE)
 
@@ -188,8 +205,8 @@ def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[
     given = given_figures(question)
     if not given:
         return frozenset(), frozenset()
-    stated = given & stated_figures(text)
     asked, said = figure_kinds(question), figure_kinds(text)
+    stated = frozenset(f for f in given & stated_figures(text) if _counts_alike(f, asked, said, text))
     other = {
         f
         for f in given - stated
