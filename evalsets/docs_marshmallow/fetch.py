@@ -37,7 +37,11 @@ def wanted(rel: PurePosixPath) -> bool:
 
 
 SDIST = Sdist(
-    "marshmallow", "4.4.0", "9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e", wanted, "docs/"
+    "marshmallow",
+    "4.4.0",
+    "9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e",
+    wanted,
+    "docs/",
 )
 
 if __name__ == "__main__":
