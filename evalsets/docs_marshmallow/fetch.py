@@ -29,11 +29,7 @@ def wanted(rel: PurePosixPath) -> bool:
     """Which sdist members (path relative to the sdist's top folder) go into docs/."""
     if len(rel.parts) == 1:
         return rel.name in ("README.rst", "CHANGELOG.rst")
-    return (
-        rel.parts[0] == "docs"
-        and "_static" not in rel.parts
-        and rel.suffix in (".md", ".rst")
-    )
+    return rel.parts[0] == "docs" and "_static" not in rel.parts and rel.suffix in (".md", ".rst")
 
 
 SDIST = Sdist(
