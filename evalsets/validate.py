@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
-"""Check questions.jsonl against the fetched docs/ (run fetch.py first). Standard library only."""
+"""Check a documentation set's questions.jsonl against its fetched docs/ (run its fetch.py first): 40 rows,
+unique ids, each answerable question's gold files present and its supporting passages verbatim in them,
+unanswerable rows without sources or passages. For the sets whose every row names its `kind`
+(docs_structlog, docs_marshmallow; tests/test_evalsets.py checks every set's passages). Standard library
+only.
+
+    python3 evalsets/validate.py evalsets/docs_marshmallow
+"""
 
 import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+if len(sys.argv) != 2:
+    raise SystemExit("usage: python3 evalsets/validate.py SET_FOLDER")
+HERE = Path(sys.argv[1]).resolve()
 DOCS = HERE / "docs"
 KEYS = {"id", "question", "category", "kind", "gold_sources", "gold_answer"}
 errors = []
@@ -23,6 +32,7 @@ for r in rows:
     missing = KEYS - r.keys()
     if missing:
         errors.append(f"{r.get('id')}: missing {missing}")
+        continue
     if r["kind"] == "answerable":
         if r["category"] not in ("how", "why", "where", "what") or not r["gold_sources"]:
             errors.append(f"{r['id']}: bad category/sources")
@@ -48,7 +58,10 @@ for r in rows:
             errors.append(f"{r['id']}: bad unanswerable row")
         if "supporting_passages" in r:
             errors.append(f"{r['id']}: unanswerable with passages")
-print(Counter(r["kind"] for r in rows), Counter(r["category"] for r in rows if r["kind"] == "answerable"))
+print(
+    Counter(r.get("kind") for r in rows),
+    Counter(r.get("category") for r in rows if r.get("kind") == "answerable"),
+)
 print("answerable gold files:", len({s for r in rows for s in r["gold_sources"]}))
 print("\n".join(errors) or "OK")
 sys.exit(1 if errors else 0)
