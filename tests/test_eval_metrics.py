@@ -264,3 +264,67 @@ def test_answer_scoring_counts_a_conflict_notes_other_version_only_in_the_overal
     assert (
         summary["citation_precision"] == 0.5 and summary["citation_precision_without_conflict_notes"] == 1.0
     )
+
+
+def test_answers_are_reported_per_kind_of_question_where_the_set_names_one(tmp_path: Path) -> None:
+    """A set's `kind` (blind sets: absent topic, false premise) is read from its questions.jsonl and the
+    refusals and citations are counted per kind, so a run shows "false premises refused 0/2" at once."""
+    import json
+
+    from engine.eval.answers import score_answer, summarise
+    from engine.eval.datasets import load
+    from engine.events import Answer, AnswerSentence, Citation
+
+    folder = tmp_path / "set"
+    (folder / "docs").mkdir(parents=True)
+    (folder / "docs" / "guide.md").write_text("Retries default to three.\n", encoding="utf-8")
+    rows = [
+        {
+            "id": "a1",
+            "question": "How many retries?",
+            "category": "what",
+            "kind": "answerable",
+            "gold_sources": ["guide.md"],
+        },
+        {
+            "id": "u1",
+            "question": "How do I export to XML?",
+            "category": "unanswerable",
+            "kind": "absent",
+            "gold_sources": [],
+        },
+        {
+            "id": "u2",
+            "question": "Why are there five retries?",
+            "category": "unanswerable",
+            "kind": "false_premise",
+            "gold_sources": [],
+        },
+        {
+            "id": "u3",
+            "question": "Why is the default ten?",
+            "category": "unanswerable",
+            "kind": "false_premise",
+            "gold_sources": [],
+        },
+    ]
+    (folder / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    dataset = load(folder, tmp_path / "work")
+    assert [q.kind for q in dataset.queries] == ["answerable", "absent", "false_premise", "false_premise"]
+
+    guide = str(dataset.corpus_dir / "guide.md")
+    said = AnswerSentence(
+        "Retries default to three.", (Citation(1, guide, 1, 1, None, "Retries default to three."),)
+    )
+    answered = Answer("q", "Retries default to three.", False, "", (said,))
+    refused = Answer("q", "", True, "the sources found say too little", ())
+    replies = {"a1": answered, "u1": refused, "u2": answered, "u3": refused}
+    scored = [score_answer(q, replies[q.id], dataset.corpus_dir) for q in dataset.queries]
+    assert summarise(scored)["by_kind"] == {
+        "answerable what": "refused 0/1, a gold file cited 1/1",
+        "unanswerable absent": "refused 1/1",
+        "unanswerable false_premise": "refused 1/2",
+    }
+    # a set that says no more than answerable or not (SQuAD) gets no breakdown
+    plain = [dict(r, kind="", category="answerable" if r["answerable"] else "unanswerable") for r in scored]
+    assert "by_kind" not in summarise(plain)

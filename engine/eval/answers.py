@@ -56,6 +56,7 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
         "refused": answer.refused,
         "answerable": query.answerable,
         "category": query.category,
+        "kind": query.kind,
         "cited": sorted(cited),
         "reason": answer.reason,
         "kept": sum(1 for s in answer.sentences if not s.is_conflict_note),
@@ -140,6 +141,39 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     drafted = [r for r in rows if r.get("from_draft")]
     if any("draft" in r["timings"] for r in rows):
         out["answers_from_draft"] = len(drafted)
+    groups = by_kind(rows)
+    if groups:
+        out["by_kind"] = groups
+    return out
+
+
+def group_of(row: dict[str, Any]) -> str:
+    """The group a question is reported in: what it tests where the set says ("absent",
+    "false_premise"), else its category ("how", "why"), each prefixed by whether it is answerable."""
+    kind = row.get("kind") or ""
+    label = kind if kind not in ("", "answerable", "unanswerable") else row["category"]
+    return f"{'answerable' if row['answerable'] else 'unanswerable'} {label}"
+
+
+def by_kind(rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Refusals and citations per group (group_of), where a set names more than whether a question is
+    answerable: a blind set's figures read per kind of question ("unanswerable false_premise: refused
+    0/8") without a script over the rows. Empty for sets whose only groups are answerable/unanswerable."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        grouped.setdefault(group_of(row), []).append(row)
+    if all(name.split(" ", 1)[1] in ("", "answerable", "unanswerable") for name in grouped):
+        return {}
+    out = {}
+    for name in sorted(grouped):
+        members = grouped[name]
+        answered = [r for r in members if not r["refused"]]
+        parts = [f"refused {sum(r['refused'] for r in members)}/{len(members)}"]
+        for key, label in (("cites_gold", "a gold file cited"), ("passage_support", "a passage quoted")):
+            seen = [r[key] for r in answered if key in r]
+            if seen:
+                parts.append(f"{label} {sum(bool(s) for s in seen)}/{len(seen)}")
+        out[name] = ", ".join(parts)
     return out
 
 

@@ -70,6 +70,7 @@ class Query:
     answers: tuple[str, ...] = ()  # every accepted answer span (SQuAD)
     plausible: tuple[str, ...] = ()  # the tempting wrong span of an unanswerable question (SQuAD)
     group: str = ""  # the article a SQuAD question is about
+    kind: str = ""  # what the set says the question tests ("absent", "false_premise", "swapped", ...)
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,7 @@ def _load_meridian(root: Path, questions: Path) -> tuple[list[Query], Path]:
             relevant=dict.fromkeys(rec_keys, 1),
             answerable=rec.get("category") != "unanswerable",
             category=str(rec.get("category") or ""),
+            kind=str(rec.get("kind") or ""),
             answer=str(rec.get("gold_answer") or ""),
             passages=tuple(_str_list(rec, "supporting_passages", questions))
             if rec.get("supporting_passages")

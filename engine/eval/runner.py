@@ -81,7 +81,14 @@ class Report:
         for key, value in self.extra.items():
             if isinstance(value, dict):
                 lines.append(f"- {key}:")
-                lines.extend(f"  - {k}: {v}" for k, v in value.items() if k != "questions")
+                for k, v in value.items():
+                    if k == "questions":
+                        continue
+                    if isinstance(v, dict):  # a breakdown (answers.by_kind): one line per entry
+                        lines.append(f"  - {k}:")
+                        lines.extend(f"    - {k2}: {v2}" for k2, v2 in v.items())
+                    else:
+                        lines.append(f"  - {k}: {v}")
             else:
                 lines.append(f"- {key}: {value}")
         return "\n".join(lines)
