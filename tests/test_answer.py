@@ -2044,3 +2044,52 @@ def test_a_model_answer_the_check_rates_lower_than_the_draft_leaves_the_draft(in
     assert final.sentences == draft.sentences
     assert not any(isinstance(e, AnswerSentence) for e in events)  # never on screen, not even for a moment
     assert any(d.startswith(aside.text) and "the draft answers better" in d for d in final.dropped)
+
+
+def test_an_answer_quoted_from_documentation_is_backed_by_the_code_the_check_accepts() -> None:
+    """Where the evidence holds a program's source, an answer quoted only from a documentation page also
+    quotes the first source sentence the answer check accepts, after the answer; not a setting file's
+    line, nor when the answer already quotes code, nor a sentence the check rejects."""
+    from engine.answer.pipeline import Shown, generate
+    from engine.backends.extractive import ExtractiveGenerator
+    from engine.ingest.extract import is_source
+
+    question = "How does atomic file writing replace the real file?"
+    page = hit(
+        "Atomic file writing replaces the real file when the temporary file is closed.", path="/d/files.rst"
+    )
+    code = hit(
+        '    """Write to a temporary file in the same folder, then rename it over the target on close."""',
+        path="/src/pkg/_compat.py",
+        n=2,
+    )
+
+    def said(evidence: list[Hit]) -> list[tuple[str, tuple[int, ...]]]:
+        checker = answerability.Checker(question, None, None)
+        # a hand-set check reading one feature: a quote must add words of its own (a quarter of them)
+        checker.model = answerability.Model(("novelty",), (0.0,), (1.0,), (40.0,), -10.0, 0.5)
+        shown = Shown(checker, evidence)
+        out = generate(ExtractiveGenerator(None), question, evidence, lambda: False, shown)
+        return [(r.text, r.sources) for r in out if isinstance(r, RawSentence)]
+
+    backed = said([page, code])
+    assert [sources for _, sources in backed] == [(1,), (2,)]  # the page's answer leads, the code follows
+    assert backed[1][0].startswith("Write to a temporary file in the same folder")
+    # a setting file is read as code but states a setting, not what a program does
+    setting = replace(code, path="/src/pkg/settings.yaml", text="atomic: true  # replace the file on close")
+    assert [s for _, s in said([page, setting])] == [(1,)]
+    # the code is backed however far below the page it ranks (it shares one word of the question)...
+    assert ExtractiveGenerator(None).scored(question, [page, code])[1][1] < 0.5
+    # ...and an answer quoting the code already is not backed again (the page, below the margin, stays out)
+    quoted = replace(
+        code, text='    """Atomic file writing replaces the real file when the temporary copy is closed."""'
+    )
+    elsewhere = hit(
+        "Write to a temporary file in the same folder, then rename it on close.", path="/d/files.rst", n=2
+    )
+    assert [s for _, s in said([quoted, elsewhere])] == [(1,)]
+    # a source sentence the check rejects is not shown (it adds no words of its own to the question)
+    echo = replace(code, text="    # How does atomic file writing replace the real file?")
+    assert [s for _, s in said([page, echo])] == [(1,)]
+    assert is_source("/x/app.py") and is_source("/x/lib/command.js") and is_source("/x/build.sh")
+    assert not any(is_source(p) for p in ("/x/a.md", "/x/conf.yaml", "/x/pyproject.toml", "/x/Makefile"))

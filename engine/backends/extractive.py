@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from engine.english import FIGURE, MONTHS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
-from engine.ingest.extract import extractor_for
+from engine.ingest.extract import extractor_for, is_source
 from engine.names import about_tests, is_test
 from engine.text import (
     ANAPHORA,
@@ -558,9 +558,12 @@ class ExtractiveGenerator:
         the probability that a sentence answers the question, None where it judges it does not. Asked
         in rank order, only as far as `proposed` reads."""
         ranked = [] if cancelled() else self.ranked(question, evidence)
-        answers = None if judge is None else (lambda place: None if cancelled() else judge(ranked[place][1]))
+        answers = (
+            None if judge is None else once(lambda place: None if cancelled() else judge(ranked[place][1]))
+        )
         keep = proposed([adj for adj, _ in ranked], answers, self.weight)
         chosen = [c for (_, c), k in zip(ranked, keep, strict=True) if k]
+        backing = code_backing([c for _, c in ranked], chosen, evidence, answers)
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
             c
@@ -571,3 +574,38 @@ class ExtractiveGenerator:
         ]
         for cand in sorted(chosen, key=lambda c: (c.source, c.order)):
             yield RawSentence(cand.said, (cand.source,), cand.text)
+        if backing is not None:  # after the answer, which leads
+            yield RawSentence(backing.said, (backing.source,), backing.text)
+
+
+def once(answers: Callable[[int], float | None]) -> Callable[[int], float | None]:
+    """`answers`, asked once per place: `proposed` and `code_backing` read the same judgements."""
+    said: dict[int, float | None] = {}
+
+    def asked(place: int) -> float | None:
+        if place not in said:
+            said[place] = answers(place)
+        return said[place]
+
+    return asked
+
+
+def code_backing(
+    ranked: Sequence[Candidate],
+    chosen: Sequence[Candidate],
+    evidence: Sequence[Hit],
+    answers: Callable[[int], float | None] | None,
+) -> Candidate | None:
+    """Where the evidence holds a program's source and the answer quotes only documentation, the
+    sentence of the source that backs it: the first of the ranked sentences the judge reads (LOOK) that
+    comes from a source file (extract.is_source) and that the answer check accepts. Documentation says
+    what a program is meant to do and its code what it does; a question about how or where a program
+    does something is answered by the code, and prose describing the same feature reads closer to a
+    question in words than a docstring or a line does, so on its own the page is quoted and the code
+    never is. No judge, no backing: the check is what vouches for the sentence."""
+    if answers is None or not chosen or any(is_source(evidence[c.source - 1].path) for c in chosen):
+        return None
+    for place, cand in enumerate(ranked[:LOOK]):
+        if is_source(evidence[cand.source - 1].path) and answers(place) is not None:
+            return cand
+    return None

@@ -769,6 +769,20 @@ _BUILD_FILES = _words(
     "makefile gnumakefile makefile.* dockerfile dockerfile.* containerfile jenkinsfile vagrantfile "
     "gemfile rakefile procfile justfile cmakelists.txt build.bazel workspace"
 )
+# Of the code suffixes, those that set, store or style rather than program: a line of them states a
+# setting or a record, not what a program does (is_source).
+_SETTINGS = frozenset(
+    _words(".toml .yaml .yml .ini .cfg .conf .properties .xml .css .scss .sass .less .jsonl .ndjson")
+)
+
+
+def is_source(path: str) -> bool:
+    """Whether `path` is a program's source: Python, or another language's code (the "code" readers), not
+    a setting, a data file or a stylesheet read the same way, nor a build file."""
+    found = extractor_for(Path(path))
+    kind = getattr(found, "kind", "") if found is not None else ""
+    suffix = Path(path).suffix.lower()
+    return kind == "python" or (kind == "code" and suffix in _CODE and suffix not in _SETTINGS)
 
 
 def _register_builtins() -> None:
