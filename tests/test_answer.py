@@ -2091,5 +2091,7 @@ def test_an_answer_quoted_from_documentation_is_backed_by_the_code_the_check_acc
     # a source sentence the check rejects is not shown (it adds no words of its own to the question)
     echo = replace(code, text="    # How does atomic file writing replace the real file?")
     assert [s for _, s in said([page, echo])] == [(1,)]
+    # a test module exercises the code rather than being it (unless the question is about tests)
+    assert [s for _, s in said([page, replace(code, path="/src/tests/test_compat.py")])] == [(1,)]
     assert is_source("/x/app.py") and is_source("/x/lib/command.js") and is_source("/x/build.sh")
     assert not any(is_source(p) for p in ("/x/a.md", "/x/conf.yaml", "/x/pyproject.toml", "/x/Makefile"))

@@ -7,7 +7,7 @@ sentence it proposes is its own quote, so it passes the contract's verbatim chec
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -521,7 +521,7 @@ class ExtractiveGenerator:
         if not found:
             return []
         scores = self.scores(question, found)
-        tests = set() if about_tests(question) else {n for n, h in enumerate(evidence, 1) if is_test(h.path)}
+        tests = test_sources(question, evidence)
         named = {h.path for h in evidence if h.named_rank is not None}
         others = {n for n, h in enumerate(evidence, 1) if named and h.path not in named}
         return sorted(
@@ -563,7 +563,9 @@ class ExtractiveGenerator:
         )
         keep = proposed([adj for adj, _ in ranked], answers, self.weight)
         chosen = [c for (_, c), k in zip(ranked, keep, strict=True) if k]
-        backing = code_backing([c for _, c in ranked], chosen, evidence, answers)
+        backing = code_backing(
+            [c for _, c in ranked], chosen, evidence, answers, test_sources(question, evidence)
+        )
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
             c
@@ -576,6 +578,11 @@ class ExtractiveGenerator:
             yield RawSentence(cand.said, (cand.source,), cand.text)
         if backing is not None:  # after the answer, which leads
             yield RawSentence(backing.said, (backing.source,), backing.text)
+
+
+def test_sources(question: str, evidence: Sequence[Hit]) -> set[int]:
+    """The evidence's test modules (their 1-based numbers), none when the question is about tests."""
+    return set() if about_tests(question) else {n for n, h in enumerate(evidence, 1) if is_test(h.path)}
 
 
 def once(answers: Callable[[int], float | None]) -> Callable[[int], float | None]:
@@ -595,6 +602,7 @@ def code_backing(
     chosen: Sequence[Candidate],
     evidence: Sequence[Hit],
     answers: Callable[[int], float | None] | None,
+    tests: Collection[int] = (),
 ) -> Candidate | None:
     """Where the evidence holds a program's source and the answer quotes only documentation, the
     sentence of the source that backs it: the first of the ranked sentences the judge reads (LOOK) that
@@ -602,10 +610,15 @@ def code_backing(
     what a program is meant to do and its code what it does; a question about how or where a program
     does something is answered by the code, and prose describing the same feature reads closer to a
     question in words than a docstring or a line does, so on its own the page is quoted and the code
-    never is. No judge, no backing: the check is what vouches for the sentence."""
+    never is. Not from a test module (`tests`: test_sources), which exercises the code rather than being
+    it. No judge, no backing: the check is what vouches for the sentence."""
     if answers is None or not chosen or any(is_source(evidence[c.source - 1].path) for c in chosen):
         return None
     for place, cand in enumerate(ranked[:LOOK]):
-        if is_source(evidence[cand.source - 1].path) and answers(place) is not None:
+        if (
+            cand.source not in tests
+            and is_source(evidence[cand.source - 1].path)
+            and answers(place) is not None
+        ):
             return cand
     return None
