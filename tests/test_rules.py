@@ -145,7 +145,7 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
     assert rules.screen(ctx) is None
     refused = rules.after(ctx, [cited(quote, changes[0])], rule)
     assert refused is not None and refused[0] == "contradicted_figure"
-    assert '"2.1.0"' in refused[1] and f'"Version 2.2.0: {quote}" (CHANGES.rst:3)' in refused[1]
+    assert '"version 2.1.0"' in refused[1] and f'"Version 2.2.0: {quote}" (CHANGES.rst:3)' in refused[1]
     # the release that did it; releases and a year say nothing against a figure of another kind (a count)
     assert (
         rules.after(context(asked.replace("2.1.0", "2.2.0"), changes), [cited(quote, changes[0])], rule)
@@ -409,9 +409,14 @@ def test_a_figure_without_a_unit_is_of_the_kind_the_noun_before_it_names() -> No
     assert premise.figure_kinds("for 12 weeks")["12"] == {"unit:week"}  # a unit after it wins
     asked = "Why does the checker exit with code 2 when files would change?"
     found = premise.contradicted(asked, ["The checker exits with code 1 if any file would change."])
-    assert found == ("2", 0)  # said as the question says it: no "2 when"
+    assert found == ("code 2", 0)  # said as the question says it: its label, no "2 when"
     assert premise.contradicted(asked, ["Port 8080 is used; the checker exits with code 2."]) is None
     assert premise.contradicted(asked, ["It listens on port 8080."]) is None  # another kind of figure
+    # the question's figure stated as counting something else does not state it: the code still differs
+    two = "There are two variations of this mode:\n- `--check` (exit with code 1 if any file would change)"
+    assert premise.contradicted(asked, [two]) == ("code 2", 0)
+    assert premise.contradicted(asked, ["There are two variations; code 2 means an error."]) is None
+    assert premise.contradicted(asked, ["It exits with code 1, or 2 (the code) on an error."]) is None
     # a preposition or a hedge before a figure names no kind of figure
     assert premise.figure_kinds("stays under 100, about 200, top 10") == {
         "100": set(),

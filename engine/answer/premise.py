@@ -149,19 +149,27 @@ def _counted(kinds: set[str]) -> set[str]:
     return {k for k in kinds if k.startswith("unit:")}
 
 
+def _described(kinds: set[str]) -> set[str]:
+    """What a figure is said to count or number: the stems of its units and labels ("12 weeks": week;
+    "exit code 2": code)."""
+    return {k.split(":", 1)[1] for k in kinds if k.startswith(("unit:", "label:"))}
+
+
 def _counts_alike(figure: str, asked: dict[str, set[str]], said: dict[str, set[str]], text: str) -> bool:
-    """Whether `text`, which holds `figure`, states it as the question does: unless both give it a unit
-    and the units differ, and the question's is not one of the two words after it in the text either
-    (a modifier may stand before the unit: "5 business days" states "5 days"; "01:30 local time" does not
-    state "30 minutes")."""
-    want, have = _counted(asked.get(figure, set())), _counted(said.get(figure, set()))
+    """Whether `text`, which holds `figure`, states it as the question does: unless both say what it counts
+    or numbers (a unit after it, a label before it) and they differ, and what the question says is not one
+    of the two words either side of it in the text either (a modifier may stand between: "5 business days"
+    states "5 days"; "01:30 local time" does not state "30 minutes", nor "two variations" "exit code 2")."""
+    want, have = _described(asked.get(figure, set())), _described(said.get(figure, set()))
     if not want or not have or want & have:
         return True
     tokens = list(_FIGURE_OR_WORD.finditer(unicodedata.normalize("NFKC", text)))
     for i, m in enumerate(tokens):
-        if m.group(1) and figure in figures(m.group(1)):
-            after = [t.group() for t in tokens[i + 1 : i + 3] if not t.group(1)]
-            if want & {f"unit:{stem}" for word in after for stem in content_terms(word)}:
+        raw = m.group(1)
+        value = next(iter(figures(raw)), None) if raw else _COUNT_WORDS.get(m.group().lower())
+        if value == figure:
+            near = [t.group() for t in tokens[max(0, i - 2) : i + 3] if t is not m and not t.group(1)]
+            if want & {stem for word in near for stem in content_terms(word)}:
                 return True
     return False
 
@@ -229,9 +237,19 @@ def contradicted(question: str, texts: Sequence[str]) -> tuple[str, int] | None:
 
 
 def _as_written(question: str, values: frozenset[str]) -> str:
-    """The first of `values` as the question says it (`_said`)."""
-    said = (_said(m) for m in _SAID.finditer(question) if figures(m.group(1)) & values)
-    return next(said, next(iter(values)))
+    """The first of `values` as the question says it (`_said`), with the noun before it where that is
+    what it numbers and nothing after it counts ("code 2", not "2")."""
+    kinds = figure_kinds(question)
+    for m in _SAID.finditer(question):
+        if not (value := figures(m.group(1)) & values):
+            continue
+        said = _said(m)
+        labelled = not _counted(kinds.get(next(iter(value)), set())) and any(
+            k.startswith("label:") for k in kinds.get(next(iter(value)), set())
+        )
+        before = re.search(r"([^\W\d_][\w-]*)[ \u00a0]+$", question[: m.start()])
+        return f"{before.group(1)} {said}" if labelled and said == m.group(1) and before else said
+    return next(iter(values))
 
 
 # A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension
