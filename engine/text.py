@@ -197,7 +197,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         start = match.end()
     spans.append((start, len(text)))
     out: list[tuple[int, int]] = []
-    for s, e in spans:
+    for s, e in (part for span in spans for part in _comment_ends(text, *span)):
         if not text[s:e].strip():
             continue
         if out and _continues_comment(text, out[-1], s):
@@ -207,14 +207,32 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_COMMENT_THEN_CODE = re.compile(r"^[ \t]*# [^\n]*[.!?][ \t]*\n(?=[ \t]*[^#\s])", re.MULTILINE)
+
+
+def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The span cut after each `# ` line ending a sentence that a line of something else follows: a
+    comment's sentence ends there, so the code under it is no part of it ("# ...to work around this." /
+    "os.utime(...)"); a comment that says no sentence ('# password is "write-only"') stays with the
+    line it annotates."""
+    out = []
+    for m in _COMMENT_THEN_CODE.finditer(text, start, end):
+        if m.end() < end:
+            out.append((start, m.end() - 1))  # the line break between is in neither
+            start = m.end()
+    return [*out, (start, end)]
+
+
 def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool:
     """Whether the line at `start` goes on with the comment sentence before it: both are `#` comment
     lines, one right after the other, and the first ends without a full stop ("# Strip the header when
-    redirected" / "# away from the origin.")."""
+    redirected" / "# away from the origin."; "# ...can fail. Set the modified" / "# time to be...": a
+    sentence that opens after another on its comment line is a comment sentence too)."""
     before = text[previous[0] : previous[1]]
+    line = text[text.rfind("\n", 0, previous[0]) + 1 : previous[1]]  # from the start of its first line
     return (
         text[start:].lstrip(" \t").startswith("# ")
-        and before.lstrip().startswith("# ")
+        and line.lstrip().startswith("# ")
         and not before.rstrip().endswith((".", "!", "?", ":"))
         and text[previous[1] : start].strip(" \t") == "\n"
     )

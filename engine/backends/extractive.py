@@ -133,17 +133,26 @@ _EMPHASIS = re.compile(
 )
 _TARGET = re.compile(r"`([^`<\n]*?[^\s`<])\s+<[^`>\n]+>`_*")  # reST `text <target>`, not `Vec<u8>`
 _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a literal block
-# a line of words (four or more, no code punctuation): what a comment sentence's first line looks like
-_PROSE_LINE = re.compile(r"[ \t]*(?:#[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+[\w'’-]+){3,}[ \t]*")
+# a line of words (four or more, no code punctuation but a figure's point: "10.12"): what a comment
+# sentence's first line looks like
+_PROSE_LINE = re.compile(
+    r"[ \t]*(?:#[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
+)
+
+
+_WORDS_LINE = re.compile(r"[ \t]*[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+))*[ \t]*")
 
 
 def _join_comments(text: str) -> str:
     """A "# " line continuing a line of words (a comment sentence over two lines) joins it, its "#"
-    dropped; a comment after a line of code stays a comment."""
+    dropped; so does one under a first line of words however short, which is a comment sentence opening
+    after another on its line ("...can fail. Set the modified" / "# time to be..."); a comment after a
+    line of code stays a comment."""
     out: list[str] = []
     for line in text.split("\n"):
         mark = re.match(r"[ \t]*# ", line)
-        if mark and out and _PROSE_LINE.fullmatch(out[-1]):
+        first = len(out) == 1 and _WORDS_LINE.fullmatch(out[0]) and not _CODE_LINE.match(out[0])
+        if mark and out and (first or _PROSE_LINE.fullmatch(out[-1])):
             out[-1] += " " + line[mark.end() :]
         else:
             out.append(line)
