@@ -25,7 +25,7 @@ STOP = frozenset(
     "i'll you're you've you'd you'll we're we've we'd we'll they're they've they'd they'll".split()
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
-# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" line, a table
+# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" or "//" line, a table
 # row or a reST field (a docstring's ":param salt: ...", each a statement of its own), and at a title's
 # underline (reST, or Markdown's setext "---"), the underline taken as the break: a title written straight
 # above its text ("Call time order\n^^^^\nBy default hooks…") is then a title, never quoted, and its text a
@@ -53,7 +53,7 @@ SENTENCE_END = re.compile(
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
     rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"
-    r"|\n(?=\s*(?:[-*+] |\d+\. |#|\||:\w[\w .*-]*:(?:\s|$)))"
+    r"|\n(?=\s*(?:[-*+] |\d+\. |#|//\s|\||:\w[\w .*-]*:(?:\s|$)))"
 )
 
 
@@ -207,11 +207,13 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-_COMMENT_THEN_CODE = re.compile(r"^[ \t]*# [^\n]*[.!?][ \t]*\n(?=[ \t]*[^#\s])", re.MULTILINE)
+# A comment line: "# " (Python, shell, YAML, TOML) or "// " (JavaScript, TypeScript, Go, Rust, C, Java)
+COMMENT_LINE = re.compile(r"[ \t]*(?:#|//) ")
+_COMMENT_THEN_CODE = re.compile(r"^[ \t]*(?:#|//) [^\n]*[.!?][ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE)
 
 
 def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The span cut after each `# ` line ending a sentence that a line of something else follows: a
+    """The span cut after each comment line ending a sentence that a line of something else follows: a
     comment's sentence ends there, so the code under it is no part of it ("# ...to work around this." /
     "os.utime(...)"); a comment that says no sentence ('# password is "write-only"') stays with the
     line it annotates."""
@@ -224,15 +226,15 @@ def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool:
-    """Whether the line at `start` goes on with the comment sentence before it: both are `#` comment
+    """Whether the line at `start` goes on with the comment sentence before it: both are comment
     lines, one right after the other, and the first ends without a full stop ("# Strip the header when
     redirected" / "# away from the origin."; "# ...can fail. Set the modified" / "# time to be...": a
     sentence that opens after another on its comment line is a comment sentence too)."""
     before = text[previous[0] : previous[1]]
     line = text[text.rfind("\n", 0, previous[0]) + 1 : previous[1]]  # from the start of its first line
     return (
-        text[start:].lstrip(" \t").startswith("# ")
-        and line.lstrip().startswith("# ")
+        bool(COMMENT_LINE.match(text, start))
+        and bool(COMMENT_LINE.match(line))
         and not before.rstrip().endswith((".", "!", "?", ":"))
         and text[previous[1] : start].strip(" \t") == "\n"
     )

@@ -1344,6 +1344,17 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
         "# Get the new recorded value.",
         "stamp = os.path.getmtime(name)",
     ]
+    # the same in a language whose comments open with "//"
+    js = "\n".join(
+        line.replace("# ", "// ").replace("def edit(self, name):", "function edit(name) {")
+        for line in code.split("\n")
+    )
+    found = candidates([Hit(1, "/src/editor.js", 1, 7, None, "", js, 1.0)])
+    said = next(c for c in found if "Set the" in c.text)
+    assert said.display == "Set the modified time to be 2 seconds in the past to work around this."
+    opening = next(c.display for c in found if "FAT32" in c.text)
+    assert opening.startswith("If the clock") and "//" not in opening
+    assert "os.utime(" not in said.text
 
 
 def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_underline() -> None:

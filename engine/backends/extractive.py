@@ -20,6 +20,7 @@ from engine.ingest.extract import extractor_for, is_source
 from engine.names import about_tests, is_test
 from engine.text import (
     ANAPHORA,
+    COMMENT_LINE,
     LINK,
     LIST_ITEM,
     block_after,
@@ -58,7 +59,7 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 # not a doctest's >>>; a docstring's opening quotes
-_MARKUP = re.compile(r"^\s*(?:#+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*|[rRuUbB]?(?:\"\"\"|''')\s*)")
+_MARKUP = re.compile(r"^\s*(?:#+\s+|//+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*|[rRuUbB]?(?:\"\"\"|''')\s*)")
 
 
 # Section titles, in the kinds of file that write them (in code a "#" line is a comment and a closing
@@ -136,21 +137,24 @@ _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a li
 # a line of words (four or more, no code punctuation but a figure's point: "10.12"): what a comment
 # sentence's first line looks like
 _PROSE_LINE = re.compile(
-    r"[ \t]*(?:#[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
+    r"[ \t]*(?:(?:#|//)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
 )
 
 
-_WORDS_LINE = re.compile(r"[ \t]*[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+))*[ \t]*")
+# a line of words, however few, with a sentence's punctuation ("Parse the header. It must")
+_WORDS_LINE = re.compile(
+    r"[ \t]*[A-Za-z][\w'’-]*[.,;:!?]?(?:[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)[.,;:!?]?)*[ \t]*"
+)
 
 
 def _join_comments(text: str) -> str:
-    """A "# " line continuing a line of words (a comment sentence over two lines) joins it, its "#"
-    dropped; so does one under a first line of words however short, which is a comment sentence opening
+    """A comment line ("# ", "// ") continuing a line of words (a comment sentence over two lines) joins
+    it, its mark dropped; so does one under a first line of words however short, a comment sentence opening
     after another on its line ("...can fail. Set the modified" / "# time to be..."); a comment after a
     line of code stays a comment."""
     out: list[str] = []
     for line in text.split("\n"):
-        mark = re.match(r"[ \t]*# ", line)
+        mark = COMMENT_LINE.match(line)
         first = len(out) == 1 and _WORDS_LINE.fullmatch(out[0]) and not _CODE_LINE.match(out[0])
         if mark and out and (first or _PROSE_LINE.fullmatch(out[-1])):
             out[-1] += " " + line[mark.end() :]
