@@ -1311,7 +1311,10 @@ def test_display_text_drops_markup_but_keeps_code() -> None:
 
 
 def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
-    from engine.backends.extractive import candidates
+    from engine.backends.extractive import Candidate, candidates
+
+    def quoted(code: str, path: str) -> list[Candidate]:
+        return candidates([Hit(1, path, 1, code.count("\n"), None, "", code, 1.0)])
 
     code = (
         "def redirect(self, request):\n"
@@ -1319,7 +1322,7 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
         "    # away from the origin. (Except for direct HTTP to HTTPS redirects.)\n"
         "    headers.pop('Authorization', None)\n"
     )
-    found = candidates([Hit(1, "/src/_client.py", 1, 4, None, "", code, 1.0)])
+    found = quoted(code, "/src/_client.py")
     said = next(c for c in found if "Strip" in c.text)
     assert said.display == "Strip Authorization headers when responses are redirected away from the origin."
     heads = "# Title\n\n# Second title\n"  # headings apart are not one comment
@@ -1335,7 +1338,7 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
         "    # Get the new recorded value.\n"
         "    stamp = os.path.getmtime(name)\n"
     )
-    found = candidates([Hit(1, "/src/_editor.py", 1, 7, None, "", code, 1.0)])
+    found = quoted(code, "/src/_editor.py")
     said = next(c for c in found if "Set the" in c.text)
     assert said.display == "Set the modified time to be 2 seconds in the past to work around this."
     assert "closes very fast, the check can fail." in next(c.display for c in found if "FAT32" in c.text)
@@ -1349,7 +1352,7 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
         line.replace("# ", "// ").replace("def edit(self, name):", "function edit(name) {")
         for line in code.split("\n")
     )
-    found = candidates([Hit(1, "/src/editor.js", 1, 7, None, "", js, 1.0)])
+    found = quoted(js, "/src/editor.js")
     said = next(c for c in found if "Set the" in c.text)
     assert said.display == "Set the modified time to be 2 seconds in the past to work around this."
     opening = next(c.display for c in found if "FAT32" in c.text)

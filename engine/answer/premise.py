@@ -243,10 +243,8 @@ def _as_written(question: str, values: frozenset[str]) -> str:
     for m in _SAID.finditer(question):
         if not (value := figures(m.group(1)) & values):
             continue
-        said = _said(m)
-        labelled = not _counted(kinds.get(next(iter(value)), set())) and any(
-            k.startswith("label:") for k in kinds.get(next(iter(value)), set())
-        )
+        said, kind = _said(m), kinds.get(next(iter(value)), set())
+        labelled = not _counted(kind) and any(k.startswith("label:") for k in kind)
         before = re.search(r"([^\W\d_][\w-]*)[ \u00a0]+$", question[: m.start()])
         return f"{before.group(1)} {said}" if labelled and said == m.group(1) and before else said
     return next(iter(values))
