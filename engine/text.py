@@ -49,6 +49,7 @@ _INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?]\s+)[A-HJ-Z]\.$"
 SENTENCE_END = re.compile(
     r"(?:\A|\n)[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
     r"|\n[ \t]*(?:\"\"\"|''')[ \t]*\n"  # a docstring's closing quotes: what it says ends there
+    r"|\n(?:[ \t]*\*[ \t]*\n)+"  # a block comment's blank line (" *"): its paragraph ends there
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
@@ -209,6 +210,39 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 
 # A comment line: "# " (Python, shell, YAML, TOML) or "// " (JavaScript, TypeScript, Go, Rust, C, Java)
 COMMENT_LINE = re.compile(r"[ \t]*(?:#|//) ")
+# A line of a block comment's text, its " * " margin (JSDoc, Javadoc, Doxygen, C: "/**" ... " * text" ...
+# " */"); a margin alone is the comment's blank line. A comment line only inside a block comment: elsewhere
+# "* " opens a list item.
+STAR_LINE = re.compile(r"[ \t]*\*[ \t]+(?=\S)")
+_BLOCK_OPENS = re.compile(r"^[ \t]*/\*", re.MULTILINE)
+# What a comment line's text opens with when it is an item of its own, never the rest of the sentence above
+# it: a list item, a doc tag ("@param {Number} code", "@return"), a reST field
+_ITEM = re.compile(r"(?:[-*+] |\d+[.)] |@\w|:\w[\w .*-]*:(?:\s|$))")
+
+
+def in_block_comment(text: str, at: int) -> bool:
+    """Whether offset `at` of `text` lies inside a block comment: after a line opening one ("/**", "/*")
+    and before its close; in a passage cut inside one (no opener, no close above), when the next
+    delimiter below closes one."""
+    closed = text.rfind("*/", 0, at)
+    if _BLOCK_OPENS.search(text, closed + 2 if closed >= 0 else 0, at):
+        return True  # opened after the last close
+    if closed >= 0:
+        return False
+    close = text.find("*/", at)
+    following = _BLOCK_OPENS.search(text, at)
+    return close >= 0 and (following is None or close < following.start())
+
+
+def comment_mark(text: str, at: int) -> re.Match[str] | None:
+    """The comment mark of the line opening at offset `at` ("# ", "// ", a block comment's " * "), or
+    None when the line is no comment."""
+    mark = COMMENT_LINE.match(text, at)
+    if mark is None and (star := STAR_LINE.match(text, at)) is not None and in_block_comment(text, at):
+        return star
+    return mark
+
+
 _COMMENT_THEN_CODE = re.compile(r"^[ \t]*(?:#|//) [^\n]*[.!?][ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE)
 
 
@@ -231,10 +265,12 @@ def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool
     redirected" / "# away from the origin."; "# ...can fail. Set the modified" / "# time to be...": a
     sentence that opens after another on its comment line is a comment sentence too)."""
     before = text[previous[0] : previous[1]]
-    line = text[text.rfind("\n", 0, previous[0]) + 1 : previous[1]]  # from the start of its first line
+    first = text.rfind("\n", 0, previous[0]) + 1  # the start of its first line
+    mark = comment_mark(text, start)
     return (
-        bool(COMMENT_LINE.match(text, start))
-        and bool(COMMENT_LINE.match(line))
+        mark is not None
+        and not _ITEM.match(text, mark.end())
+        and comment_mark(text, first) is not None
         and not before.rstrip().endswith((".", "!", "?", ":"))
         and text[previous[1] : start].strip(" \t") == "\n"
     )

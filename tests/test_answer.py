@@ -1360,6 +1360,46 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
     assert "os.utime(" not in said.text
 
 
+def test_a_block_comment_sentence_over_its_margin_lines_is_one_sentence() -> None:
+    from engine.backends.extractive import candidates
+
+    code = (
+        "/**\n"
+        " * Transfer the file at the given `path`.\n"
+        " *\n"
+        " * The callback `callback(err)` is invoked when the transfer is complete\n"
+        " * or when an error occurs. Be sure to check `res.headersSent`\n"
+        " * if you wish to attempt responding.\n"
+        " *\n"
+        " * Options:\n"
+        " *   - `maxAge`   defaulting to 0\n"
+        " *   - `root`     root directory for relative filenames\n"
+        " * @param {String} path\n"
+        " * @public\n"
+        " */\n"
+        "res.sendFile = function sendFile(path, options, callback) {\n"
+    )
+    said = [" ".join(code[a:b].split()) for a, b in split_sentences(code)]
+    # a sentence runs over the comment's " * " lines; its blank line, a list item and a tag each end one
+    callback = (
+        "The callback `callback(err)` is invoked when the transfer is complete * or when an error occurs."
+    )
+    assert f"* {callback}" in said
+    assert "Be sure to check `res.headersSent` * if you wish to attempt responding." in said
+    assert "* - `maxAge` defaulting to 0" in said and "* @param {String} path" in said
+    assert "*" not in said  # a blank margin line is a break, not a sentence
+    displays = [c.display for c in candidates([Hit(1, "/lib/response.js", 1, 14, None, "", code, 1.0)])]
+    assert callback.replace("`", "").replace(" * ", " ") in displays
+    assert "Be sure to check res.headersSent if you wish to attempt responding." in displays
+    # outside a block comment a "* " line is a list item, each a sentence of its own
+    markdown = "Choose a mode\n* the fast one\n* the careful one\n"
+    assert [" ".join(markdown[a:b].split()) for a, b in split_sentences(markdown)] == [
+        "Choose a mode",
+        "* the fast one",
+        "* the careful one",
+    ]
+
+
 def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_underline() -> None:
     def said(text: str) -> list[str]:
         return [" ".join(text[a:b].split()) for a, b in split_sentences(text)]

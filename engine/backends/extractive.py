@@ -23,6 +23,7 @@ from engine.text import (
     COMMENT_LINE,
     LINK,
     LIST_ITEM,
+    STAR_LINE,
     block_after,
     content_terms,
     lead_in,
@@ -137,7 +138,7 @@ _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a li
 # a line of words (four or more, no code punctuation but a figure's point: "10.12"): what a comment
 # sentence's first line looks like
 _PROSE_LINE = re.compile(
-    r"[ \t]*(?:(?:#|//)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
+    r"[ \t]*(?:(?:#|//|\*)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
 )
 
 
@@ -147,16 +148,19 @@ _WORDS_LINE = re.compile(
 )
 
 
-def _join_comments(text: str) -> str:
-    """A comment line ("# ", "// ") continuing a line of words (a comment sentence over two lines) joins
-    it, its mark dropped; so does one under a first line of words however short, a comment sentence opening
-    after another on its line ("...can fail. Set the modified" / "# time to be..."); a comment after a
-    line of code stays a comment."""
+def _join_comments(text: str, sentence: bool = False) -> str:
+    """A comment line ("# ", "// ", a block comment's " * ") continuing a line of words (a comment sentence
+    over two lines) joins it, its mark dropped; so does one under a first line of words however short, a
+    comment sentence opening after another on its line ("...can fail. Set the modified" / "# time to
+    be..."); a comment after a line of code stays a comment. In a `sentence` (split_sentences' span, where a
+    " * " line is one only inside a block comment, joined to the line above by what it says) every " * "
+    line joins the one above."""
     out: list[str] = []
     for line in text.split("\n"):
-        mark = COMMENT_LINE.match(line)
+        mark = COMMENT_LINE.match(line) or STAR_LINE.match(line)
         first = len(out) == 1 and _WORDS_LINE.fullmatch(out[0]) and not _CODE_LINE.match(out[0])
-        if mark and out and (first or _PROSE_LINE.fullmatch(out[-1])):
+        star = sentence and STAR_LINE.match(line)
+        if mark and out and (star or first or _PROSE_LINE.fullmatch(out[-1])):
             out[-1] += " " + line[mark.end() :]
         else:
             out.append(line)
@@ -264,7 +268,7 @@ def plain(text: str) -> str:
     breaks and indentation as single spaces."""
     text = _FIELD.sub(_field, text)
     text = _ROLE.sub("`", _NUMBER_ROLE.sub("", text))
-    text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)))
+    text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)), sentence=True)
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
     text = _LITERAL.sub(":", text)
     if text.lstrip().startswith("|"):
