@@ -2092,6 +2092,19 @@ def test_a_gate_refusal_names_the_code_name_the_question_wrote() -> None:
     assert "not in them: limit, 000;" in number  # a number's digit groups are not a code name
 
 
+def test_a_gate_refusal_names_the_words_rare_in_english_before_the_common_ones() -> None:
+    """Words a folder lacks equally (the same IDF) are listed by their rarity in English: the question's
+    topic ("tick", "deferred") before how it is phrased ("sometimes", "later", "away")."""
+    from engine.answer import gate
+
+    passage = hit("// the router calls each handler: layer.handle(req, res, next)", path="/lib/index.js")
+    question = "Why does the router sometimes run the next handler later on a deferred tick, not at once?"
+    decided = gate.decide(question, [passage], lambda term: (0, 100), threshold=1.0)
+    listed = decided.reason.split("not in them: ")[1].split(";")[0].split(", ")
+    assert set(listed[:2]) == {"tick", "deferred"}, listed
+    assert not {"tick", "deferred"} & set(listed[2:])
+
+
 def test_a_model_answer_the_check_rates_lower_than_the_draft_leaves_the_draft(indexed: Engine) -> None:
     """The draft and the model's sentences pass the same contract; the check, judging the sentences they
     cite whole, decides which answer is shown. A model quoting part of the draft's sentence ties and

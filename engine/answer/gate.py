@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine import english
 from engine.answer.calibration import calibration, mode
 from engine.events import Hit
 from engine.text import apart, content_terms, question_terms, stem, words
@@ -90,6 +91,14 @@ def as_asked(question: str) -> dict[str, str]:
     return said
 
 
+def topical(term: str, written: str, doc_freq: DocFreq | None) -> float:
+    """How much a word the evidence lacks says what the question is about: rare in the folders (the
+    term's IDF) and in English (english.rarity of the word as the question wrote it). "tick" or "JSONP"
+    comes before "sometimes" or "away", which a source file never writes either. It orders the words a
+    refusal names; the gate's score does not read it."""
+    return idf(term, doc_freq) * english.rarity(written.lower())
+
+
 def decide(
     question: str,
     hits: Sequence[Hit],
@@ -103,12 +112,11 @@ def decide(
     dense = max((h.vector_score or 0.0) for h in hits[:TOP])
     score = weight * cov + (1 - weight) * dense
     if score < threshold:
-        said = as_asked(question)
         why = "the sources found say too little about the question"
-        if missing:  # the rarest words first: what the question is about
-            rarest = list(
-                dict.fromkeys(said.get(t, t) for t in sorted(missing, key=lambda t: -idf(t, doc_freq)))
-            )
+        said = as_asked(question)
+        if missing:  # the rarest words first, in the folders and in English: what the question is about
+            ranked = sorted(missing, key=lambda t: -topical(t, said.get(t) or t, doc_freq))
+            rarest = list(dict.fromkeys(said.get(t, t) for t in ranked))
             why += f"; not in them: {', '.join(rarest[:5])}"
         said_score, said_line = apart(score, threshold)
         why += f"; evidence score {said_score}, below the line {said_line}"
