@@ -382,6 +382,23 @@ def test_the_gates_budget_is_the_largest_whose_line_holds_on_a_set_left_out_of_i
     assert choose_gate(list(parts.values()), "vectors", budget) == 0.29
 
 
+def test_each_set_is_gated_with_its_own_screens_though_their_question_ids_are_alike() -> None:
+    """Two sets numbering their questions alike ("c01" in every code set): each question goes through
+    the gate with the score of its own set's evidence, not with the other set's."""
+    from engine.eval.calibrate import Screened, gated_sets
+
+    weak = _question("c01", True, [0.5], [True])
+    strong = _question("c01", True, [0.5], [True])
+    asked = {"one": ([weak], []), "two": ([strong], [])}
+    screens = {
+        "one": ([Screened("c01", True, vectors=0.1, keyword=0.1)], []),
+        "two": ([Screened("c01", True, vectors=0.9, keyword=0.9)], []),
+    }
+    gated = gated_sets(asked, screens, "vectors", 0.34)
+    assert not gated["one"][0][0].gate_passed  # its own evidence is weak
+    assert gated["two"][0][0].gate_passed
+
+
 def test_the_checks_weights_keep_the_sign_their_features_meaning_gives_them() -> None:
     """A labelled set whose quotes answer less often the more of the question's words they hold (as in
     SQuAD, whose unanswerable questions were written from the paragraph) would teach the check to hold a

@@ -286,6 +286,23 @@ def through_gate(asked: Sequence[Asked], screens: dict[str, Screened], key: str,
     ]
 
 
+def gated_sets(
+    asked: Mapping[str, tuple[list[Asked], list[Asked]]],
+    screens: Mapping[str, tuple[list[Screened], list[Screened]]],
+    key: str,
+    line: float,
+) -> dict[str, tuple[list[Asked], list[Asked]]]:
+    """Each set's parts through the gate at `line`, every question read with its own set's screen: sets
+    may number their questions alike ("c01" in every code set), never share their evidence. (Looked up
+    across sets, the last set's screen stood for each shared id: harmless while no two fitted sets shared
+    one, wrong once two code sets were fitted together.)"""
+    out: dict[str, tuple[list[Asked], list[Asked]]] = {}
+    for name, (fitted, held) in asked.items():
+        mine = {s.id: s for part in screens[name] for s in part}
+        out[name] = (through_gate(fitted, mine, key, line), through_gate(held, mine, key, line))
+    return out
+
+
 def ask_all(engine: Engine, dataset: Dataset, progress: Progress | None = None) -> list[Asked]:
     """Each question asked as the product asks it; the answer model's feature is left at 0 here and
     scored from `passages` by with_answer_model, so a new model needs no new asking."""
@@ -820,17 +837,13 @@ def fit_and_score(
         "budget": {},
         "figures": {},
     }
-    by_id = {s.id: s for parts in screens.values() for part in parts for s in part}
     modes: dict[str, Mode] = {}
     fitted_parts = {name: fitted for name, (fitted, _) in screens.items()}
     for key, vectors in (("vectors", True), ("keyword", False)):
         budget, budgets_tried = choose_gate_budget(fitted_parts, key)
         line = choose_gate(list(fitted_parts.values()), key, budget)
         result["gate"][key] = {"threshold": line, "budget": budget, "budgets_tried": budgets_tried}
-        gated = {
-            name: (through_gate(parts[0], by_id, key, line), through_gate(parts[1], by_id, key, line))
-            for name, parts in asked.items()
-        }
+        gated = gated_sets(asked, screens, key, line)
         bare = {name: (neither(fitted), neither(held)) for name, (fitted, held) in gated.items()}
         modes[key] = Mode(
             vectors, line, gated, bare, [fitted["false_refusals"] for fitted, _ in bare.values()]
