@@ -215,9 +215,11 @@ COMMENT_LINE = re.compile(r"[ \t]*(?:#|//) ")
 # "* " opens a list item.
 STAR_LINE = re.compile(r"[ \t]*\*[ \t]+(?=\S)")
 _BLOCK_OPENS = re.compile(r"^[ \t]*/\*", re.MULTILINE)
+# What opens a list item's text: "- ", "* ", "+ ", "1. ", "2) " (LIST_ITEM)
+_ITEM_OPENS = r"(?:[-*+]|\d+[.)])\s+\S"
 # What a comment line's text opens with when it is an item of its own, never the rest of the sentence above
 # it: a list item, a doc tag ("@param {Number} code", "@return"), a reST field
-_ITEM = re.compile(r"(?:[-*+] |\d+[.)] |@\w|:\w[\w .*-]*:(?:\s|$))")
+_ITEM = re.compile(rf"{_ITEM_OPENS}|@\w|:\w[\w .*-]*:(?:\s|$)")
 
 
 def in_block_comment(text: str, at: int) -> bool:
@@ -285,7 +287,7 @@ ANAPHORA = re.compile(
     r"has|have|had|does|do|did|also|only|means|lets|allows|makes|ensures|requires|works|way|includes)\b)",
     re.IGNORECASE,
 )
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+LIST_ITEM = re.compile(rf"^\s*{_ITEM_OPENS}")
 LIST_ITEMS = 8  # a lead-in sentence ("...in this order:") is quoted with at most this many items
 LIST_CHARS = 800
 

@@ -115,8 +115,9 @@ def decide(
         why = "the sources found say too little about the question"
         said = as_asked(question)
         if missing:  # the rarest words first, in the folders and in English: what the question is about
-            ranked = sorted(missing, key=lambda t: -topical(t, said.get(t) or t, doc_freq))
-            rarest = list(dict.fromkeys(said.get(t, t) for t in ranked))
+            written = {t: said.get(t) or t for t in missing}
+            ranked = sorted(missing, key=lambda t: -topical(t, written[t], doc_freq))
+            rarest = list(dict.fromkeys(written[t] for t in ranked))
             why += f"; not in them: {', '.join(rarest[:5])}"
         said_score, said_line = apart(score, threshold)
         why += f"; evidence score {said_score}, below the line {said_line}"

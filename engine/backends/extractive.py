@@ -157,10 +157,10 @@ def _join_comments(text: str, sentence: bool = False) -> str:
     line joins the one above."""
     out: list[str] = []
     for line in text.split("\n"):
-        mark = COMMENT_LINE.match(line) or STAR_LINE.match(line)
+        star = STAR_LINE.match(line)
+        mark = COMMENT_LINE.match(line) or star
         first = len(out) == 1 and _WORDS_LINE.fullmatch(out[0]) and not _CODE_LINE.match(out[0])
-        star = sentence and STAR_LINE.match(line)
-        if mark and out and (star or first or _PROSE_LINE.fullmatch(out[-1])):
+        if mark and out and ((sentence and star) or first or _PROSE_LINE.fullmatch(out[-1])):
             out[-1] += " " + line[mark.end() :]
         else:
             out.append(line)
