@@ -462,7 +462,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         [Path(p) for p in args.sets],
         progress=lambda msg: print(msg, file=sys.stderr, flush=True),
         answer_model=Path(args.answer_model) if args.answer_model else None,
+        questions_only=[Path(p) for p in args.questions_only or ()],
     )
+    for key, fitted in result["gate"].items():
+        print(f"gate ({key}): " + "  ".join(f"{kind} {line['threshold']}" for kind, line in fitted.items()))
     floor = result["extractive"]
     print(f"extractive floor: {floor['floor']}")
     for row in floor["tried"]:
@@ -636,6 +639,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--answer-model",
         help="fit the answer model's logit in beside the check's features: the ONNX file shipped under "
         "models/answerability/ (its oof.json beside it gives the out-of-fold logits of its training pairs)",
+    )
+    p.add_argument(
+        "--questions-only",
+        nargs="+",
+        metavar="SET",
+        help="labelled sets that fit what judges a question (the evidence gate, the screening rules, the "
+        "check's budget) but not what judges a sentence (the check's weights)",
     )
     p.set_defaults(func=cmd_calibrate)
 

@@ -330,7 +330,8 @@ def plan(
     alone = search(question, max(k, PROBE))
     thread = thread_chunks(cited) if cited else Passages([])
     qvec = embed(question) if embed is not None and thread.vectors is not None else None
-    decision = decide(question, alone, thread, doc_freq, qvec, gate.threshold(qvec is not None))
+    line = gate.threshold(qvec is not None, gate.kind(alone))
+    decision = decide(question, alone, thread, doc_freq, qvec, line)
     if not decision.follow_up:
         return Plan(Searched(thread_id, question, question, False, (), decision.reason), alone[:k])
     text = standalone(question, last, doc_freq)

@@ -144,7 +144,7 @@ def test_the_floor_refuses_weak_answers_as_far_as_every_collection_allows() -> N
 
     def mode(parts: dict[str, list[Asked]], vectors: bool = True) -> Mode:
         base = [neither(part)["false_refusals"] for part in parts.values()]
-        return Mode(vectors, 0.0, {name: (part, []) for name, part in parts.items()}, {}, base)
+        return Mode(vectors, {}, {name: (part, []) for name, part in parts.items()}, {}, base)
 
     docs = (
         [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
@@ -174,7 +174,7 @@ def test_a_floor_the_data_cannot_tell_from_the_best_gives_way_to_a_lower_one() -
 
     def mode(parts: dict[str, list[Asked]]) -> Mode:
         base = [neither(part)["false_refusals"] for part in parts.values()]
-        return Mode(True, 0.0, {name: (part, []) for name, part in parts.items()}, {}, base)
+        return Mode(True, {}, {name: (part, []) for name, part in parts.items()}, {}, base)
 
     docs = (
         [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
@@ -382,6 +382,76 @@ def test_the_gates_budget_is_the_largest_whose_line_holds_on_a_set_left_out_of_i
     assert choose_gate(list(parts.values()), "vectors", budget) == 0.29
 
 
+def test_the_gate_fits_a_line_for_each_kind_of_evidence() -> None:
+    """Code and prose evidence score on scales of their own; here code's answerable questions score
+    lower. One line for both sits below code's weakest answerable question and lets through the
+    unanswerable prose questions scoring above it; a line per kind (the top hit is a program's source,
+    or not) refuses those and still none of code's answerable questions."""
+    from engine.eval.calibrate import Screened, fit_gate, gated_sets
+
+    def part(name: str, rows: list[tuple[float, bool, bool]]) -> list[Screened]:
+        return [Screened(f"{name}{i}", ok, s, s, code=code) for i, (s, ok, code) in enumerate(rows)]
+
+    prose = [(0.40 + 0.005 * i, True, False) for i in range(60)]
+    prose += [(0.32 + 0.01 * i, False, False) for i in range(6)]  # 0.32 to 0.37: unanswerable
+    code = [(0.28 + 0.005 * i, True, True) for i in range(30)] + [(0.1, False, True), (0.2, False, True)]
+    parts = {"a": part("a", prose), "b": part("b", prose), "c": part("c", code), "d": part("d", code)}
+    fitted = fit_gate(parts, "vectors")
+    assert fitted["all"]["threshold"] == 0.28  # one line: at code's weakest answer
+    assert fitted["code"]["threshold"] == 0.28 and fitted["code"]["sets"] == ["c", "d"]
+    assert fitted["prose"]["threshold"] == 0.40 and fitted["prose"]["sets"] == ["a", "b"]
+
+    asked = {
+        name: ([_question(s.id, s.answerable, [0.5], [True]) for s in rows], [])
+        for name, rows in parts.items()
+    }
+    screens = {name: (rows, []) for name, rows in parts.items()}
+
+    def passed(lines: dict[str, float], answerable: bool) -> int:
+        gated = gated_sets(asked, screens, "vectors", lines)
+        return sum(a.gate_passed for fit, _ in gated.values() for a in fit if a.answerable == answerable)
+
+    one = {"code": 0.28, "prose": 0.28}
+    by_kind = {"code": fitted["code"]["threshold"], "prose": fitted["prose"]["threshold"]}
+    assert passed(one, False) == 12 and passed(by_kind, False) == 0  # prose's 0.32-0.37, in a and b
+    assert passed(one, True) == passed(by_kind, True) == 180  # every answerable question of all four
+
+
+def test_a_kind_of_evidence_no_set_answers_takes_the_line_fitted_on_all() -> None:
+    from engine.eval.calibrate import Screened, fit_gate
+
+    parts = {
+        name: [Screened(f"{name}{i}", True, 0.3 + 0.01 * i, 0.1) for i in range(40)]
+        + [Screened(f"{name}x", False, 0.5, 0.1, code=True)]  # code evidence, but no answerable question
+        for name in ("a", "b")
+    }
+    fitted = fit_gate(parts, "vectors")
+    assert fitted["code"]["sets"] == [] and fitted["code"]["threshold"] == fitted["all"]["threshold"] == 0.31
+    assert fitted["prose"]["threshold"] == 0.31  # 3 %: one of the forty
+
+
+def test_the_check_may_cost_a_small_set_one_answerable_question_not_two() -> None:
+    """MAX_RISE of a set of twelve answerable questions is less than one question: held to it, that set's
+    weakest answer holds the floor for every set. It may cost one question (allowance), never two."""
+    from engine.eval.calibrate import Asked, Mode, allowance, choose_floor, neither
+
+    def mode(parts: dict[str, list[Asked]]) -> Mode:
+        base = [neither(part)["false_refusals"] for part in parts.values()]
+        return Mode(True, {}, {name: (part, []) for name, part in parts.items()}, {}, base)
+
+    docs = [_question(f"a{i}", True, [0.5, 0.45], [True, False]) for i in range(40)]
+    docs += [_question(f"v{i}", False, [0.33], [False]) for i in range(20)]
+
+    def small(weak: int) -> list[Asked]:
+        return [_question(f"s{i}", True, [0.3 if i < weak else 0.5], [True]) for i in range(12)]
+
+    assert allowance(12) > 1 / 12 and allowance(12) < 2 / 12 and allowance(100) == 0.03
+    one, _ = choose_floor(mode({"docs": docs, "small": small(1)}), {"docs"}, False)
+    assert one == 0.35  # refuses the 20 unanswerable questions at 0.33 and one of the twelve
+    two, tried = choose_floor(mode({"docs": docs, "small": small(2)}), {"docs"}, False)
+    assert two <= 0.3 and all(not row["within_budget"] for row in tried if row["floor"] > 0.3)
+
+
 def test_each_set_is_gated_with_its_own_screens_though_their_question_ids_are_alike() -> None:
     """Two sets numbering their questions alike ("c01" in every code set): each question goes through
     the gate with the score of its own set's evidence, not with the other set's."""
@@ -394,7 +464,7 @@ def test_each_set_is_gated_with_its_own_screens_though_their_question_ids_are_al
         "one": ([Screened("c01", True, vectors=0.1, keyword=0.1)], []),
         "two": ([Screened("c01", True, vectors=0.9, keyword=0.9)], []),
     }
-    gated = gated_sets(asked, screens, "vectors", 0.34)
+    gated = gated_sets(asked, screens, "vectors", {"code": 0.34, "prose": 0.34})
     assert not gated["one"][0][0].gate_passed  # its own evidence is weak
     assert gated["two"][0][0].gate_passed
 

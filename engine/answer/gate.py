@@ -9,11 +9,17 @@ score = COVERAGE_WEIGHT * coverage + (1 - COVERAGE_WEIGHT) * dense, refused belo
 
 The threshold is fitted from labelled data by `citeline calibrate` (engine/eval/calibrate.py) and read
 from calibration.json, one for answers with vectors and one for keyword-only answers (where the dense
-half is 0): the highest line that refuses at most the gate's budget of the answerable questions of any
+half is 0), and within each one per kind of evidence (`kind`: the top hit is a program's source, or
+prose): the highest line that refuses at most the gate's budget of the answerable questions of any
 labelled set's fitted part, the budget the largest that still holds on each set left out of the fit
-(calibrate.choose_gate_budget). THRESHOLD is the line used before any calibration exists. `citeline eval
-DATASET --calibrate-gate` prints every question's features and their ROC AUC.
-"""
+(calibrate.choose_gate_budget). The two kinds score on scales of their own: the dense half reads a
+sentence embedder trained on English prose, and the coverage half a code name's pieces. With one line,
+whichever kind's answerable questions score lower held it down for both, and the other kind's unanswerable
+questions passed; one line per kind refuses each kind's weak evidence by its own answerable questions
+(fitted 2026-12-03 on ten labelled sets: code 0.30, prose 0.25, one line 0.25; on the three sets of
+prose and boltons alone one line sat at 0.34, refusing 8 of express's 36 answerable questions).
+THRESHOLD is the line used before any calibration exists. `citeline eval DATASET --calibrate-gate`
+prints every question's features, the kind of its evidence, and their ROC AUC."""
 
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ from dataclasses import dataclass
 from engine import english
 from engine.answer.calibration import calibration, mode
 from engine.events import Hit
+from engine.ingest.extract import is_source
 from engine.text import apart, content_terms, question_terms, stem, words
 
 COVERAGE_WEIGHT = 0.5
@@ -32,10 +39,20 @@ THRESHOLD = 0.38
 TOP = 5
 
 
-def threshold(with_vectors: bool) -> float:
-    """The fitted line for this mode (calibration.json), or THRESHOLD where none was fitted."""
+KINDS = ("code", "prose")
+
+
+def kind(hits: Sequence[Hit]) -> str:
+    """The kind of evidence a question found: "code" where its top hit is a program's source
+    (extract.is_source), else "prose" (documentation, notes, settings, pages)."""
+    return KINDS[0] if hits and is_source(hits[0].path) else KINDS[1]
+
+
+def threshold(with_vectors: bool, evidence: str = KINDS[1]) -> float:
+    """The fitted line for this mode and kind of evidence (calibration.json), the mode's one line where
+    none was fitted per kind, THRESHOLD where none was fitted at all."""
     fitted = calibration().get("gate", {}).get(mode(with_vectors), {})
-    return float(fitted.get("threshold", THRESHOLD))
+    return float(fitted.get(evidence, fitted).get("threshold", THRESHOLD))
 
 
 DocFreq = Callable[[str], tuple[int, int]]  # term -> (documents containing it, total documents)

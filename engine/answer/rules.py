@@ -5,7 +5,7 @@ and evidence, the index's document frequencies, and cached readers of a file's t
 referenced file resolves. Rules never call back into the Engine. Each rule gives its features (what
 calibration records and fits) and, at its fitted line, a refusal reason or None:
 
-- Gate (before the model): the evidence is too weak (engine/answer/gate.py);
+- Gate (before the model): the evidence is too weak for its kind, code or prose (engine/answer/gate.py);
 - MissingDocument (before): the question is about a file the evidence lists but the folders lack
   (engine/answer/missing.py);
 - UnsupportedFigure (before): the question takes a figure as given ("Why is the default timeout 30
@@ -159,11 +159,13 @@ class Gate:
 
     def features(self, ctx: Context) -> Features:
         d = self._decision(ctx)
-        # keyword-only answers have no dense half: their score is the weighted coverage alone
-        return {"vectors": d.score, "keyword": gate.COVERAGE_WEIGHT * d.coverage}
+        # keyword-only answers have no dense half: their score is the weighted coverage alone; each kind
+        # of evidence has its own line (gate.kind)
+        code = float(gate.kind(ctx.hits) == "code")
+        return {"vectors": d.score, "keyword": gate.COVERAGE_WEIGHT * d.coverage, "code": code}
 
     def decide(self, ctx: Context) -> str | None:
-        line = gate.threshold(ctx.has_vectors)
+        line = gate.threshold(ctx.has_vectors, gate.kind(ctx.hits))
         decision = gate.decide(ctx.question, ctx.hits, ctx.doc_freq, line)
         return None if decision.passed else decision.reason
 

@@ -197,14 +197,17 @@ def best_rerank_score(engine: Engine, question: str, hits: Sequence[Hit]) -> flo
 
 
 def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 0.05) -> dict[str, Any]:
-    """Gate features per question, their ROC AUC, and the best (weight, threshold) on this set."""
+    """Gate features per question (with the kind of its evidence, gate.kind: each kind has its own fitted
+    line), their ROC AUC, and the best (weight, threshold) on this set."""
     feats = []
+    kinds: list[str] = []
     rerank: list[float | None] = []
     shares: list[float] = []  # of the question's weight named by a file the evidence mentions but lacks
     for q in dataset.queries:
         hits, evidence = gather(engine, q.text)
         d = gate.decide(q.text, hits, engine.doc_freq)
         feats.append((q.answerable, d.coverage, d.dense, q.id))
+        kinds.append(gate.kind(hits))
         rerank.append(best_rerank_score(engine, q.text, hits))
         gone = missing.find(q.text, evidence, engine.resolves, engine.doc_freq, min_share=0.0)
         shares.append(gone.share if gone else 0.0)
@@ -214,10 +217,10 @@ def calibrate_gate(engine: Engine, dataset: Dataset, max_false_refusal: float = 
         "auc_coverage": metrics.roc_auc([f[1] for f in pos], [f[1] for f in neg]) if neg else None,
         "auc_dense": metrics.roc_auc([f[2] for f in pos], [f[2] for f in neg]) if neg else None,
         "questions": [
-            {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3)}
+            {"id": f[3], "answerable": f[0], "coverage": round(f[1], 3), "dense": round(f[2], 3), "kind": k}
             | ({"rerank": round(r, 3)} if r is not None else {})
             | ({"missing_share": m} if m else {})
-            for f, r, m in zip(feats, rerank, shares, strict=True)
+            for f, k, r, m in zip(feats, kinds, rerank, shares, strict=True)
         ],
         "missing_document": {
             "line": missing.NAME_SHARE,
