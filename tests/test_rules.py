@@ -132,9 +132,14 @@ def cited(quote: str, hit: Hit) -> tuple[Citation, Hit]:
     return citation, hit
 
 
-def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_is_refused() -> None:
+def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The release is in the changelog, so nothing before the model refuses the question; the sentence
-    that answers it sits under another release and says the premise is false. The refusal quotes it."""
+    that answers it sits under another release and says the premise is false. The refusal quotes it.
+    The rule at its designed line: calibration may switch it off (2026-12-03: it refused one of a
+    documentation set's answerable questions, past its budget), and what it finds is tested here."""
+    monkeypatch.setattr(rules, "fitted", lambda rule, defaults: dict(defaults))
     rule = [rules.ContradictedFigure()]
     text = "Released 2024-04-16\n\n-   Drop support for Python 3.7.\n-   Use flit_core to build.\n"
     changes = [replace(h, heading="Version 2.2.0") for h in passage(text, path="/src/CHANGES.rst")]
@@ -383,6 +388,30 @@ def test_a_gate_refusal_names_the_missing_words_as_the_question_wrote_them() -> 
     assert refused is not None and refused[0] == "gate"
     listed = refused[1].split("not in them: ")[1].split(";")[0].split(", ")
     assert sorted(listed) == ["airspeed", "swallow", "unladen"]  # not the stems ("airspe")
+
+
+def test_the_gate_judges_evidence_by_the_line_fitted_for_its_kind() -> None:
+    """Code and prose evidence score on scales of their own: the gate holds evidence whose top hit is a
+    program's source to the line fitted for code (calibration.json), other evidence to the line fitted for
+    prose. The same score, between the two, passes as the kind with the lower line and is refused as the
+    other."""
+    from engine.answer import gate
+
+    lines = {kind: gate.threshold(True, kind) for kind in gate.KINDS}
+    assert lines["code"] != lines["prose"]  # as fitted
+    dense = sum(lines.values()) / 2 / (1 - gate.COVERAGE_WEIGHT)  # no question word in it: dense alone
+    question = "How are retries spaced?"
+    paths = {"code": "/src/backoff.py", "prose": "/docs/backoff.md"}
+
+    def screened(kind: str) -> tuple[str, str] | None:
+        evidence = [Hit(1, paths[kind], 1, 2, None, "", "return value", 0.3, vector_score=dense)]
+        assert gate.kind(evidence) == kind
+        return rules.screen(context(question, evidence, indexed=question))
+
+    lower, higher = sorted(gate.KINDS, key=lines.__getitem__)
+    assert screened(lower) is None
+    refused = screened(higher)
+    assert refused is not None and refused[0] == "gate", refused
 
 
 def test_the_rules_after_the_gate_share_one_budget() -> None:
