@@ -365,10 +365,18 @@ def test_a_rule_keeps_its_designed_line_unless_that_refuses_an_answerable_questi
     # nothing answerable above the design (0.5): the designed line stands
     part = [screened(True, 0.1), screened(True, 0.3), screened(False, 0.7), screened(False, 0.9)]
     assert fit_rule("missing_document", [part]) == {"share": 0.5}
-    # an answerable question at 0.6: the line moves just above it, never below the design
+    # one answerable question at 0.6 of a small part: one question is its allowance (1 % is less), and
+    # the designed line earns three for it
     part = [screened(True, 0.6), screened(False, 0.7), screened(False, 0.9), screened(False, 0.55)]
+    assert fit_rule("missing_document", [part]) == {"share": 0.5}
+    # two, at 0.6 and 0.65: past the allowance, the line moves above one of them, never below the design
+    part.append(screened(True, 0.65))
     lines = fit_rule("missing_document", [part])
     assert lines["share"] is not None and 0.6 <= lines["share"] < 0.7
+    # in a part of 200 answerable questions the allowance is 1 %: two of them, as 1 of 100
+    big = part + [screened(True, 0.1)] * 198
+    assert fit_rule("missing_document", [big]) == {"share": 0.5}
+    assert fit_rule("missing_document", [[*big, screened(True, 0.8)]])["share"] != 0.5
 
 
 def test_fit_rules_marks_what_they_refuse_and_reports_both_parts() -> None:
