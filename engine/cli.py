@@ -458,6 +458,8 @@ def _eval_followups(args: argparse.Namespace) -> int:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from engine.eval.calibrate import calibrate
 
+    if args.tradeoff:
+        return tradeoff(args)
     result = calibrate(
         [Path(p) for p in args.sets],
         progress=lambda msg: print(msg, file=sys.stderr, flush=True),
@@ -480,6 +482,22 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             )
     for name, recorded in result["decisions"].items():
         print(f"{name} (extractive): " + "  ".join(f"{k} {v}" for k, v in recorded["figures"].items()))
+    return 0
+
+
+def tradeoff(args: argparse.Namespace) -> int:
+    """`citeline calibrate SET... --tradeoff`: the shipped check swept over thresholds on each set."""
+    from engine.answer import calibration
+    from engine.eval.tradeoff import shipped_sweep, table
+
+    shipped = calibration.calibration()["answer_check"]["vectors"]["threshold"]
+    for path in [*args.sets, *(args.questions_only or ())]:
+        rows, parts = shipped_sweep(Path(path), progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+        print(f"## {Path(path).name}: the shipped answer check (with vectors) at each threshold\n")
+        print(table(rows, shipped) + "\n")
+        for part, seen in parts.items():
+            print(f"- {part}: " + "  ".join(f"{k} {v}" for k, v in seen.items()))
+        print()
     return 0
 
 
@@ -646,6 +664,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SET",
         help="labelled sets that fit what judges a question (the evidence gate, the screening rules, the "
         "check's budget) but not what judges a sentence (the check's weights)",
+    )
+    p.add_argument(
+        "--tradeoff",
+        action="store_true",
+        help="fit nothing: print what the shipped answer check refuses on each set's fitted and held-out "
+        "parts at thresholds swept from 0 to 0.8 (the questions as calibrate asked them, cached)",
     )
     p.set_defaults(func=cmd_calibrate)
 
