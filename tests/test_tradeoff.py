@@ -24,15 +24,14 @@ def _asked(qid: str, answerable: bool, cosine: float) -> Asked:
     return Asked(qid, answerable, True, [values], [answerable], [not answerable], [True], [], [0.5], [0.5])
 
 
+# a toy check reading the cosine alone (probability = sigmoid(cosine)), and four questions it gives 0.88 and
+# 0.50 (answerable) and 0.27 and 0.73 (not)
+CHECK = Model(("cosine_chunk",), (0.0,), (1.0,), (1.0,), 0.0, 0.5)
+PART = [_asked("a1", True, 2.0), _asked("a2", True, 0.0), _asked("u1", False, -1.0), _asked("u2", False, 1.0)]
+
+
 def test_the_sweep_refuses_more_of_each_part_as_the_threshold_rises() -> None:
-    # probability = sigmoid(cosine): 0.88 and 0.50 for the answerable questions, 0.27 and 0.73 for the others
-    m = Model(("cosine_chunk",), (0.0,), (1.0,), (1.0,), 0.0, 0.5)
-    part = [
-        _asked("a1", True, 2.0),
-        _asked("a2", True, 0.0),
-        _asked("u1", False, -1.0),
-        _asked("u2", False, 1.0),
-    ]
+    m, part = CHECK, PART
     rows = sweep([("fitted", part), ("held out", part[:1] + part[2:3])], m, (0.0, 0.3, 0.6, 0.8))
     assert [(r["part"], r["threshold"]) for r in rows[:4]] == [("fitted", t) for t in (0.0, 0.3, 0.6, 0.8)]
     fitted = [
@@ -49,13 +48,7 @@ def test_the_sweep_refuses_more_of_each_part_as_the_threshold_rises() -> None:
 
 
 def test_separation_bounds_what_any_threshold_can_do() -> None:
-    m = Model(("cosine_chunk",), (0.0,), (1.0,), (1.0,), 0.0, 0.5)
-    part = [
-        _asked("a1", True, 2.0),
-        _asked("a2", True, 0.0),
-        _asked("u1", False, -1.0),
-        _asked("u2", False, 1.0),
-    ]
+    m, part = CHECK, PART
     # a third answerable question whose gold sentence the generator ranks second, behind one that scores 3
     second = _asked("a3", True, 3.0)
     late = replace(second, values=second.values * 2, gold=[False, True], plausible=[False, False])
