@@ -487,17 +487,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def tradeoff(args: argparse.Namespace) -> int:
     """`citeline calibrate SET... --tradeoff`: the shipped check swept over thresholds on each set."""
-    from engine.answer import calibration
-    from engine.eval.tradeoff import shipped_sweep, table
+    from engine.eval.tradeoff import report
 
-    shipped = calibration.calibration()["answer_check"]["vectors"]["threshold"]
-    for path in [*args.sets, *(args.questions_only or ())]:
-        rows, parts = shipped_sweep(Path(path), progress=lambda msg: print(msg, file=sys.stderr, flush=True))
-        print(f"## {Path(path).name}: the shipped answer check (with vectors) at each threshold\n")
-        print(table(rows, shipped) + "\n")
-        for part, seen in parts.items():
-            print(f"- {part}: " + "  ".join(f"{k} {v}" for k, v in seen.items()))
-        print()
+    paths = [Path(p) for p in [*args.sets, *(args.questions_only or ())]]
+    print(report(paths, progress=lambda msg: print(msg, file=sys.stderr, flush=True)))
     return 0
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine.answer import calibration
 from engine.answer.answerability import FEATURES, Model
 from engine.eval.calibrate import Asked
-from engine.eval.tradeoff import separation, shipped_sweep, sweep, table
+from engine.eval.tradeoff import report, separation, shipped_sweep, sweep, table
 
 MERIDIAN = Path(__file__).resolve().parents[2] / "shared" / "eval" / "meridian_simpleragsearch"
 
@@ -80,4 +80,6 @@ def test_the_shipped_sweep_asks_a_set_afresh_and_meets_the_calibration_record(
         bare = next(r for r in rows if r["part"] == part and r["threshold"] == 0.0)
         assert bare["false_refusals"] <= row["false_refusals"]
     assert any(Path(tmp_path).rglob("asked-*.json"))  # asked here, not read from the user's cache
+    text = report([MERIDIAN]).splitlines()  # as the CLI prints it, from the questions just cached
+    assert sum("(shipped)" in line for line in text) == 2 and text[-1].startswith("- held out: question_auc")
     assert set(parts) == {"fitted", "held out"} and all(0 < p["gold_in_first_6"] <= 1 for p in parts.values())

@@ -125,3 +125,19 @@ def table(rows: Sequence[dict[str, Any]], shipped: float) -> str:
             + " |"
         )
     return "\n".join(out)
+
+
+def report(paths: Sequence[Path], progress: Progress | None = None) -> str:
+    """The sweep of each set as `citeline calibrate SET... --tradeoff` prints it: its table, then each
+    part's separation()."""
+    shipped = Model.from_dict(calibration.calibration()["answer_check"]["vectors"]).threshold
+    out = []
+    for path in paths:
+        rows, parts = shipped_sweep(path, progress=progress)
+        out.append(f"## {path.name}: the shipped answer check (with vectors) at each threshold\n")
+        out.append(table(rows, shipped) + "\n")
+        out += [
+            f"- {part}: " + "  ".join(f"{k} {v}" for k, v in seen.items()) for part, seen in parts.items()
+        ]
+        out.append("")
+    return "\n".join(out)
