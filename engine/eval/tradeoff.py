@@ -62,10 +62,10 @@ def separation(part: Sequence[Asked], m: Model) -> dict[str, Any]:
     generator's first, among its first three, or among all it ranks (the ceiling of "gold shown")."""
     passed = [a for a in part if a.gate_passed and a.values]
     best = {a.id: max(m.probability(v) for v in a.values[:LOOK]) for a in passed}
-    pos = [best[a.id] for a in passed if a.answerable]
+    answerable = [a for a in passed if a.answerable]
+    pos = [best[a.id] for a in answerable]
     neg = [best[a.id] for a in passed if not a.answerable]
     out: dict[str, Any] = {"question_auc": round(metrics.roc_auc(pos, neg), 3) if pos and neg else None}
-    answerable = [a for a in passed if a.answerable]
     for k in (1, 3, LOOK):
         hit = sum(any(a.gold[:k]) for a in answerable)
         out[f"gold_in_first_{k}"] = round(hit / len(answerable), 3) if answerable else None
@@ -98,11 +98,11 @@ def shipped_sweep(
     floor = calibration.extractive_floor()
     seen = {q.id for q in dataset.queries if fitted_part(dataset, q)}
     viewed = [at_floor(a, floor) for a in through_gate(asked, screens, key, lines)]
-    parts = [
+    split = (
         ("fitted", [a for a in viewed if a.id in seen]),
         ("held out", [a for a in viewed if a.id not in seen]),
-    ]
-    parts = [(name, part) for name, part in parts if part]
+    )
+    parts = [(name, part) for name, part in split if part]
     rows = sweep(
         parts,
         m,
