@@ -214,6 +214,11 @@ def rule_figures(
     return out
 
 
+def screened_out(s: Screened, lines: Mapping[str, dict[str, float | None]]) -> bool:
+    """Whether a screening rule after the gate refuses the question at `lines` (each rule's, as fitted)."""
+    return any(fires(s.rules.get(name, {}), lines[name]) for name, fires in FIRES.items())
+
+
 def fit_rules(screens: dict[str, tuple[list[Screened], list[Screened]]]) -> dict[str, Any]:
     """Fit the screening rules after the gate on every set's fitted part, in their order, sharing one
     budget (each rule is fitted on the questions the rules before it let through), mark each question they
@@ -235,7 +240,7 @@ def fit_rules(screens: dict[str, tuple[list[Screened], list[Screened]]]) -> dict
     for parts in screens.values():
         for part in parts:
             for s in part:
-                s.other = any(FIRES[name](s.rules.get(name, {}), lines[name]) for name in FIRES)
+                s.other = screened_out(s, lines)
     return {"lines": lines, "figures": rule_figures(screens, lines)}
 
 

@@ -23,13 +23,13 @@ from engine.answer.answerability import Model, answer_model
 from engine.backends.extractive import LOOK
 from engine.eval import metrics
 from engine.eval.calibrate import (
-    FIRES,
     Asked,
     Progress,
     asked_for,
     at_floor,
     fitted_part,
     outcomes,
+    screened_out,
     through_gate,
 )
 
@@ -89,12 +89,7 @@ def shipped_sweep(
     rule = fitted["rules"].get(rules.ContradictedFigure.name, {})
     scorer = answer_model() if "answer_model" in m.names else None
     dataset, asked, screened = asked_for(path, progress, scorer)
-    screens = {
-        s.id: replace(
-            s, other=any(fires(s.rules.get(name, {}), fitted["rules"][name]) for name, fires in FIRES.items())
-        )
-        for s in screened
-    }
+    screens = {s.id: replace(s, other=screened_out(s, fitted["rules"])) for s in screened}
     floor = calibration.extractive_floor()
     seen = {q.id for q in dataset.queries if fitted_part(dataset, q)}
     viewed = [at_floor(a, floor) for a in through_gate(asked, screens, key, lines)]
