@@ -72,6 +72,16 @@ OWN_FIGURES = re.compile(
     re.IGNORECASE,
 )
 
+# Where a question's clauses part: a semicolon or a question or exclamation mark followed by a space; a
+# colon or a full stop after a word or a figure (not an abbreviation's "e.g.") followed by a space and a
+# capital.
+_CLAUSE_END = re.compile(r"(?<=[;?!])\s+|(?:(?<=[A-Za-z]{3}[.:])|(?<=\d[.:]))\s+(?=[A-Z`'\"(])")
+
+
+def clauses(text: str) -> list[str]:
+    """A question's clauses, each as written ("Black wraps at 88 by default; how do I change that?": two)."""
+    return [c for c in _CLAUSE_END.split(text) if c.strip()]
+
 
 _COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[- ]({'|'.join(_CARDINALS[1:10] + _ORDINALS[1:10])})\b", re.I)
 
@@ -83,6 +93,33 @@ def written_figures(text: str) -> set[str]:
         str(int(NUMBER_WORDS[t.lower()]) + int(NUMBER_WORDS[u.lower()])) for t, u in _COMPOUND.findall(text)
     }
     return found | {str(roman(m.group())) for m in ROMAN.finditer(text) if m.group()}
+
+
+# In a sentence a model wrote, a number word is a claim as a figure in digits is ("the last three parts of
+# the host"): the cardinals from two, the tens, hundred and thousand, and the ordinals from third. Not
+# "one", "first" or "second" (a pronoun, a sequence, a unit of time more often than a figure), nor months
+# or Roman numerals ("may", "I"). Read by the contract, which drops a written sentence whose figures its
+# cited sources do not state in digits or in words.
+CLAIMED_WORDS = {
+    w: v
+    for w, v in NUMBER_WORDS.items()
+    if w in _CARDINALS[2:] + _ORDINALS[3:] + _TENS
+    or w.endswith("ieth")
+    or w.startswith(("hundred", "thousand"))
+}
+
+
+def claimed_figures(text: str) -> dict[str, str]:
+    """The figures a written sentence states in number words (CLAIMED_WORDS, "fifty-two" as one), each
+    as a digit string mapped to the words as written."""
+    found: dict[str, str] = {}
+    for t, u in _COMPOUND.findall(text):
+        found.setdefault(str(int(NUMBER_WORDS[t.lower()]) + int(NUMBER_WORDS[u.lower()])), f"{t}-{u}")
+    compound = {w.lower() for pair in _COMPOUND.findall(text) for w in pair}
+    for word in re.findall(r"[A-Za-z]+", text):
+        if (w := word.lower()) in CLAIMED_WORDS and w not in compound:
+            found.setdefault(CLAIMED_WORDS[w], word)
+    return found
 
 
 # Words that join a figure to what follows it rather than name its unit ("3.9 through 3.12", "5 of them";

@@ -133,6 +133,31 @@ def test_a_markdown_link_reads_as_its_text_in_a_quote() -> None:
     assert contract.locate("See the async.md for streaming", h) is None  # the target is not its text
 
 
+def test_a_written_sentence_repeating_the_questions_figure_needs_it_beside_its_quote() -> None:
+    """A model restating a false premise over the lines that answer the question's topic: the file holds
+    the figure, but as an example further on, so the sentence is dropped; beside the quote it stands."""
+    lines = [
+        "Subdomains are the dot-separated parts of the host before the main domain.",
+        "By default the main domain is the last two parts of the host.",
+        "Set the subdomain offset to change it.",
+        "",
+        "For example, for tobi.ferrets.example.com:",
+        'If the subdomain offset is 3, subdomains is ["tobi"].',
+    ]
+    evidence = [hit("\n".join(lines))]
+    question = "Express takes the last three parts as the main domain; where is that three configured?"
+    restated = RawSentence(
+        "The last three parts of the host are the main domain.", (1,), "before the main domain"
+    )
+    verdict = contract.check(restated, evidence, None, question)
+    assert verdict.sentence is None and verdict.reason == "the question's figures, not near the quote: three"
+    # checked against the question: a figure the question does not state may sit anywhere in the file
+    assert contract.check(restated, evidence, None).sentence is not None
+    # beside the quote, the question's figure is what the source says
+    example = RawSentence("With an offset of 3, subdomains is tobi.", (1,), "subdomain offset is 3")
+    assert contract.check(example, evidence, None, "What does an offset of 3 give?").sentence is not None
+
+
 def test_a_verbatim_quote_under_the_wrong_number_is_repointed() -> None:
     evidence = [hit("The office is closed on Mondays."), hit("Deploys run every Tuesday at noon.", n=2)]
     verdict = contract.check(
@@ -166,6 +191,19 @@ def test_check_rejects_unsupplied_sources_fake_quotes_and_unsupported_claims() -
             RawSentence("Employees get 30 days.", (1,), "accrue 30 days of leave"), evidence, None
         ).reason
     )
+    # ...and so is one written in words, as a model restating a false premise writes it; a figure the
+    # source writes in words may be written in digits, and the other way round
+    assert (
+        "figures not in the cited sources: twelve"
+        in contract.check(
+            RawSentence("Employees accrue twelve days of leave.", (1,), "accrue 20 days of leave"),
+            evidence,
+            None,
+        ).reason
+    )
+    for said, source in (("retries three times", "3"), ("retries 3 times", "three"), ("3 modes", "three")):
+        assert not contract.invented_figures(said, f"It retries {source} times."), said
+    assert contract.invented_figures("one of the first and second options", "options") == []
     # A paraphrased quote is not shown; the source line that supports the sentence is quoted instead.
     repaired = contract.check(
         RawSentence("Employees accrue 20 days of paid leave each year.", (1,), "twenty days paid leave"),

@@ -89,6 +89,19 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
     assert refused is not None and '"3.9", "3.12"' in refused[1]
     # a question asking how to do something states the user's own figures, not a premise
     assert rules.screen(context("How do I set the timeout to 30 seconds?", docs)) is None
+    # ...but a clause of its own that states a figure as a fact takes it as given, whatever the next asks;
+    # the figure the how-to clause wants stays the user's own
+    refused = rules.screen(
+        context("The client times out after 30 seconds; how do I raise that to 60?", docs),
+        [rules.UnsupportedFigure()],
+    )
+    assert refused is not None and '"30 seconds"' in refused[1] and "60" not in refused[1]
+    for question in (
+        "The client times out after 5 seconds; how do I raise that to 60?",
+        "The client times out after 5 seconds. How do I raise that to 60?",
+        "How do I raise the timeout to 60 seconds, e.g. 60 or more?",
+    ):
+        assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
     # the source may write the figure in words, as an ordinal, or as a Roman numeral; or name it in its
     # file name
     words = passage("Pools grew in the seventeenth century; after World War II, thirty-two of them closed.")

@@ -5,9 +5,11 @@ A generated sentence is shown only if:
 2. its quote is a verbatim (whitespace-normalised) substring of a cited source's chunk, which is then
    resolved to exact lines (and page);
 3. the sentence is supported by what it cites: enough of its content words occur in the cited text, or
-   its embedding is close enough to the quote's, and every figure in it occurs in the cited files'
-   supplied text, headings or names (not merely in the question: restating a false premise's figure
-   over a source that says otherwise is the confident wrong answer this contract exists to stop);
+   its embedding is close enough to the quote's, and every figure in it, in digits or in number words
+   ("the last three parts"), occurs in the cited files' supplied text, headings or names (not merely in
+   the question: restating a false premise's figure over a source that says otherwise is the confident
+   wrong answer this contract exists to stop); a figure the question states too, within NEAR_LINES of
+   the quote;
 4. the question's distinctive words it uses occur in what it cites: a sentence that restates the
    question ("To get promoted you need two approving reviews") claims its quote answers it, and that
    claim needs the source to speak of the same thing. Distinctive: in under RARE of the indexed chunks;
@@ -24,9 +26,10 @@ Instructions inside documents cannot change this: the checks look only at the su
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from engine import english
 from engine.answer.gate import DocFreq, idf
 from engine.events import AnswerSentence, Citation, Hit, RawSentence
 from engine.text import (
@@ -67,6 +70,10 @@ ANSWER_KINDS = frozenset(
     "command process procedure step steps policy rule way method tool system option setting name number "
     "amount time date value type kind reason requirement guideline strategy plan status list".split()
 )
+# A figure a written sentence repeats from the question must be stated this close to its quote (in lines
+# either side of it): elsewhere in the file it is another thing's figure ("If the offset is 3, ...", an
+# example six lines on, does not make "the last three parts" the default the question supposes).
+NEAR_LINES = 2
 NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d])|(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
 
@@ -131,6 +138,27 @@ def numbers(text: str) -> set[str]:
     return {figure_value(m.replace(",", "")) for m in NUMBER.findall(text)}
 
 
+def said_figures(text: str) -> dict[str, str]:
+    """The figures a text states, in digits or in number words (english.claimed_figures: "the last three
+    parts"), each as a digit string mapped to how the text writes it."""
+    return {n: n for n in numbers(text)} | english.claimed_figures(text)
+
+
+def invented_figures(sentence: str, cited: str, among: Collection[str] | None = None) -> list[str]:
+    """The figures `sentence` states (of those `among`, where given) that `cited` states in neither
+    digits nor words, as the sentence writes them."""
+    stated = said_figures(cited)
+    said = said_figures(sentence).items()
+    return sorted(w for v, w in said if v not in stated and (among is None or v in among))
+
+
+def around(citation: Citation, hit: Hit, lines: int = NEAR_LINES) -> str:
+    """The cited lines of `hit` with NEAR_LINES either side, and the chunk's heading."""
+    text = hit.text.split("\n")
+    first = max(citation.start_line - hit.start_line - lines, 0)
+    return f"{hit.heading}\n" + "\n".join(text[first : citation.end_line - hit.start_line + lines + 1])
+
+
 def best_span(sentence: str, hit: Hit) -> tuple[str, float]:
     """The line of `hit` that shares the most content words with `sentence`, and that share."""
     terms = set(content_terms(sentence))
@@ -191,6 +219,16 @@ def _cited_files(evidence: Sequence[Hit], citations: Sequence[Citation]) -> str:
     return f"{_cited_text([h for h in evidence if h.path in paths])} {names}"
 
 
+def _near(evidence: Sequence[Hit], citations: Sequence[Citation]) -> str:
+    """Where a figure the question states too may come from: the cited lines with NEAR_LINES either side,
+    their headings, and what scopes a whole file, its name and its first line where supplied (a title,
+    "Roadmap for 2024")."""
+    paths = {evidence[c.source - 1].path for c in citations}
+    titles = [h.text.split("\n", 1)[0] for h in evidence if h.path in paths and h.start_line == 1]
+    names = " ".join(re.sub(r"[_-]", " ", _name(p)) for p in paths)
+    return "\n".join([*(around(c, evidence[c.source - 1]) for c in citations), *titles, names])
+
+
 def _name(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
@@ -230,9 +268,10 @@ def check(
         citations, repaired = [best], True
     quotes = " ".join(c.quote for c in citations)
     cited_text = " ".join(evidence[c.source - 1].text for c in citations)
-    invented = numbers(raw.text) - numbers(_cited_files(evidence, citations))
-    if invented:
-        return Verdict(None, f"figures not in the cited sources: {', '.join(sorted(invented))}")
+    if invented := invented_figures(raw.text, _cited_files(evidence, citations)):
+        return Verdict(None, f"figures not in the cited sources: {', '.join(invented)}")
+    if echoed := invented_figures(raw.text, _near(evidence, citations), among=said_figures(question)):
+        return Verdict(None, f"the question's figures, not near the quote: {', '.join(echoed)}")
     if lexical_support(raw.text, quotes + " " + cited_text) < LEXICAL_SUPPORT and not _close(
         raw.text, quotes, embed
     ):

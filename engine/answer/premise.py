@@ -66,7 +66,7 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
     the changelog's releases say exists, whatever the passages it retrieves are about. The version itself,
     written as the question writes it, must be stated by what was retrieved, as any figure ("only tested
     on Python 3.9 through 3.12" is not supported by a 3.9 said somewhere else)."""
-    if not premises(question):
+    if not (given := premises(question)):
         return []
     texts = [chunk_text(h) for h in hits]
     have = frozenset[str]().union(*(stated_figures(t) for t in texts))
@@ -74,7 +74,7 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
     for m in _SAID.finditer(question):
         figure, said = m.group(1), _said(m)
         value = next(iter(figures(figure)), "")
-        if not value or value in have or value in out:
+        if value not in given or value in have or value in out:  # not the user's own ("set it to 60")
             continue
         if _VERSION.fullmatch(figure) and (figure.count(".") > 1 or said == figure):
             release = re.compile(rf"(?<![\d.]){re.escape(figure)}(?:\.\d+)*(?![\d])")
