@@ -24,9 +24,10 @@ WANTS_FIGURE = re.compile(
 # asks for a file, a setting or a section as often as for a place.
 WANTS_NAME = re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE)
 NEGATIONS = frozenset("not no never none nothing nobody neither nor without cannot n't".split())
-# Figures are written in digits (with an ordinal or decade ending). Number words are left out: in a
-# question they count what is asked for ("which two modes", "what three fields"), not a fact to find.
-# A unit may be written on ("2.5MB", "10ms"): the figure is the digits.
+# Figures are written in digits (with an ordinal or decade ending). Number words are read apart
+# (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
+# modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure
+# is the digits.
 FIGURE = re.compile(r"\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?", re.IGNORECASE)
 
 
@@ -118,6 +119,26 @@ def claimed_figures(text: str) -> dict[str, str]:
     compound = {w.lower() for pair in _COMPOUND.findall(text) for w in pair}
     for word in re.findall(r"[A-Za-z]+", text):
         if (w := word.lower()) in CLAIMED_WORDS and w not in compound:
+            found.setdefault(CLAIMED_WORDS[w], word)
+    return found
+
+
+# The words after which a number word counts what a question asks for ("which two modes", "the three
+# fields", "its first two releases") rather than state a figure ("keep ten copies"): question words and
+# determiners, a closed class.
+COUNTS_ASKED = frozenset(
+    "what which whose who whom how the these those its their his her our your my first last".split()
+)
+
+
+def worded_figures(question: str) -> dict[str, str]:
+    """The figures a question states in number words (CLAIMED_WORDS) as digits do, each mapped to the
+    word as written: not those after a question word or a determiner (COUNTS_ASKED), which count what is
+    asked for. "Why does it keep ten copies?": {"10": "ten"}; "Which two modes exist?": {}."""
+    found: dict[str, str] = {}
+    words = re.findall(r"[A-Za-z]+", question)
+    for before, word in zip(["", *words], words, strict=False):
+        if (w := word.lower()) in CLAIMED_WORDS and before.lower() not in COUNTS_ASKED:
             found.setdefault(CLAIMED_WORDS[w], word)
     return found
 

@@ -102,6 +102,19 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
         "How do I raise the timeout to 60 seconds, e.g. 60 or more?",
     ):
         assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
+    # a figure the question writes in words is a figure too, but not a number word that counts what is
+    # asked for (after a question word or a determiner)
+    refused = rules.screen(
+        context("Why does the client retry three times?", docs), [rules.UnsupportedFigure()]
+    )
+    assert refused is not None and '"three times"' in refused[1]
+    for question in (
+        "Which two errors does the client raise?",
+        "What are the three settings of the client?",
+        "How do I make the client retry three times?",
+        "Why does the client raise a timeout error after five seconds?",
+    ):
+        assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
     # the source may write the figure in words, as an ordinal, or as a Roman numeral; or name it in its
     # file name
     words = passage("Pools grew in the seventeenth century; after World War II, thirty-two of them closed.")

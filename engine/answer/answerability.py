@@ -157,12 +157,17 @@ def stated_figures(text: str) -> frozenset[str]:
 
 
 def premises(question: str) -> frozenset[str]:
-    """The figures a question takes as given: those of each clause (english.clauses) that does not ask how
+    """The figures a question takes as given, in digits or in number words (english.worded_figures: "keep
+    ten copies", not "which two modes"): those of each clause (english.clauses) that does not ask how
     to do something, request something or suppose something, whose figures are the user's own
     (english.OWN_FIGURES). A clause of its own that states a figure as a fact is a premise even where
     another asks how ("It fails with 415 by default; how do I change that status?")."""
     return frozenset[str]().union(
-        *(figures(c) for c in english.clauses(question) if not english.OWN_FIGURES.search(c))
+        *(
+            figures(c) | set(english.worded_figures(c))
+            for c in english.clauses(question)
+            if not english.OWN_FIGURES.search(c)
+        )
     )
 
 

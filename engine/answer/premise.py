@@ -82,6 +82,13 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
             if any(release.search(t) for t in texts) or (mentions is not None and mentions(*finer)):
                 continue
         out[value] = said
+    worded = english.worded_figures(question)  # a figure in words ("keep ten copies"), said as written
+    for m in _SAID_WORD.finditer(question):
+        value = english.CLAIMED_WORDS.get(m.group(1).lower(), "")
+        if worded.get(value) == m.group(1) and value in given and value not in have and value not in out:
+            unit = (m.group(2) or "").lower()
+            names = bool(content_terms(unit)) and unit not in english.CONNECTIVES and not unit.endswith("ly")
+            out[value] = f"{m.group(1)} {m.group(2)}" if names else m.group(1)
     return list(out.values())
 
 
@@ -89,6 +96,9 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 _SAID = re.compile(
     rf"({english.FIGURE.pattern})(?:\s+([A-Za-z%]+))?", re.IGNORECASE
 )  # a figure, the word after
+
+
+_SAID_WORD = re.compile(r"\b([A-Za-z]+)\b(?=(?:\s+([A-Za-z%]+))?)")  # a word, the word after (not consumed)
 
 
 def _said(m: re.Match[str]) -> str:
@@ -247,7 +257,8 @@ def _as_written(question: str, values: frozenset[str]) -> str:
         labelled = not _counted(kind) and any(k.startswith("label:") for k in kind)
         before = re.search(r"([^\W\d_][\w-]*)[ \u00a0]+$", question[: m.start()])
         return f"{before.group(1)} {said}" if labelled and said == m.group(1) and before else said
-    return next(iter(values))
+    worded = {v: w for v, w in english.worded_figures(question).items() if v in values}
+    return next(iter(worded.values())) if worded else next(iter(values))
 
 
 # A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension
