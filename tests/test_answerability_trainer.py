@@ -83,3 +83,45 @@ def test_the_mean_pooled_head_reads_a_padded_pair_as_it_reads_it_alone() -> None
     assert together.shape == (2,)
     assert together[0].item() == pytest.approx(alone[0].item(), abs=1e-5)  # padding is masked out
     assert together[0].item() != pytest.approx(together[1].item(), abs=1e-4)
+
+
+def test_synthetic_makes_distinct_swaps_when_asked_for_more() -> None:
+    passage = "In 1921 the Treaty of Lyon was signed by Norway. [SEP] Sweden did not sign it. [SEP] History"
+    other = "In 1935 Denmark joined the pact under Finland and Iceland. [SEP] [SEP] History"
+    qs = [
+        _question("a", True, "When did Norway sign the Treaty of Lyon?", [passage, other], [True, False]),
+        _question("b", True, "What did Denmark join?", [other], [True]),
+    ]
+    one = [q for q, p, _ in synthetic(qs, seed=3) if p == passage]
+    two = [q for q, p, _ in synthetic(qs, seed=3, per_question=2) if p == passage]
+    assert len(one) == 1 and len(two) == 2
+    assert two[0] == one[0]  # the first draw is the one a single negative makes
+    assert two[0] != two[1] and all(q != qs[0]["question"] for q in two)
+
+
+def test_listwise_loss_is_minus_log_the_answers_share_against_no_answer() -> None:
+    torch = pytest.importorskip("torch")
+    from models.answerability_trainer import listwise_loss
+
+    logits = torch.tensor([2.0, -1.0, 0.5, 3.0, 1.0, -2.0])
+    group = torch.tensor([0, 0, 0, 1, 1, 2])
+    target = torch.tensor([1.0, 0.0, 1.0, 0.0, 0.0, 0.0])  # question 0 answers twice; 1 and 2 do not
+
+    def direct(values: list[float], gold: list[bool]) -> float:
+        total = sum(math.exp(v) for v in values) + 1.0  # the null option's logit is 0
+        wanted = sum(math.exp(v) for v, g in zip(values, gold, strict=True) if g) or 1.0
+        return -math.log(wanted / total)
+
+    expected = (
+        direct([2.0, -1.0, 0.5], [True, False, True])
+        + direct([3.0, 1.0], [False, False])
+        + direct([-2.0], [False])
+    ) / 3
+    assert listwise_loss(logits, group, target).item() == pytest.approx(expected, rel=1e-5)
+    # large logits stay finite
+    big = listwise_loss(logits * 100, group, target)
+    assert math.isfinite(big.item())
+    # a gold sentence scored higher lowers the loss
+    better = logits.clone()
+    better[0] += 1.0
+    assert listwise_loss(better, group, target) < listwise_loss(logits, group, target)
