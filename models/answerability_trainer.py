@@ -229,16 +229,21 @@ def train(
     labels = [p[2] for p in pairs]
     rng = random.Random(args.seed)
     batches: list[list[int]] = []
-    if groups is not None:  # whole questions per batch, about `args.batch` pairs
+    if groups is not None:  # whole questions per batch, about `args.batch` pairs, like lengths together
+        longest = [max(len(encodings[i].ids) for i in g) for g in groups]
         for _ in range(epochs):
-            step: list[int] = []
-            for g in rng.sample(groups, len(groups)):
-                if step and len(step) + len(g) > args.batch:
+            order = rng.sample(range(len(groups)), len(groups))
+            span = 64 * args.batch // 6  # about 64 batches' questions
+            for start in range(0, len(order), span):
+                step: list[int] = []
+                for n in sorted(order[start : start + span], key=lambda n: longest[n]):
+                    if step and len(step) + len(groups[n]) > args.batch:
+                        batches.append(step)
+                        step = []
+                    step += groups[n]
+                if step:
                     batches.append(step)
-                    step = []
-                step += g
-            if step:
-                batches.append(step)
+        rng.shuffle(batches)
         group_of = {i: n for n, g in enumerate(groups) for i in g}
     else:
         for _ in range(epochs):  # shuffled, then sorted by length within spans of 64 batches (less padding)
