@@ -7,11 +7,13 @@ torch, transformers, tokenizers, safetensors, numpy and the engine's standard-li
 on a machine without the engine's dependencies.
 
 Three steps, each decided by data the step did not train on:
-1. Choose: each candidate configuration (layers, synthetic false-premise questions or not) is trained on
-   the fitted articles but one (the dev article) and scored on it. The choice is fixed in advance: the
-   best mean of the question-level AUC (answerable questions' gold sentence against unanswerable
-   questions' best sentence) and the sentence-level AUC against the distractors; a configuration with
-   fewer layers wins unless a deeper one is better by more than MARGIN (each layer costs CPU time).
+1. Choose: each candidate configuration (`layers:negatives:epochs:lr[:list]`: MiniLM layers kept,
+   synthetic false-premise negatives per question, epochs, learning rate, per-pair or listwise loss) is
+   trained on the fitted articles but one (the dev article) and scored on it. The choice is fixed in
+   advance: the best mean of the question-level AUC (answerable questions' gold sentence against
+   unanswerable questions' best sentence) and the sentence-level AUC against the distractors; a
+   configuration with fewer layers wins unless a deeper one is better by more than MARGIN (each layer
+   costs CPU time).
 2. Cross-fit: the chosen configuration is trained again with each fold of articles left out, and scores
    the fold it did not see, so every fitted pair gets a score from a model that never read its article
    (the check's logistic weights are then fitted on such scores, not on a model's own training data).
@@ -20,7 +22,8 @@ Three steps, each decided by data the step did not train on:
 
 The model is MiniLM's first layers over the pair "[CLS] question [SEP] quote in its window [SEP]", its
 output vectors mean-pooled (the bi-encoder was trained to mean-pool) into one logit; binary cross-entropy
-with the pair's label.
+with the pair's label, or listwise (`listwise_loss`): each question a softmax over its sentences and a
+null option, the target its gold sentences or the null.
 
 Synthetic false premises (`--synthetic`): for an answerable question whose gold sentence is known, one
 name or figure the question shares with the passage is replaced by another of the same kind from the same
@@ -383,26 +386,27 @@ def main() -> None:
     def log(message: str) -> None:
         print(f"[{time.time() - started:6.1f}s] {message}", flush=True)
 
-    def pairs_of(part: list[dict[str, Any]], synth: int) -> list[tuple[str, str, float]]:
-        return flat(part) + (synthetic(part, args.seed, synth) if synth else [])
-
-    def groups_of(part: list[dict[str, Any]], pairs: list[Any], listwise: bool) -> list[list[int]] | None:
-        """Each question's pairs (flat keeps them together), then each synthetic pair alone."""
+    def data_of(
+        part: list[dict[str, Any]], synth: int, listwise: bool
+    ) -> tuple[list[tuple[str, str, float]], list[list[int]] | None]:
+        """The pairs (each question's together, then the synthetic ones) and, for a listwise loss, each
+        question's pairs as a group, each synthetic pair a group of its own."""
+        pairs = flat(part) + (synthetic(part, args.seed, synth) if synth else [])
         if not listwise:
-            return None
+            return pairs, None
         groups, at = [], 0
         for q in part:
             groups.append(list(range(at, at + len(q["passages"]))))
             at += len(q["passages"])
-        return [g for g in groups if g] + [[i] for i in range(at, len(pairs))]
+        return pairs, [g for g in groups if g] + [[i] for i in range(at, len(pairs))]
 
     dev_q = [q for q in questions if q["article"] == dev]
     rest_q = [q for q in questions if q["article"] != dev]
     dev_enc = encode(flat(dev_q))
     # a few steps first, so the device's one-off start (kernels, allocator) is not timed as the first
-    # configuration's cost, which the budget multiplies (a lent H200 took 97 s for a 48 s configuration)
-    warm = flat(rest_q[:16])
-    train(args.data, warm, encode, 1, 1, 1e-4, args, groups_of(rest_q[:16], warm, True))
+    # configuration's cost, which the budget multiplies (one lent H200's first took 97 s, another's 48 s)
+    warm, _ = data_of(rest_q[:16], 0, False)
+    train(args.data, warm, encode, 1, 1, 1e-4, args)
     log("warmed up")
     trained: dict[str, Any] = {}
     for spec in args.configs.split(","):
@@ -412,8 +416,8 @@ def main() -> None:
             continue
         layers, synth, epochs, lr, listwise = _spec(spec)
         t = time.time()
-        pairs = pairs_of(rest_q, synth)
-        model = train(args.data, pairs, encode, layers, epochs, lr, args, groups_of(rest_q, pairs, listwise))
+        pairs, groups = data_of(rest_q, synth, listwise)
+        model = train(args.data, pairs, encode, layers, epochs, lr, args, groups)
         values = scores(model, dev_enc, args.device)
         got = figures(dev_q, values)
         got.update(pairs=len(pairs), seconds=round(time.time() - t, 1))
@@ -446,8 +450,8 @@ def main() -> None:
     for fold in folds:
         part = [q for q in questions if q["article"] not in fold]
         left = [q for q in questions if q["article"] in fold]
-        pairs = pairs_of(part, synth)
-        model = train(args.data, pairs, encode, layers, epochs, lr, args, groups_of(part, pairs, listwise))
+        pairs, groups = data_of(part, synth, listwise)
+        model = train(args.data, pairs, encode, layers, epochs, lr, args, groups)
         values = scores(model, encode(flat(left)), args.device)
         at = 0
         for q in left:
@@ -461,8 +465,8 @@ def main() -> None:
         json.dumps({q["id"]: dict(zip(q["keys"], oof[q["id"]], strict=True)) for q in questions}),
         encoding="utf-8",
     )
-    pairs = pairs_of(questions, synth)
-    model = train(args.data, pairs, encode, layers, epochs, lr, args, groups_of(questions, pairs, listwise))
+    pairs, groups = data_of(questions, synth, listwise)
+    model = train(args.data, pairs, encode, layers, epochs, lr, args, groups)
     state = {
         k: v.detach().to("cpu", torch.float16).contiguous()
         for k, v in model.state_dict().items()
