@@ -43,14 +43,21 @@ def test_figures_reads_sentences_and_questions() -> None:
     assert flipped["auc_question"] == 0.0
 
 
-def test_synthetic_swaps_a_name_the_passage_holds_for_one_it_lacks() -> None:
-    passage = "In 1921 the Treaty of Lyon was signed by Norway. [SEP] Sweden did not sign it. [SEP] History"
-    other = "In 1935 Denmark joined the pact. [SEP] [SEP] History"
-    qs = [
-        _question("a", True, "When did Norway sign the Treaty of Lyon?", [passage, other], [True, False]),
+TREATY = "In 1921 the Treaty of Lyon was signed by Norway. [SEP] Sweden did not sign it. [SEP] History"
+
+
+def _article(other: str) -> list[dict]:
+    """Two answerable questions of one article, the first answered by TREATY."""
+    return [
+        _question("a", True, "When did Norway sign the Treaty of Lyon?", [TREATY, other], [True, False]),
         _question("b", True, "What did Denmark join?", [other], [True]),
-        _question("u", False, "When did Finland sign?", [passage], [False]),
     ]
+
+
+def test_synthetic_swaps_a_name_the_passage_holds_for_one_it_lacks() -> None:
+    passage = TREATY
+    qs = [*_article("In 1935 Denmark joined the pact. [SEP] [SEP] History")]
+    qs.append(_question("u", False, "When did Finland sign?", [passage], [False]))
     made = synthetic(qs, seed=1)
     assert all(label == 0.0 for _, _, label in made)
     by_passage = {p: q for q, p, _ in made}
@@ -86,12 +93,8 @@ def test_the_mean_pooled_head_reads_a_padded_pair_as_it_reads_it_alone() -> None
 
 
 def test_synthetic_makes_distinct_swaps_when_asked_for_more() -> None:
-    passage = "In 1921 the Treaty of Lyon was signed by Norway. [SEP] Sweden did not sign it. [SEP] History"
-    other = "In 1935 Denmark joined the pact under Finland and Iceland. [SEP] [SEP] History"
-    qs = [
-        _question("a", True, "When did Norway sign the Treaty of Lyon?", [passage, other], [True, False]),
-        _question("b", True, "What did Denmark join?", [other], [True]),
-    ]
+    passage = TREATY
+    qs = _article("In 1935 Denmark joined the pact under Finland and Iceland. [SEP] [SEP] History")
     one = [q for q, p, _ in synthetic(qs, seed=3) if p == passage]
     two = [q for q, p, _ in synthetic(qs, seed=3, per_question=2) if p == passage]
     assert len(one) == 1 and len(two) == 2
