@@ -211,6 +211,30 @@ def scores(model: Any, encodings: list[Any], device: str) -> list[float]:
     return result
 
 
+def batches_of(
+    lengths: list[int], groups: list[list[int]], epochs: int, size: int, rng: random.Random
+) -> list[list[int]]:
+    """Each epoch's groups (a question's pairs, or one pair) shuffled, then sorted by their longest pair
+    within spans of about 64 batches and packed whole into batches of at most `size` pairs (less
+    padding); the batches of all epochs shuffled together."""
+    longest = [max(lengths[i] for i in g) for g in groups]
+    span = 64 * size // max(1, round(len(lengths) / len(groups)))  # groups in about 64 batches
+    batches: list[list[int]] = []
+    for _ in range(epochs):
+        order = rng.sample(range(len(groups)), len(groups))
+        for start in range(0, len(order), span):
+            step: list[int] = []
+            for n in sorted(order[start : start + span], key=lambda n: longest[n]):
+                if step and len(step) + len(groups[n]) > size:
+                    batches.append(step)
+                    step = []
+                step += groups[n]
+            if step:
+                batches.append(step)
+    rng.shuffle(batches)
+    return batches
+
+
 def train(
     data: Path,
     pairs: list[tuple[str, str, float]],
@@ -231,31 +255,10 @@ def train(
     encodings = encode(pairs)
     labels = [p[2] for p in pairs]
     rng = random.Random(args.seed)
-    batches: list[list[int]] = []
-    if groups is not None:  # whole questions per batch, about `args.batch` pairs, like lengths together
-        longest = [max(len(encodings[i].ids) for i in g) for g in groups]
-        for _ in range(epochs):
-            order = rng.sample(range(len(groups)), len(groups))
-            span = 64 * args.batch // 6  # about 64 batches' questions
-            for start in range(0, len(order), span):
-                step: list[int] = []
-                for n in sorted(order[start : start + span], key=lambda n: longest[n]):
-                    if step and len(step) + len(groups[n]) > args.batch:
-                        batches.append(step)
-                        step = []
-                    step += groups[n]
-                if step:
-                    batches.append(step)
-        rng.shuffle(batches)
-        group_of = {i: n for n, g in enumerate(groups) for i in g}
-    else:
-        for _ in range(epochs):  # shuffled, then sorted by length within spans of 64 batches (less padding)
-            order = rng.sample(range(len(pairs)), len(pairs))
-            span = 64 * args.batch
-            for start in range(0, len(order), span):
-                part = sorted(order[start : start + span], key=lambda i: len(encodings[i].ids))
-                batches += [part[b : b + args.batch] for b in range(0, len(part), args.batch)]
-        rng.shuffle(batches)
+    listwise = groups is not None
+    groups = groups if groups is not None else [[i] for i in range(len(pairs))]
+    batches = batches_of([len(e.ids) for e in encodings], groups, epochs, args.batch, rng)
+    group_of = {i: n for n, g in enumerate(groups) for i in g}
     steps = len(batches)
     optimiser = torch.optim.AdamW(
         [p for p in model.parameters() if p.requires_grad], lr=lr, weight_decay=0.01
@@ -270,7 +273,7 @@ def train(
         target = torch.tensor([labels[i] for i in idx], device=device)
         with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=device == "cuda"):
             logits = model(**feeds).float().view(-1)
-        if groups is None:
+        if not listwise:
             loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, target)
         else:
             owner = list(dict.fromkeys(group_of[i] for i in idx))

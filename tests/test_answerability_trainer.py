@@ -128,3 +128,25 @@ def test_listwise_loss_is_minus_log_the_answers_share_against_no_answer() -> Non
     better = logits.clone()
     better[0] += 1.0
     assert listwise_loss(better, group, target) < listwise_loss(logits, group, target)
+
+
+def test_batches_keep_each_question_whole_and_every_pair_once_an_epoch() -> None:
+    import random
+
+    from models.answerability_trainer import batches_of
+
+    rng = random.Random(0)
+    lengths = [rng.randint(10, 190) for _ in range(400)]
+    groups, at = [], 0
+    while at < len(lengths):
+        size = min(rng.randint(1, 8), len(lengths) - at)
+        groups.append(list(range(at, at + size)))
+        at += size
+    made = batches_of(lengths, groups, 3, 16, random.Random(1))
+    assert all(len(b) <= 16 for b in made)
+    assert sorted(i for b in made for i in b) == sorted(list(range(400)) * 3)
+    for b in made:  # a question's pairs travel together, in one batch
+        for g in groups:
+            assert set(g) <= set(b) or not set(g) & set(b)
+    singles = batches_of(lengths, [[i] for i in range(400)], 1, 16, random.Random(1))
+    assert sorted(len(b) for b in singles) == [16] * 25  # one pair a group: full batches
