@@ -199,3 +199,54 @@ def rarity(word: str) -> float:
     from wordfreq import zipf_frequency  # imported on first use: start-up stays fast
 
     return round(MAX_RARITY - zipf_frequency(word, "en", wordlist="large"), 2)
+
+
+# Pairs of English words of opposite meaning, in their common forms: a closed class of the language, as the
+# lists above, written from English usage and no collection. A question that asks about one of a pair
+# over a quote that says the other and nowhere the first ("Who was Bohemond's son?" over "Bohemond, Robert's
+# son... his father"; "Why does it run before the hook?" over "runs after the hook") asks something the
+# quote does not say: SQuAD 2.0's writers made a fifth of its unanswerable questions so (Rajpurkar et al.,
+# 2018, "antonym"), and a false premise about code swaps a behaviour the same way. The answer check reads
+# it (answerability.features, "antonym_quoted"); the stems are compared as the keyword index stems words.
+ANTONYMS = tuple(
+    tuple(pair.split())
+    for pair in """
+    increase decrease, increasing decreasing, increased decreased, rise fall, raise lower, gain lose,
+    win lose, winner loser, victory defeat, before after, earlier later, early late, first last,
+    earliest latest, beginning end, begin end, start finish, largest smallest, large small, big small,
+    biggest smallest, greatest least, most least, more less, more fewer, many few, highest lowest,
+    high low, higher lower, maximum minimum, upper lower, top bottom, above below, over under,
+    long short, longest shortest, longer shorter, wide narrow, thick thin, heavy light, deep shallow,
+    fast slow, faster slower, fastest slowest, hot cold, warm cool, wet dry, bright dark, north south,
+    east west, northern southern, eastern western, northernmost southernmost, left right, inner outer,
+    internal external, inside outside, interior exterior, import export, include exclude,
+    inclusion exclusion, input output, entry exit, arrive depart, arrival departure, accept reject,
+    allow forbid, allow prohibit, permit forbid, legal illegal, agree disagree, approve disapprove,
+    support oppose, positive negative, major minor, majority minority, add subtract,
+    addition subtraction, multiply divide, open close, push pull, attack defend, offense defense,
+    offensive defensive, ally enemy, friend enemy, love hate, rich poor, wealthy poor, strong weak,
+    strength weakness, hard soft, difficult easy, simple complex, true false, correct incorrect,
+    right wrong, success failure, succeed fail, pass fail, profit loss, buy sell, buyer seller,
+    borrow lend, send receive, sender receiver, teacher student, parent child, father son,
+    mother daughter, husband wife, king queen, male female, man woman, men women, boy girl,
+    brother sister, birth death, born died, alive dead, young old, younger older, youngest oldest,
+    new old, newer older, newest oldest, modern ancient, past future, previous next,
+    accelerate decelerate, acceleration deceleration, ascend descend, ascent descent,
+    expand contract, expansion contraction, inflate deflate, inflation deflation, attract repel,
+    attraction repulsion, absorb emit, absorption emission, freeze melt, sink float, rural urban,
+    public private, domestic foreign, national international, civilian military, secular religious,
+    always never, present absent, presence absence, visible invisible, possible impossible,
+    likely unlikely, able unable, ability inability, known unknown, common rare, usual unusual,
+    natural artificial, formal informal, official unofficial, direct indirect, active passive,
+    dependent independent, superior inferior, senior junior, advantage disadvantage,
+    upstream downstream, uphill downhill, upward downward, increase reduce, increase decline,
+    growth decline, expand shrink, rise decline, appear disappear, connect disconnect, enable disable,
+    encourage discourage, like dislike, honest dishonest, regular irregular, relevant irrelevant,
+    responsible irresponsible, mortal immortal, conscious unconscious,
+    constitutional unconstitutional, stable unstable, certain uncertain, equal unequal, fair unfair,
+    cheap expensive, odd even, even uneven, single multiple, singular plural, heavier lighter,
+    heaviest lightest, thickest thinnest, widest narrowest, deepest shallowest, hottest coldest,
+    warmest coolest, wettest driest, fewest most, smaller larger
+    """.replace("\n", " ").split(",")
+    if pair.strip()
+)

@@ -74,6 +74,23 @@ def test_a_negated_question_over_an_unnegated_quote_is_seen() -> None:
     assert value("When was the lamp electrified?", lamp, "negation_unmatched") == 0.0
 
 
+def test_a_quote_saying_the_opposite_of_what_the_question_asks_is_seen() -> None:
+    keeper = "Its first keeper was Ingrid Solberg, who kept it for thirty years."
+    # "last" asked, "first" said: the quote is about another keeper than the one asked for
+    assert value("Who was the last keeper of the lighthouse?", keeper, "antonym_quoted") == 1.0
+    assert value("Who was the first keeper of the lighthouse?", keeper, "antonym_quoted") == 0.0
+    # an opposite the question holds as well is the question's own ("the first and the last")
+    assert value("Who were the first and the last keepers?", keeper, "antonym_quoted") == 0.0
+    # the question's word said in the sentences around the quote: they may say both, nothing is swapped
+    both = "Its first keeper was Ingrid Solberg. Its last keeper left in 1968."
+    first = "Its first keeper was Ingrid Solberg."
+    assert value("Who was the last keeper?", first, "antonym_quoted", both) == 0.0
+    # forms of a word count as the word, as the keyword index stems them ("decreased" for "decrease")
+    lamp = "The lamp's range increased when it was electrified in 1931."
+    assert value("When did the lamp's range decrease?", lamp, "antonym_quoted", lamp) == 1.0
+    assert value("When was the lamp's range increased?", lamp, "antonym_quoted", lamp) == 0.0
+
+
 def test_a_name_the_chunk_lacks_and_the_rarest_missing_word() -> None:
     built = "The lighthouse at Karsvik was built in 1872 by the harbour board."
     assert value("When did the lighthouse at Karsvik open?", built, "name_missing") == 0.0

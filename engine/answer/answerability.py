@@ -9,7 +9,9 @@ around it, and turns them into a few features:
 - the rarest question word the chunk lacks (a false premise usually adds one), a question figure it
   lacks, a capitalised question name it lacks;
 - the kind of answer asked for (a figure, a name) and whether the quote brings one the question does not
-  already hold; a negated question over an unnegated quote; how much the quote adds to the question;
+  already hold; a negated question over an unnegated quote; a quote that says the opposite of a question
+  word its sentences lack ("father" for "son", "after" for "before": english.ANTONYMS); how much the quote
+  adds to the question;
 - the MiniLM cosine of the question with the quote's chunk (left out in keyword-only mode; the cosine with
   the quote itself was a feature until its fitted weight measured 0.06 of a standard deviation and the
   held-out AUC the same without it, 2026-11-27: it cost an embedding per judged sentence);
@@ -55,6 +57,7 @@ from engine.text import (
     figure_value,
     question_terms,
     split_sentences,
+    stem,
     words,
 )
 from models.locator import sha256_file
@@ -70,6 +73,7 @@ FEATURES = (
     "figure_wanted_absent",
     "name_wanted_absent",
     "negation_unmatched",
+    "antonym_quoted",
     "novelty",
     "cosine_chunk",
     "answer_model",
@@ -92,6 +96,7 @@ SIGNS = {
     "figure_wanted_absent": -1,
     "name_wanted_absent": -1,
     "negation_unmatched": -1,
+    "antonym_quoted": -1,
     "novelty": 0,
     "cosine_chunk": 1,
     "answer_model": 1,
@@ -114,6 +119,7 @@ class Question:
     wants_name: bool
     negated: bool
     top_idf: float
+    stems: frozenset[str]  # every word, function words too ("before", "most"), as the index stems it
     vectors: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
 
     @classmethod
@@ -129,6 +135,7 @@ class Question:
             bool(english.WANTS_NAME.search(text)),
             english.negated(words(text)),
             math.log(1 + (n + 0.5) / 0.5) if n else 1.0,
+            stems(text),
         )
 
     def cosines(self, texts: Sequence[str], embed: Embed | None) -> list[float]:
@@ -174,6 +181,37 @@ def premises(question: str) -> frozenset[str]:
 def names(text: str) -> frozenset[str]:
     """Capitalised words not opening a sentence (a crude, language-light name finder), as stems."""
     return frozenset(t for m in _NAME.findall(text) for t in content_terms(m))
+
+
+def stems(text: str) -> frozenset[str]:
+    """Every word of the text, function words too, as the keyword index stems it."""
+    return frozenset(_stem(w) for w in words(text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return stem(word)
+
+
+@functools.cache
+def _antonyms() -> dict[str, frozenset[str]]:
+    """english.ANTONYMS as stems: each stem to the stems of its opposites."""
+    found: dict[str, set[str]] = {}
+    for a, b in english.ANTONYMS:
+        sa, sb = stem(a), stem(b)
+        if sa != sb:
+            found.setdefault(sa, set()).add(sb)
+            found.setdefault(sb, set()).add(sa)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+def antonym_quoted(q: Question, quote: str, around: str) -> bool:
+    """Whether the quote says the opposite of a word of the question that its sentences (`around`) never
+    say: the question asks about a "son" where the quote names a "father", "before" where it says
+    "after" (english.ANTONYMS). An opposite the question holds too ("the first and the last") counts not."""
+    here, said = stems(around), stems(quote)
+    opposites = _antonyms()
+    return any(b in said and b not in q.stems for a in q.stems - here for b in opposites.get(a, ()))
 
 
 def _present(term: str, have: set[str], prefixes: set[str]) -> bool:
@@ -231,6 +269,7 @@ def features(
         1.0 if q.wants_figure and not quote_figures - q.figures else 0.0,
         1.0 if q.wants_name and not quote_names - q.names - set(q.weights) else 0.0,
         1.0 if q.negated and not english.negated(words(around)) else 0.0,
+        1.0 if antonym_quoted(q, quote, around) else 0.0,
         len(quote_terms - set(q.weights)) / len(quote_terms) if quote_terms else 0.0,
         cosine_chunk,
         answer_model,
