@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import english
 from engine.answer import answerability, calibration
 from engine.answer.answerability import (
     FEATURES,
@@ -21,6 +22,7 @@ from engine.answer.answerability import (
 )
 from engine.errors import MissingModel
 from engine.events import Hit
+from engine.text import stem
 
 LIGHTHOUSE = (
     "The lighthouse at Karsvik was built in 1872 by the harbour board. "
@@ -89,6 +91,16 @@ def test_a_quote_saying_the_opposite_of_what_the_question_asks_is_seen() -> None
     lamp = "The lamp's range increased when it was electrified in 1931."
     assert value("When did the lamp's range decrease?", lamp, "antonym_quoted", lamp) == 1.0
     assert value("When was the lamp's range increased?", lamp, "antonym_quoted", lamp) == 0.0
+
+
+def test_each_pair_of_opposites_is_two_words_apart_once() -> None:
+    # a pair whose words stem alike would read a word as its own opposite; a pair given twice (either
+    # order) is a slip in the list (forms of one pair, "increase" and "increasing", stem alike: one pair)
+    seen: set[frozenset[str]] = set()
+    for a, b in english.ANTONYMS:
+        assert stem(a) != stem(b), (a, b)
+        assert frozenset((a, b)) not in seen, (a, b)
+        seen.add(frozenset((a, b)))
 
 
 def test_a_name_the_chunk_lacks_and_the_rarest_missing_word() -> None:
