@@ -24,6 +24,12 @@ WANTS_FIGURE = re.compile(
 # asks for a file, a setting or a section as often as for a place.
 WANTS_NAME = re.compile(r"\b(who|whom|whose)\b", re.IGNORECASE)
 NEGATIONS = frozenset("not no never none nothing nobody neither nor without cannot n't".split())
+# The negations that deny what a clause asserts ("is not used", "never ran", "can't"), not a noun's
+# quantity ("no", "none") nor a circumstance ("without a key"); each denies the first word after it that is
+# not a function word, within NEGATION_SCOPE words and before a comma or a stop ("was not even used":
+# "used"; "weren't consumed by options": "consumed", not "options"): answerability.negation_scope.
+VERBAL_NEGATIONS = frozenset("not never cannot".split())
+NEGATION_SCOPE = 3
 # Figures are written in digits (with an ordinal or decade ending). Number words are read apart
 # (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure

@@ -93,6 +93,25 @@ def test_a_quote_saying_the_opposite_of_what_the_question_asks_is_seen() -> None
     assert value("When was the lamp's range increased?", lamp, "antonym_quoted", lamp) == 0.0
 
 
+def test_a_quote_saying_what_the_question_asks_about_as_not_so_is_seen() -> None:
+    lamp = "The lamp was electrified in 1931 and automated in 1968."
+    # the question denies "electrified"; the quote says it, undenied
+    assert value("Which lamp was not electrified in 1931?", lamp, "negation_swapped", lamp) == 1.0
+    assert value("Which lamp was electrified in 1931?", lamp, "negation_swapped", lamp) == 0.0
+    # a quote that denies it too answers the question as asked
+    unlit = "The harbour lamp was never electrified, and the keeper lit it by hand."
+    assert value("Which lamp was not electrified?", unlit, "negation_swapped", unlit) == 0.0
+    # an explanation asked for takes the negation as given; so does the user's own supposition
+    assert value("Why was the lamp not electrified before 1931?", lamp, "negation_swapped", lamp) == 0.0
+    assert value("If the lamp was not electrified, who lit it?", lamp, "negation_swapped", lamp) == 0.0
+    # a code name is not a negation
+    assert value("What does LAMP_NOT_ELECTRIFIED mean?", lamp, "negation_swapped", lamp) == 0.0
+    # a negation denies the word it stands before, not the rest of the clause ("by the harbour board")
+    board = "The harbour board paid the keeper."
+    asked = "Which lamp was not electrified by the harbour board?"
+    assert value(asked, board, "negation_swapped", board) == 0.0
+
+
 def test_each_pair_of_opposites_is_two_words_apart_once() -> None:
     # a pair whose words stem alike would read a word as its own opposite; a pair given twice (either
     # order) is a slip in the list (forms of one pair, "increase" and "increasing", stem alike: one pair)

@@ -9,7 +9,9 @@ around it, and turns them into a few features:
 - the rarest question word the chunk lacks (a false premise usually adds one), a question figure it
   lacks, a capitalised question name it lacks;
 - the kind of answer asked for (a figure, a name) and whether the quote brings one the question does not
-  already hold; a negated question over an unnegated quote; a quote that says the opposite of a question
+  already hold; a negated question over an unnegated quote; a quote that says, undenied, what the question
+  asks about as not so ("not strictly contained" asked, "strictly contained" said); a quote that says the
+  opposite of a question
   word its sentences lack ("father" for "son", "after" for "before": english.ANTONYMS); how much the quote
   adds to the question;
 - the MiniLM cosine of the question with the quote's chunk (left out in keyword-only mode; the cosine with
@@ -51,6 +53,7 @@ from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel
 from engine.events import Hit
 from engine.text import (
+    STOP,
     Embed,
     content_terms,
     embedding_text,
@@ -73,6 +76,7 @@ FEATURES = (
     "figure_wanted_absent",
     "name_wanted_absent",
     "negation_unmatched",
+    "negation_swapped",
     "antonym_quoted",
     "novelty",
     "cosine_chunk",
@@ -96,6 +100,7 @@ SIGNS = {
     "figure_wanted_absent": -1,
     "name_wanted_absent": -1,
     "negation_unmatched": -1,
+    "negation_swapped": -1,
     "antonym_quoted": -1,
     "novelty": 0,
     "cosine_chunk": 1,
@@ -120,6 +125,7 @@ class Question:
     negated: bool
     top_idf: float
     stems: frozenset[str]  # every word, function words too ("before", "most"), as the index stems it
+    denied: frozenset[str]  # what the question asks about as not so (denied_terms)
     vectors: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
 
     @classmethod
@@ -136,6 +142,7 @@ class Question:
             english.negated(words(text)),
             math.log(1 + (n + 0.5) / 0.5) if n else 1.0,
             stems(text),
+            denied_terms(text),
         )
 
     def cosines(self, texts: Sequence[str], embed: Embed | None) -> list[float]:
@@ -214,6 +221,54 @@ def antonym_quoted(q: Question, quote: str, around: str) -> bool:
     return any(b in said and b not in q.stems for a in q.stems - here for b in opposites.get(a, ()))
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_]+(?:['’][a-z]+)?|[.,;:!?()\"]")
+_EXPLAINS = re.compile(r"\b(why|how)\b", re.IGNORECASE)
+
+
+def negation_scope(text: str) -> tuple[set[str], set[str]]:
+    """(the content words a verbal negation denies, those said outside any), as stems: the first word
+    that is not a function word within english.NEGATION_SCOPE words after "not", "never", "cannot" or a
+    "-n't", before a comma or a stop, is denied ("is not used in practice": "use"; "practic" is said). A
+    code name with an underscore is neither ("MODEL_NOT_FOUND")."""
+    denied: set[str] = set()
+    said: set[str] = set()
+    left = 0
+    for token in _TOKEN.findall(text):
+        word = token.lower()
+        if not (word[0].isalnum() or word[0] == "_"):
+            left = 0
+        elif word in english.VERBAL_NEGATIONS or word.endswith("n't"):
+            left = english.NEGATION_SCOPE
+        elif "_" in word or word in STOP or len(word) < 2:
+            left = max(0, left - 1)
+        else:
+            (denied if left else said).add(_stem(re.sub(r"['’]s$", "", word)))
+            left = 0
+    return denied, said
+
+
+def denied_terms(question: str) -> frozenset[str]:
+    """What a question asks about as not so ("What is not strictly contained in EXPTIME?": "strict",
+    "contain"): the words its negations deny, in each clause that neither asks why or how (an explanation
+    asked for takes the negation as given: "Why doesn't it retry?") nor is the user's own supposition or
+    request (english.OWN_FIGURES: "If I don't configure it, ...")."""
+    found: set[str] = set()
+    for clause in english.clauses(question):
+        if not (_EXPLAINS.search(clause) or english.OWN_FIGURES.search(clause)):
+            found |= negation_scope(clause)[0]
+    return frozenset(found)
+
+
+def negation_swapped(q: Question, quote: str) -> bool:
+    """Whether the quote says, undenied, what the question asks about as not so: "What is not strictly
+    contained in EXPTIME?" over "P is strictly contained in EXPTIME" (a negation put into a question the
+    quote answers, SQuAD 2.0's "negation" kind of unanswerable question)."""
+    if not q.denied:
+        return False
+    denied, said = negation_scope(quote)
+    return bool(q.denied & (said - denied))
+
+
 def _present(term: str, have: set[str], prefixes: set[str]) -> bool:
     return term in have or (len(term) >= PREFIX and term[:PREFIX] in prefixes)
 
@@ -269,6 +324,7 @@ def features(
         1.0 if q.wants_figure and not quote_figures - q.figures else 0.0,
         1.0 if q.wants_name and not quote_names - q.names - set(q.weights) else 0.0,
         1.0 if q.negated and not english.negated(words(around)) else 0.0,
+        1.0 if negation_swapped(q, quote) else 0.0,
         1.0 if antonym_quoted(q, quote, around) else 0.0,
         len(quote_terms - set(q.weights)) / len(quote_terms) if quote_terms else 0.0,
         cosine_chunk,
