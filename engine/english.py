@@ -30,6 +30,14 @@ NEGATIONS = frozenset("not no never none nothing nobody neither nor without cann
 # "used"; "weren't consumed by options": "consumed", not "options"): answerability.negation_scope.
 VERBAL_NEGATIONS = frozenset("not never cannot".split())
 NEGATION_SCOPE = 3
+# A clause opening with one of these asks yes or no ("Does it never retry?", "Is it run before the
+# hook?"): a quote saying either way answers it, so neither a denial nor an opposite it says counts
+# against the quote.
+POLAR = re.compile(
+    r"^\W*(?:do|does|did|is|are|was|were|am|can|could|will|would|should|shall|may|might|must|has|have|"
+    r"had)(?:n't)?\b",
+    re.IGNORECASE,
+)
 # Figures are written in digits (with an ordinal or decade ending). Number words are read apart
 # (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure

@@ -81,6 +81,8 @@ def test_a_quote_saying_the_opposite_of_what_the_question_asks_is_seen() -> None
     # "last" asked, "first" said: the quote is about another keeper than the one asked for
     assert value("Who was the last keeper of the lighthouse?", keeper, "antonym_quoted") == 1.0
     assert value("Who was the first keeper of the lighthouse?", keeper, "antonym_quoted") == 0.0
+    # a yes-or-no question is answered by a quote saying the opposite: "No, she was the first"
+    assert value("Was Ingrid Solberg its last keeper?", keeper, "antonym_quoted") == 0.0
     # an opposite the question holds as well is the question's own ("the first and the last")
     assert value("Who were the first and the last keepers?", keeper, "antonym_quoted") == 0.0
     # the question's word said in the sentences around the quote: they may say both, nothing is swapped
@@ -106,6 +108,9 @@ def test_a_quote_saying_what_the_question_asks_about_as_not_so_is_seen() -> None
     assert value("If the lamp was not electrified, who lit it?", lamp, "negation_swapped", lamp) == 0.0
     # a code name is not a negation
     assert value("What does LAMP_NOT_ELECTRIFIED mean?", lamp, "negation_swapped", lamp) == 0.0
+    # a yes-or-no question is answered by a quote saying either way
+    assert value("Was the lamp never electrified?", lamp, "negation_swapped", lamp) == 0.0
+    assert value("It has a lamp; was it not electrified?", lamp, "negation_swapped", lamp) == 0.0
     # a negation denies the word it stands before, not the rest of the clause ("by the harbour board")
     board = "The harbour board paid the keeper."
     asked = "Which lamp was not electrified by the harbour board?"

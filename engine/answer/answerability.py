@@ -126,6 +126,7 @@ class Question:
     top_idf: float
     stems: frozenset[str]  # every word, function words too ("before", "most"), as the index stems it
     denied: frozenset[str]  # what the question asks about as not so (denied_terms)
+    polar: bool  # it asks yes or no
     vectors: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
 
     @classmethod
@@ -143,6 +144,7 @@ class Question:
             math.log(1 + (n + 0.5) / 0.5) if n else 1.0,
             stems(text),
             denied_terms(text),
+            polar(text),
         )
 
     def cosines(self, texts: Sequence[str], embed: Embed | None) -> list[float]:
@@ -216,6 +218,8 @@ def antonym_quoted(q: Question, quote: str, around: str) -> bool:
     """Whether the quote says the opposite of a word of the question that its sentences (`around`) never
     say: the question asks about a "son" where the quote names a "father", "before" where it says
     "after" (english.ANTONYMS). An opposite the question holds too ("the first and the last") counts not."""
+    if q.polar:  # "Does it run before the hook?" is answered by "it runs after the hook"
+        return False
     here, said = stems(around), stems(quote)
     opposites = _antonyms()
     return any(b in said and b not in q.stems for a in q.stems - here for b in opposites.get(a, ()))
@@ -251,12 +255,20 @@ def denied_terms(question: str) -> frozenset[str]:
     """What a question asks about as not so ("What is not strictly contained in EXPTIME?": "strict",
     "contain"): the words its negations deny, in each clause that neither asks why or how (an explanation
     asked for takes the negation as given: "Why doesn't it retry?") nor is the user's own supposition or
-    request (english.OWN_FIGURES: "If I don't configure it, ...")."""
+    request (english.OWN_FIGURES: "If I don't configure it, ...") nor asks yes or no ("Does it never retry?":
+    "It retries" answers it)."""
     found: set[str] = set()
     for clause in english.clauses(question):
-        if not (_EXPLAINS.search(clause) or english.OWN_FIGURES.search(clause)):
+        if not (_EXPLAINS.search(clause) or english.OWN_FIGURES.search(clause) or polar(clause)):
             found |= negation_scope(clause)[0]
     return frozenset(found)
+
+
+def polar(question: str) -> bool:
+    """Whether the question asks yes or no (english.POLAR, in its last clause: "It runs at 3; does it
+    never retry?"): a quote saying either way answers it."""
+    asked = english.clauses(question)
+    return bool(asked) and bool(english.POLAR.search(asked[-1]))
 
 
 def negation_swapped(q: Question, quote: str) -> bool:
