@@ -11,9 +11,8 @@ around it, and turns them into a few features:
 - the kind of answer asked for (a figure, a name) and whether the quote brings one the question does not
   already hold; a negated question over an unnegated quote; a quote that says, undenied, what the question
   asks about as not so ("not strictly contained" asked, "strictly contained" said); a quote that says the
-  opposite of a question
-  word its sentences lack ("father" for "son", "after" for "before": english.ANTONYMS); how much the quote
-  adds to the question;
+  opposite of a question word its sentences lack ("father" for "son", "after" for "before":
+  english.ANTONYMS); how much the quote adds to the question;
 - the MiniLM cosine of the question with the quote's chunk (left out in keyword-only mode; the cosine with
   the quote itself was a feature until its fitted weight measured 0.06 of a standard deviation and the
   held-out AUC the same without it, 2026-11-27: it cost an embedding per judged sentence);
@@ -194,12 +193,7 @@ def names(text: str) -> frozenset[str]:
 
 def stems(text: str) -> frozenset[str]:
     """Every word of the text, function words too, as the keyword index stems it."""
-    return frozenset(_stem(w) for w in words(text))
-
-
-@functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    return stem(word)
+    return frozenset(stem(w) for w in words(text))
 
 
 @functools.cache
@@ -246,7 +240,7 @@ def negation_scope(text: str) -> tuple[set[str], set[str]]:
         elif "_" in word or word in STOP or len(word) < 2:
             left = max(0, left - 1)
         else:
-            (denied if left else said).add(_stem(re.sub(r"['’]s$", "", word)))
+            (denied if left else said).add(stem(re.sub(r"['’]s$", "", word)))
             left = 0
     return denied, said
 
@@ -259,7 +253,9 @@ def denied_terms(question: str) -> frozenset[str]:
     "It retries" answers it)."""
     found: set[str] = set()
     for clause in english.clauses(question):
-        if not (_EXPLAINS.search(clause) or english.OWN_FIGURES.search(clause) or polar(clause)):
+        if not (
+            _EXPLAINS.search(clause) or english.OWN_FIGURES.search(clause) or english.POLAR.search(clause)
+        ):
             found |= negation_scope(clause)[0]
     return frozenset(found)
 
