@@ -38,6 +38,15 @@ POLAR = re.compile(
     r"had)(?:n't)?\b",
     re.IGNORECASE,
 )
+# A question asking how, why or where something works or is done, its subject not the reader ("How does the
+# runner capture output?", "Why is the parser its own?", "Where is the layout produced?"): in a folder of
+# code the code is what answers it. Not a question about what the reader does ("How do I...", "Where should
+# we..."), which the documentation answers.
+ASKS_MECHANISM = re.compile(
+    r"\b(?:how|why|where)\s+(?:does|do|did|is|are|was|were|has|have|can|could|would|will)(?:n't)?\s+"
+    r"(?!(?:i|we|you|one|my|our|your)\b)\w",
+    re.IGNORECASE,
+)
 # Figures are written in digits (with an ordinal or decade ending). Number words are read apart
 # (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure

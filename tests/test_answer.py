@@ -2220,3 +2220,55 @@ def test_an_answer_quoted_from_documentation_is_backed_by_the_code_the_check_acc
     assert [s for _, s in said([page, replace(code, path="/src/tests/test_compat.py")])] == [(1,)]
     assert is_source("/x/app.py") and is_source("/x/lib/command.js") and is_source("/x/build.sh")
     assert not any(is_source(p) for p in ("/x/a.md", "/x/conf.yaml", "/x/pyproject.toml", "/x/Makefile"))
+
+
+def test_a_question_about_how_the_code_works_is_backed_by_code_ranked_below_the_judged_sentences() -> None:
+    """A question asking how, why or where a program does something (english.ASKS_MECHANISM) is backed by
+    the first source sentence the check accepts however far down the ranking it sits (of the first
+    BACKING_LOOK source sentences); a question about what the reader does ("How do I...") only by one among
+    the first LOOK ranked, as before."""
+    from engine.answer.pipeline import Shown, generate
+    from engine.backends.extractive import BACKING_LOOK, LOOK, ExtractiveGenerator
+    from engine.english import ASKS_MECHANISM
+
+    page = hit(
+        " ".join(
+            f"Atomic file writing of {w} replaces the real file on {v}."
+            for w, v in zip(
+                "logs caches configs reports images archives indexes".split(),
+                "close exit flush commit sync shutdown release".split(),
+                strict=True,
+            )
+        ),
+        path="/d/files.rst",
+    )
+    code = hit('    """Replace the real target with the temporary copy."""', path="/src/pkg/_compat.py", n=2)
+
+    def said(question: str, evidence: list[Hit]) -> list[tuple[int, ...]]:
+        checker = answerability.Checker(question, None, None)
+        checker.model = answerability.Model(("novelty",), (0.0,), (1.0,), (40.0,), -10.0, 0.5)
+        out = generate(ExtractiveGenerator(None), question, evidence, lambda: False, Shown(checker, evidence))
+        return [r.sources for r in out if isinstance(r, RawSentence)]
+
+    mechanism = "How does atomic file writing replace the real file?"
+    ranked = ExtractiveGenerator(None).scored(mechanism, [page, code])
+    assert [c.source for _, _, c in ranked].index(2) >= LOOK  # the code ranks below every judged sentence
+    assert said(mechanism, [page, code])[-1] == (2,)  # ...and still backs the page's answer
+    # the reader's own doing is the documentation's to answer: no code from below the judged sentences
+    usage = "How do I make atomic file writing replace the real file?"
+    assert (2,) not in said(usage, [page, code])
+    # at most BACKING_LOOK source sentences are judged: one the check accepts below as many it rejects
+    # (they add no words of their own to the question) is not reached
+    echoes = [
+        hit(f"    # atomic file writing: replace the real file ({n})", path=f"/src/pkg/m{n}.py", n=n + 2)
+        for n in range(BACKING_LOOK)
+    ]
+    last = replace(code, chunk_id=BACKING_LOOK + 2)
+    assert said(mechanism, [page, *echoes[:-1], last])[-1] == (BACKING_LOOK + 1,)
+    assert said(mechanism, [page, *echoes, last])[-1] == (1,)
+    assert ASKS_MECHANISM.search("Why is the parser its own class?")
+    assert ASKS_MECHANISM.search("Where does click decide which editor to launch?")
+    assert not any(
+        ASKS_MECHANISM.search(q)
+        for q in ("How do I add an option?", "Where should we put the config?", "Why can't I import it?")
+    )
