@@ -43,7 +43,8 @@ POLAR = re.compile(
 # code the code is what answers it. Not a question about what the reader does ("How do I...", "Where should
 # we..."), which the documentation answers.
 ASKS_MECHANISM = re.compile(
-    r"\b(?:how|why|where)\s+(?:does|do|did|is|are|was|were|has|have|can|could|would|will)(?:n't)?\s+"
+    r"\b(?:how|why|where)\s+(?:(?:does|do|did|is|are|was|were|has|have|could|would)(?:n't)?|can(?:'t|not)?"
+    r"|will|won't)\s+"
     r"(?!(?:i|we|you|one|my|our|your)\b)\w",
     re.IGNORECASE,
 )

@@ -2268,6 +2268,7 @@ def test_a_question_about_how_the_code_works_is_backed_by_code_ranked_below_the_
     assert said(mechanism, [page, *echoes, last])[-1] == (1,)
     assert ASKS_MECHANISM.search("Why is the parser its own class?")
     assert ASKS_MECHANISM.search("Where does click decide which editor to launch?")
+    assert ASKS_MECHANISM.search("Why can't the parser read a second value?")
     assert not any(
         ASKS_MECHANISM.search(q)
         for q in ("How do I add an option?", "Where should we put the config?", "Why can't I import it?")
