@@ -91,11 +91,41 @@ _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 OWN_FIGURES = re.compile(
     r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
     r"^\s*(?:can|could|should|may) (?:i|we|you|one)\b|"
+    r"\bwhy (?:can't|cannot|can not|couldn't|shouldn't|mustn't|must not|may not) (?:i|we|you|one)\b|"
     r"^\s*(?:please\s+)?(?:tell|give|list|name|summari[sz]e|show|explain|describe|write|compare|suggest|"
     r"draft|outline)\b|\b(?:if|suppose|supposing|assuming|what happens)\b|"
     r"\(\s*say,?\s+(?=[$€£~]?\d)|,\s*say,\s+(?=[$€£~]?\d)|\be\.g\.,?\s+(?=[$€£~]?\d)",
     re.IGNORECASE,
 )
+
+# An example a question gives: what follows "e.g.", "for example", "for instance" (not "for instance 2",
+# which may be a server's), "such as", or a "say" set off by a comma or a parenthesis, to the end of its
+# clause or parenthesis ("What does a tilde do in a version, e.g. how does 1.0~rc1 compare with 1.0?",
+# "a scheme it doesn't know, such as git+ssh"). It illustrates what the question asks about: the user's
+# own, as OWN_FIGURES says of a figure, not something the folder must already hold.
+_EXAMPLE = re.compile(
+    r"(?:\be\.g\.|\bfor example\b|\bfor instance\b(?!\s+\d)|\bsuch as\b|\(\s*say\b|,\s*say,)[^;?!()]*",
+    re.IGNORECASE,
+)
+
+
+def without_examples(text: str) -> str:
+    """`text` with the examples it gives (`_EXAMPLE`) blanked out, its length and offsets kept."""
+    return _EXAMPLE.sub(lambda m: " " * len(m.group()), text)
+
+
+# The stand-in names programmers give their own things in examples (RFC 3092's metasyntactic variables;
+# not "bar", a word in many real names: "progress_bar"): a name holding one as a part ("PyFoo_Tools",
+# "myFooService", or ending one, "libfoo1") is the user's placeholder, not a name the folder must hold.
+PLACEHOLDERS = frozenset("foo foobar baz qux quux xyzzy".split())
+_NAME_PARTS = re.compile(r"[^A-Za-z]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def placeholder(name: str) -> bool:
+    """Whether a name is an example's stand-in (PLACEHOLDERS)."""
+    parts = [p.lower() for p in _NAME_PARTS.split(name) if p]
+    return any(p in PLACEHOLDERS or p.endswith("foo") for p in parts)
+
 
 # Where a question's clauses part: a semicolon or a question or exclamation mark followed by a space; a
 # colon or a full stop after a word or a figure (not an abbreviation's "e.g.") followed by a space and a

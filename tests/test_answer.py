@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
+from engine import english
 from engine.answer import answerability, contract, premise, rules
 from engine.answer.pipeline import NO_FOLDERS
 from engine.api import Engine
@@ -1678,6 +1679,61 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
     assert premise.unknown_identifiers("How do I use .mandatoryOption()?", hits, engine.mentions) == [
         "mandatoryOption"
     ]
+
+
+def test_an_example_or_a_placeholder_the_question_gives_is_the_users_own_not_a_premise(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "docs/versions.md",
+        "# Versions\n\nA version may contain a tilde, which sorts before anything, even an end.\n\n"
+        "The runtime library package is renamed whenever the SONAME changes.\n\n"
+        "A version number must not be reused for a package with different contents.\n",
+    )
+    index_with_notes(engine, root)
+    hits = engine.evidence("version tilde library")
+    # what follows "e.g.", "such as", "for example" or a "say" set off, to its clause's end, is blanked
+    assert english.without_examples("What does a tilde do, e.g. how does 1.0~rc1 sort? And x?") == (
+        "What does a tilde do," + " " * len(" e.g. how does 1.0~rc1 sort") + "? And x?"
+    )
+    assert english.without_examples("a scheme, such as git+ssh?").split() == ["a", "scheme,", "?"]
+    assert english.without_examples("big files (say 10 GB) fail").split() == ["big", "files", ")", "fail"]
+    # "for instance 2" may be a server's; "say" as a verb is no example
+    assert "2" in english.without_examples("Why does it fail for instance 2?")
+    assert "50" in english.without_examples("What does the report say 50 percent do?")
+    # an example's names, figures and words are the user's own: none is a premise the folder must hold...
+    question = "What does a tilde do in a version number, e.g. how does 1.0~rc1 compare with the final 1.0?"
+    assert premise.unknown_identifiers(question, hits, engine.mentions) == []
+    assert premise.unsupported_figures("How is a big file, say, 25 GB, split?", hits, engine.mentions) == []
+    # ...while the same name or figure outside one is
+    assert premise.unknown_identifiers("How does 1.0~rc1 compare with 1.0?", hits, engine.mentions) == ["rc1"]
+    assert premise.unsupported_figures("Why is the limit 25 GB?", hits, engine.mentions) == ["25 GB"]
+    # a stand-in name programmers use in examples (RFC 3092's "foo" and kin) is the user's own too
+    for name in ("PyFoo_Tools", "libfoo1", "myFooService", "foobar", "baz", "QUUX"):
+        assert english.placeholder(name), name
+    for name in ("food", "footer_text", "Football", "progress_bar", "bazaar", "libtool2"):
+        assert not english.placeholder(name), name
+    question = "Why is the runtime library package renamed (libfoo1 to libfoo2) when the SONAME changes?"
+    assert premise.unknown_identifiers(question, hits, engine.mentions) == []
+    assert premise.unknown_identifiers("Why is libtool2 renamed?", hits, engine.mentions) == ["libtool2"]
+    assert (
+        premise.unknown_names(
+            "Upstream calls it PyFoo. Is that a valid name?", hits, engine.knows, engine.mentions
+        )
+        == []
+    )
+    # a question about what the reader cannot do states the reader's own figures, as "can I" does
+    question = "Why can't I reuse version 1.4-1 for a package with different contents?"
+    assert premise.unsupported_figures(question, hits, engine.mentions) == []
+    assert premise.unsupported_figures("Why is version 1.4-1 reused?", hits, engine.mentions) == ["1.4"]
+    # end to end: the placeholder refuses nothing, and the answer cites the line that answers
+    answer = engine.ask(
+        "Is my PyFoo_Tools runtime library package renamed when its SONAME changes?", "extractive"
+    )
+    assert not answer.refused, answer.reason
+    assert answer.sentences[0].citations[0].start_line == 5
 
 
 def test_a_name_is_looked_up_in_the_whole_index_with_a_typo_and_accents_forgiven(

@@ -175,13 +175,14 @@ def premises(question: str) -> frozenset[str]:
     """The figures a question takes as given, in digits or in number words (english.worded_figures: "keep
     ten copies", not "which two modes"): those of each clause (english.clauses) that does not ask how
     to do something, request something or suppose something, whose figures are the user's own
-    (english.OWN_FIGURES). A clause of its own that states a figure as a fact is a premise even where
+    (english.OWN_FIGURES), nor those of an example it gives (english.without_examples: "e.g. how does
+    1.0~rc1 compare with 1.0?"). A clause of its own that states a figure as a fact is a premise even where
     another asks how ("It fails with 415 by default; how do I change that status?")."""
     return frozenset[str]().union(
         *(
-            figures(c) | set(english.worded_figures(c))
+            figures(bare) | set(english.worded_figures(bare))
             for c in english.clauses(question)
-            if not english.OWN_FIGURES.search(c)
+            if not english.OWN_FIGURES.search(c) and (bare := english.without_examples(c))
         )
     )
 

@@ -309,8 +309,9 @@ def unknown_identifiers(
     name (`PriorityQueue.pop`, `os.path.join`) is an attribute read as often as a file name: code defines
     the class and its method apart, so one held nowhere as written is still known where one file holds
     each part before the last as a word and the last as a member it defines, assigns or calls
-    (`_held_apart`)."""
-    names = identifiers(question)
+    (`_held_apart`). Not a name in an example the question gives ("e.g. as file.bak") nor a placeholder
+    ("libfoo1"): the user's own (english.without_examples, english.placeholder)."""
+    names = [n for n in identifiers(english.without_examples(question)) if not english.placeholder(n)]
     if not names:
         return []
     text = "\n".join(chunk_text(h) for h in hits).lower()
@@ -484,8 +485,9 @@ def _written(word: str, text: str, mentions: Mentions) -> bool:
 def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Mentions) -> list[str]:
     """The names of the question (`proper_names`) that the retrieved passages do not name (`in_passages`)
     and `knows` does not find in the index either. A hyphenated or CamelCase name is first looked for
-    whole, in its spellings (`_written`)."""
-    found = _names(question)
+    whole, in its spellings (`_written`). Not a name in an example the question gives nor a placeholder
+    (as unknown_identifiers)."""
+    found = [(n, w) for n, w in _names(english.without_examples(question)) if not english.placeholder(w)]
     if not found:
         return []
     text = fold("\n".join(chunk_text(h) for h in hits))
@@ -554,7 +556,8 @@ def unknown_topics(
     is a slip of the keys from it (`resembles`: "rocessors" for processors). A word built of held
     words, an English prefix and a word or two words ("reindexing", "unhandled", "halfway"), is held. A
     common English word absent from the folders is usually a paraphrase ("forgot", "weird"); a rare one
-    is usually what the question is about ("nginx", "terraform")."""
+    is usually what the question is about ("nginx", "terraform"). A word of an example the question gives,
+    or a placeholder, is the user's own (as unknown_identifiers)."""
     terms = set(question_terms(question))
     vocabulary = set(re.findall(r"[^\W\d_]+", fold("\n".join(chunk_text(h) for h in hits))))
 
@@ -562,7 +565,9 @@ def unknown_topics(
         return doc_freq(stem(word))[0] > 0
 
     out: list[tuple[str, float]] = []
-    for word in _prose_words(question):
+    for word in _prose_words(english.without_examples(question)):
+        if english.placeholder(word):
+            continue
         term = stem(word)
         if term not in terms or doc_freq(term)[0] > 0 or _shortens(word, vocabulary):
             continue
