@@ -178,13 +178,9 @@ def premises(question: str) -> frozenset[str]:
     (english.OWN_FIGURES), nor those of an example it gives (english.without_examples: "e.g. how does
     1.0~rc1 compare with 1.0?"). A clause of its own that states a figure as a fact is a premise even where
     another asks how ("It fails with 415 by default; how do I change that status?")."""
-    return frozenset[str]().union(
-        *(
-            figures(bare) | set(english.worded_figures(bare))
-            for c in english.clauses(question)
-            if not english.OWN_FIGURES.search(c) and (bare := english.without_examples(c))
-        )
-    )
+    clauses = english.clauses(question)
+    stated = [english.without_examples(c) for c in clauses if not english.OWN_FIGURES.search(c)]
+    return frozenset[str]().union(*(figures(c) | set(english.worded_figures(c)) for c in stated))
 
 
 def names(text: str) -> frozenset[str]:
