@@ -1,6 +1,7 @@
 """The project's own evaluation sets (evalsets/*): each loads as Citeline's eval reads it, and each
 answerable question's gold files and verbatim supporting passages hold where they say (skipped per set
-until its fetch.py has brought the third-party corpus into docs/)."""
+until its fetch.py has brought the third-party corpus into docs/). A PDF's passages are verbatim in one page's
+text as Citeline extracts it (pypdf), which is what a citation quotes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.eval.datasets import load
+from engine.ingest.extract import extract
 
 SETS = sorted(p.parent for p in (Path(__file__).resolve().parents[1] / "evalsets").glob("*/questions.jsonl"))
 
@@ -24,6 +26,16 @@ def test_evalset_loads_and_its_passages_are_in_its_gold_files(folder: Path, tmp_
     assert answerable and len(answerable) < len(data.queries)  # both kinds, as the targets need
     for query in data.queries:
         assert bool(query.relevant) == query.answerable, query.id
-        texts = [(data.corpus_dir / key).read_text(encoding="utf-8") for key in query.relevant]
+        texts = [text for key in query.relevant for text in _texts(data.corpus_dir / key)]
         for passage in query.passages:
             assert any(passage in text for text in texts), (query.id, passage)
+
+
+def _texts(path: Path) -> list[str]:
+    """A file's text; a PDF's, one text per page, its lines as the engine extracts them."""
+    if path.suffix.lower() != ".pdf":
+        return [path.read_text(encoding="utf-8")]
+    pages: dict[int, list[str]] = {}
+    for line in extract(path, path.read_bytes()).lines:
+        pages.setdefault(line.page or 0, []).append(line.text)
+    return ["\n".join(lines) for lines in pages.values()]
