@@ -187,6 +187,39 @@ def test_pdf_lines_carry_page_and_line(tmp_path: Path) -> None:
     )
 
 
+def test_pdf_running_headers_and_footers_are_dropped_and_lines_keep_their_numbers(tmp_path: Path) -> None:
+    # a manual's pages: a chapter's running header with the page number, a footer, text, and code whose
+    # closing brace ends three pages (no header: it says nothing)
+    pages = [["7", "2 Installing", "Packages may be installed from source."]]
+    pages += [
+        [f"Chapter 2: Installing {n}", f"What page {word} says.", "if (x) {", "}", f"Page {n} of 9"]
+        for n, word in enumerate("one two three four five six seven eight".split(), 8)
+    ]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf(pages))
+    doc = read(path)
+    texts = [line.text for line in doc.lines]
+    assert not any(t.startswith(("Chapter 2:", "Page ")) for t in texts)
+    assert texts[:3] == ["7", "2 Installing", "Packages may be installed from source."]  # once: its own
+    assert texts.count("}") == 8 and texts.count("if (x) {") == 8
+    assert Line("What page two says.", 2, 3) in doc.lines  # the page's own line numbers
+    assert Line("}", 4, 3) in doc.lines
+    # a short document's header counts on two pages; one page's first line is never a header
+    two = [["Acme memo", "Budget is fine."], ["Acme memo", "Costs rose."]]
+    assert [line.text for line in read_pdf(tmp_path, two).lines] == [
+        "Budget is fine.",
+        "Costs rose.",
+    ]
+    one = read_pdf(tmp_path, [["Acme memo", "Budget is fine."]])
+    assert [line.text for line in one.lines] == ["Acme memo", "Budget is fine."]
+
+
+def read_pdf(tmp_path: Path, pages: list[list[str]]) -> Document:
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(make_pdf(pages))
+    return read(path)
+
+
 @pytest.mark.parametrize(
     "data",
     [b"not a pdf at all", b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog", make_pdf(PAGES)[:150], b""],

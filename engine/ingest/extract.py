@@ -381,6 +381,7 @@ class PdfExtractor:
             warnings.simplefilter("ignore")
             reader = _open_pdf(path, data)
             lines, failed = _pdf_lines(path, reader)
+            lines = without_furniture(lines)
             title = _pdf_title(reader)
         if not any(line.text.strip() for line in lines):
             if failed:
@@ -427,6 +428,60 @@ def _pdf_lines(path: Path, reader: PdfReader) -> tuple[list[Line], int]:
             continue
         lines.extend(Line(text, index, number) for index, text in enumerate(texts, 1))
     return lines, failed
+
+
+# A running header or footer's lines: at most this many at a page's top or bottom, each repeated (its
+# digits aside) at the same place on at least FURNITURE_PAGES pages ("Chapter 6: Add-on packages 25",
+# "Chapter 6: Add-on packages 26", "Page 3 of 40", a bare page number)
+FURNITURE_DEPTH = 2
+FURNITURE_PAGES = 3
+
+
+def without_furniture(lines: Sequence[Line]) -> list[Line]:
+    """A paginated document's lines less its running headers and footers: a line at a page's edge (one of
+    its first or last FURNITURE_DEPTH lines with text, only such lines above or below it) whose text, its
+    digits read as one, recurs at that place on FURNITURE_PAGES pages or more (two in a document of
+    fewer than six), and holds a word or a figure (a code block's "}" ending three pages is no header).
+    Those lines repeat the title, chapter and page number, not what the page says: read as text they run
+    into the page's first sentence ("Chapter 6: Add-on packages 25 Packages may be distributed ...").
+    The lines kept keep their numbers, so citations still point at the page's lines."""
+    pages: dict[int, list[Line]] = {}
+    for line in lines:
+        if line.text.strip():
+            pages.setdefault(line.page or 0, []).append(line)
+    if len(pages) < 2:
+        return list(lines)
+    needed = FURNITURE_PAGES if len(pages) >= 6 else 2
+    counts: dict[tuple[int, str], int] = {}
+    for texted in pages.values():
+        for place, line in _edges(texted):
+            counts[place, _furniture_key(line.text)] = counts.get((place, _furniture_key(line.text)), 0) + 1
+    dropped: set[int] = set()
+    for texted in pages.values():
+        for side in (texted[:FURNITURE_DEPTH], texted[::-1][:FURNITURE_DEPTH]):
+            top = side[0] is texted[0]
+            for depth, line in enumerate(side):
+                key = _furniture_key(line.text)
+                if counts.get(((depth if top else -1 - depth), key), 0) < needed or not _WORDY.search(key):
+                    break  # furniture only where all between it and the edge is furniture too
+                dropped.add(id(line))
+    return [line for line in lines if id(line) not in dropped]
+
+
+def _edges(texted: Sequence[Line]) -> Iterator[tuple[int, Line]]:
+    """A page's first and last FURNITURE_DEPTH lines with text, by place: 0, 1 from the top, -1, -2 from
+    the bottom (a line of a short page may be both)."""
+    for depth, line in enumerate(texted[:FURNITURE_DEPTH]):
+        yield depth, line
+    for depth, line in enumerate(texted[::-1][:FURNITURE_DEPTH]):
+        yield -1 - depth, line
+
+
+_WORDY = re.compile(r"[^\W_]|#")  # a header says something: a word or a number, not code's closing "}"
+
+
+def _furniture_key(text: str) -> str:
+    return " ".join(re.sub(r"\d+", "#", text).split()).lower()
 
 
 def _pdf_title(reader: PdfReader) -> str:
