@@ -120,7 +120,9 @@ SearchMode = Literal["auto", "keyword", "vector", "hybrid"]  # auto: hybrid once
 EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 
 # Bump when extractors or the chunker change what they produce: the next sync re-chunks every file.
-CHUNKING_VERSION = 4  # 3: over-long lines cut into word runs; 4: at sentence ends where they can be
+# 3: over-long lines cut into word runs; 4: at sentence ends where they can be; 5: PDFs without running
+# headers and footers, a numbered title or a footnote's mark ending a sentence
+CHUNKING_VERSION = 5
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 

@@ -109,9 +109,25 @@ _EXAMPLE = re.compile(
 )
 
 
+# Notation a question writes, the user's own as an example is: a formula of short operands ("Ax = b",
+# "folds 2*3 into 6", "1//0", "x^2"; not "a/b", which names things as often as it divides them) with the
+# figure it comes to, and a key chord ("Ctrl-C", "Alt+F4", "shift-tab"), which sources write in a notation
+# of their own ("C-c", "^C", "SIGINT").
+_OPERAND = r"(?:\d+(?:\.\d+)?|[A-Za-z]{1,2}\d?)(?![\w.])"
+_KEY = r"(?:ctrl|control|alt|shift|cmd|command|meta|option|super|opt)"
+_NOTATION = re.compile(
+    rf"(?<![\w.\-/]){_OPERAND}(?:\s*(?://|\*\*|[*+=^%]|<-)\s*{_OPERAND})+"
+    r"(?:\s+(?:into|to|gives|yields|equals|makes)\s+-?\d+(?:\.\d+)?(?![\w.]))?"
+    rf"|(?i:\b{_KEY}(?:[-+](?:{_KEY}|tab|enter|esc|space|return|delete|backspace|home|end|up|down|left|right|"
+    r"f\d{1,2}|[a-z0-9])\b)+)"
+)
+
+
 def without_examples(text: str) -> str:
-    """`text` with the examples it gives (`_EXAMPLE`) blanked out, its length and offsets kept."""
-    return _EXAMPLE.sub(lambda m: " " * len(m.group()), text)
+    """`text` with the examples it gives (`_EXAMPLE`) and the notation it writes (`_NOTATION`) blanked
+    out, its length and offsets kept: what is the user's own, not something the folder must hold."""
+    blank = lambda m: " " * len(m.group())  # noqa: E731
+    return _NOTATION.sub(blank, _EXAMPLE.sub(blank, text))
 
 
 # The stand-in names programmers give their own things in examples (RFC 3092's metasyntactic variables;

@@ -31,7 +31,9 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": 
 # above its text ("Call time order\n^^^^\nBy default hooks…") is then a title, never quoted, and its text a
 # sentence of its own (an underline that opens a chunk, the chunk's heading cut off above it, too); at a
 # docstring's quotes, so the code around it (its def line, the code after it) is no part of its
-# sentences. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)", "Dr. Hart").
+# sentences; after a footnote's mark that follows a full stop; at a numbered section's title (a PDF's),
+# the title taken as the break. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)",
+# "Dr. Hart").
 _ABBREVIATIONS = "".join(
     rf"(?<!\b{re.escape(a)})"
     for a in (
@@ -53,7 +55,12 @@ SENTENCE_END = re.compile(
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
+    # a numbered section's title on a line of its own, after a sentence's end or opening the text (a PDF's
+    # "6.3 Installing packages", which has no underline and no blank line): the break, never quoted
+    r"|(?:\A|(?<=[.!?:])[ \t]*\n)[ \t]*\d+(?:\.\d+)+\.?[ \t]+(?![^\n]*[.!?][ \t])[A-Za-z(`'\"][^\n]{0,70}"
+    r"(?<![.,;:!?])\n"
     rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"
+    r"|(?<=[a-z][.!?])\d{1,2}\s+(?=[A-Z])"  # a footnote's mark after the full stop: "is available.3 On"
     r"|\n(?=\s*(?:[-*+] |\d+\. |#|//\s|\||:\w[\w .*-]*:(?:\s|$)))"
 )
 

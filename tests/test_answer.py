@@ -1493,6 +1493,32 @@ def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_und
     ]
 
 
+def test_a_pdf_pages_numbered_title_and_footnote_mark_end_sentences() -> None:
+    # text as a PDF gives it: no blank lines, a numbered section's title on a line of its own, a
+    # footnote's mark after a full stop
+    page = (
+        "not in a vanilla installation.\n"
+        "6.3 Installing packages\n"
+        "Packages may be distributed in source form or compiled\n"
+        "binary form. It suffices to call install.packages if internet access is available.3 On most\n"
+        "systems it works.\n"
+        "6.3.1 attach() and detach()\n"
+        "The population grew by\n"
+        "2.5 Million people in a year.\n"
+    )
+    said = [" ".join(page[a:b].split()) for a, b in split_sentences(page)]
+    assert said == [
+        "not in a vanilla installation.",
+        "Packages may be distributed in source form or compiled binary form.",
+        "It suffices to call install.packages if internet access is available.",
+        "On most systems it works.",
+        "The population grew by 2.5 Million people in a year.",  # a figure opening a line is no title
+    ]
+    # a version or a figure after a full stop is no footnote's mark
+    assert len(split_sentences("It needs Python 3.11 The rest.")) == 1
+    assert len(split_sentences("Use 2.0.\n2.1 is the version we test. Then more")) == 3
+
+
 def test_a_lead_in_whose_list_addresses_an_assistant_is_not_quoted() -> None:
     from engine.backends.extractive import candidates
 
@@ -1703,6 +1729,14 @@ def test_an_example_or_a_placeholder_the_question_gives_is_the_users_own_not_a_p
     # "for instance 2" may be a server's; "say" as a verb is no example
     assert "2" in english.without_examples("Why does it fail for instance 2?")
     assert "50" in english.without_examples("What does the report say 50 percent do?")
+    # so is the notation it writes: a formula of short operands with what it comes to, a key chord
+    for said in ("solve Ax = b by", "folds 2*3 into 6?", "why 1//0 fails", "press Ctrl-C now", "hit alt+F4"):
+        kept = english.without_examples(said).split()
+        assert not any(w in kept for w in ("Ax", "2*3", "6?", "1//0", "Ctrl-C", "alt+F4")), said
+    for said in ("A/B tests", "timeout=30 here", "C++ and g++", "port 8080"):
+        assert english.without_examples(said) == said
+    assert premise.unsupported_figures("Why does it fold 7*3 into 21 here?", hits, engine.mentions) == []
+    assert premise.unsupported_figures("Why is 21 the version?", hits, engine.mentions) == ["21"]
     # an example's names, figures and words are the user's own: none is a premise the folder must hold...
     question = "What does a tilde do in a version number, e.g. how does 1.0~rc1 compare with the final 1.0?"
     assert premise.unknown_identifiers(question, hits, engine.mentions) == []
