@@ -2005,6 +2005,24 @@ def test_passages_from_test_modules_come_after_the_documentation_unless_the_ques
     assert tests_last("How do the tests check extra keys?", evidence) == evidence
 
 
+def test_a_pdf_passages_sentence_cut_by_its_edge_is_not_quoted() -> None:
+    from engine.backends.extractive import candidates
+
+    # a PDF passage opens inside one sentence and closes inside another: its lines are the page's layout
+    page = (
+        "writing them in blocks and thereby reducing memory usage. It is possible to use sink to\n"
+        "divert the standard R output to a file. Text connections can also be used to capture\n"
+        "R output to a character vector. See the section on connections for an alternative (and in"
+    )
+    said = [c.display for c in candidates([hit(page, path="/kb/R-data.pdf")])]
+    assert said == [
+        "It is possible to use sink to divert the standard R output to a file.",  # not with the piece
+        "Text connections can also be used to capture R output to a character vector.",
+    ]
+    # the same text in a text file is paragraphs the passage holds whole: every sentence may be quoted
+    assert len(candidates([hit(page, path="/kb/R-data.txt")])) == 4
+
+
 def test_code_and_examples_are_shown_with_their_lines_and_ranked_as_before() -> None:
     from engine.backends.extractive import candidates, plain
 

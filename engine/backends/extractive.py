@@ -426,8 +426,11 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
         spans = split_sentences(hit.text)
+        paged = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() == ".pdf"
         for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
+            if paged and cut_off(raw, i == 0, i + 1 == len(spans)):
+                continue
             if title(hit, start, end):  # a title names a topic and answers nothing: not quoted, unless
                 if asked is not None and (dated := figure_title(raw, asked)):  # it states what is asked
                     out.append(Candidate(n, dated, len(out), plain(dated)))
@@ -438,6 +441,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 and whole
                 and ANAPHORA.match(raw)
                 and (before := antecedent(hit, spans[i - 1], start, end)) is not None
+                and not (paged and cut_off(hit.text[before : spans[i - 1][1]], i == 1, False))
             ):
                 start, raw = before, hit.text[before:end]  # quoted with the sentence naming its subject
             # a lead-in ("...in this order:") is quoted with the list after it, its answer
@@ -489,6 +493,16 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
             focus = f"{display} {release(hit)[1]}" if dated != display else ""
             out.append(Candidate(n, text, len(out), dated, focus))
     return distinct(out)
+
+
+def cut_off(raw: str, first: bool, last: bool) -> bool:
+    """Whether a sentence of a PDF's passage is a piece of one that the passage's edge cut: a PDF's lines
+    are its page's layout, with no blank line between paragraphs, so a passage opens or closes inside a
+    sentence as often as not. The first opening in lower case began before it ("writing them in blocks
+    and thereby reducing memory usage."); the last without its full stop goes on after it ("for an
+    alternative (and in many ways"). A piece says only part of what its sentence says: not quoted."""
+    text = raw.strip()
+    return (first and text[:1].islower()) or (last and not text.rstrip("*_ ").endswith(_ENDS))
 
 
 def distinct(found: list[Candidate]) -> list[Candidate]:
