@@ -1502,7 +1502,7 @@ def test_a_pdf_pages_numbered_title_and_footnote_mark_end_sentences() -> None:
         "Packages may be distributed in source form or compiled\n"
         "binary form. It suffices to call install.packages if internet access is available.3 On most\n"
         "systems it works.\n"
-        "6.3.1 attach() and detach()\n"
+        "6.3.1 Attaching and detaching\n"
         "The population grew by\n"
         "2.5 Million people in a year.\n"
     )
@@ -1514,8 +1514,12 @@ def test_a_pdf_pages_numbered_title_and_footnote_mark_end_sentences() -> None:
         "On most systems it works.",
         "The population grew by 2.5 Million people in a year.",  # a figure opening a line is no title
     ]
-    # a version or a figure after a full stop is no footnote's mark
+    # a version or a figure after a full stop is no footnote's mark, nor a figure after an abbreviation
     assert len(split_sentences("It needs Python 3.11 The rest.")) == 1
+    assert len(split_sentences("See vol.2 The author")) == 1
+    # a wrapped line of prose that opens with a figure after a sentence's end is no title
+    prose = "Costs rose.\n2.5 million people lost their jobs in the\nsecond quarter.\n"
+    assert [" ".join(prose[a:b].split()) for a, b in split_sentences(prose)][-1].startswith("2.5 million")
     assert len(split_sentences("Use 2.0.\n2.1 is the version we test. Then more")) == 3
 
 
@@ -2021,6 +2025,17 @@ def test_a_pdf_passages_sentence_cut_by_its_edge_is_not_quoted() -> None:
     ]
     # the same text in a text file is paragraphs the passage holds whole: every sentence may be quoted
     assert len(candidates([hit(page, path="/kb/R-data.txt")])) == 4
+    # a passage of one unstopped span (a slide, a datasheet) is quoted; so is a name in lower case opening it
+    for text in (
+        "Quarterly results\n• Revenue grew 20%\n• Costs fell 5%",
+        "Operating voltage 3.3 V\nWeight 12 g",
+    ):
+        assert candidates([hit(text, path="/kb/deck.pdf")]), text
+    said = [
+        c.display
+        for c in candidates([hit("iOS 17 adds standby mode. It ships in September.", path="/kb/a.pdf")])
+    ]
+    assert said and said[0].startswith("iOS 17 adds standby mode.")
 
 
 def test_code_and_examples_are_shown_with_their_lines_and_ranked_as_before() -> None:

@@ -212,6 +212,15 @@ def test_pdf_running_headers_and_footers_are_dropped_and_lines_keep_their_number
     ]
     one = read_pdf(tmp_path, [["Acme memo", "Budget is fine."]])
     assert [line.text for line in one.lines] == ["Acme memo", "Budget is fine."]
+    # a record per page: a figure at the edge that does not move with the page is the record's own
+    invoices = [
+        [f"Invoice {n}{n}7", f"Customer {n}", "Item: widget", f"Total: {n * 37} EUR"] for n in range(1, 8)
+    ]
+    kept = [line.text for line in read_pdf(tmp_path, invoices).lines]
+    assert "Total: 74 EUR" in kept and "Invoice 227" in kept
+    # a page that would be all furniture keeps its lines (a certificate printed twice)
+    twice = read_pdf(tmp_path, [["Certificate of completion", "Ann Lee"]] * 2)
+    assert [line.text for line in twice.lines] == ["Certificate of completion", "Ann Lee"] * 2
 
 
 def read_pdf(tmp_path: Path, pages: list[list[str]]) -> Document:

@@ -429,7 +429,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
         paged = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() == ".pdf"
         for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
-            if paged and cut_off(raw, i == 0, i + 1 == len(spans)):
+            if paged and len(spans) > 1 and cut_off(raw, i == 0, i + 1 == len(spans)):
                 continue
             if title(hit, start, end):  # a title names a topic and answers nothing: not quoted, unless
                 if asked is not None and (dated := figure_title(raw, asked)):  # it states what is asked
@@ -495,14 +495,23 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     return distinct(out)
 
 
+# How a sentence that goes on past the passage's end ends: a lower-case word, a comma, an opening bracket
+# or a hyphen (not a figure, a unit or a bullet's last word: "Costs fell 5%")
+_GOES_ON = re.compile(r"(?:\b[a-z]+|[,(\[-])\s*$")
+
+
 def cut_off(raw: str, first: bool, last: bool) -> bool:
     """Whether a sentence of a PDF's passage is a piece of one that the passage's edge cut: a PDF's lines
     are its page's layout, with no blank line between paragraphs, so a passage opens or closes inside a
-    sentence as often as not. The first opening in lower case began before it ("writing them in blocks
-    and thereby reducing memory usage."); the last without its full stop goes on after it ("for an
-    alternative (and in many ways"). A piece says only part of what its sentence says: not quoted."""
+    sentence as often as not. The first opening with a lower-case word began before it ("writing them in
+    blocks and thereby reducing memory usage."); the last ending on a word or a comma goes on after it
+    ("for an alternative (and in many ways"). A piece says only part of what its sentence says: not
+    quoted, where the passage holds another sentence (a slide's or a datasheet's lines have no stops)."""
     text = raw.strip()
-    return (first and text[:1].islower()) or (last and not text.rstrip("*_ ").endswith(_ENDS))
+    opens = text.split(maxsplit=1)[0] if text else ""
+    if first and opens.isalpha() and opens.islower():  # not "iOS 17 adds ...", "eBay's ...", "--flag"
+        return True
+    return last and _GOES_ON.search(text) is not None
 
 
 def distinct(found: list[Candidate]) -> list[Candidate]:

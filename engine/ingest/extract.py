@@ -439,12 +439,15 @@ FURNITURE_PAGES = 3
 
 def without_furniture(lines: Sequence[Line]) -> list[Line]:
     """A paginated document's lines less its running headers and footers: a line at a page's edge (one of
-    its first or last FURNITURE_DEPTH lines with text, only such lines above or below it) whose text, its
-    digits read as one, recurs at that place on FURNITURE_PAGES pages or more (two in a document of
-    fewer than six), and holds a word or a figure (a code block's "}" ending three pages is no header).
-    Those lines repeat the title, chapter and page number, not what the page says: read as text they run
-    into the page's first sentence ("Chapter 6: Add-on packages 25 Packages may be distributed ...").
-    The lines kept keep their numbers, so citations still point at the page's lines."""
+    its first or last FURNITURE_DEPTH lines with text, only such lines above or below it) that recurs at
+    that place on FURNITURE_PAGES pages or more (two in a document of fewer than six), either as it is
+    ("CONFIDENTIAL", "© 2024 Acme") or with a number that moves with the page ("Chapter 6: Add-on packages
+    25" on page 30, "... 26" on page 31; "Page 3 of 40"; a bare page number), and holds a word or a figure
+    (a code block's "}" ending three pages is no header). A figure that moves otherwise is a record's
+    ("Total: 37 EUR", "Total: 74 EUR"): kept. A page whose every line would go keeps them (a certificate
+    printed twice). Those lines repeat the title, chapter and page number, not what the page says: read as
+    text they run into the page's first sentence ("Chapter 6: Add-on packages 25 Packages may be
+    distributed ..."). The lines kept keep their numbers, so citations still point at the page's lines."""
     pages: dict[int, list[Line]] = {}
     for line in lines:
         if line.text.strip():
@@ -453,18 +456,23 @@ def without_furniture(lines: Sequence[Line]) -> list[Line]:
         return list(lines)
     needed = FURNITURE_PAGES if len(pages) >= 6 else 2
     counts: dict[tuple[int, str], int] = {}
-    for texted in pages.values():
+    for page, texted in pages.items():
         for place, line in _edges(texted):
-            counts[place, _furniture_key(line.text)] = counts.get((place, _furniture_key(line.text)), 0) + 1
+            for key in _furniture_keys(line.text, page):
+                counts[place, key] = counts.get((place, key), 0) + 1
     dropped: set[int] = set()
-    for texted in pages.values():
+    for page, texted in pages.items():
+        gone: set[int] = set()
         for side in (texted[:FURNITURE_DEPTH], texted[::-1][:FURNITURE_DEPTH]):
             top = side[0] is texted[0]
             for depth, line in enumerate(side):
-                key = _furniture_key(line.text)
-                if counts.get(((depth if top else -1 - depth), key), 0) < needed or not _WORDY.search(key):
+                place = depth if top else -1 - depth
+                keys = _furniture_keys(line.text, page)
+                if not keys or max(counts.get((place, key), 0) for key in keys) < needed:
                     break  # furniture only where all between it and the edge is furniture too
-                dropped.add(id(line))
+                gone.add(id(line))
+        if len(gone) < len({id(line) for line in texted}):
+            dropped |= gone
     return [line for line in lines if id(line) not in dropped]
 
 
@@ -477,11 +485,20 @@ def _edges(texted: Sequence[Line]) -> Iterator[tuple[int, Line]]:
         yield -1 - depth, line
 
 
-_WORDY = re.compile(r"[^\W_]|#")  # a header says something: a word or a number, not code's closing "}"
+_WORDY = re.compile(r"[^\W_]")  # a header says something: a word or a number, not code's closing "}"
+_NUMBER = re.compile(r"\d+")
 
 
-def _furniture_key(text: str) -> str:
-    return " ".join(re.sub(r"\d+", "#", text).split()).lower()
+def _furniture_keys(text: str, page: int) -> set[str]:
+    """What a line at a page's edge is the same as on another page: its text, and its text with a number
+    that moves with the page read as the page's offset ("Chapter 6: Add-on packages {-5}")."""
+    said = " ".join(text.split()).lower()
+    if not _WORDY.search(said):
+        return set()
+    keys = {said}
+    for m in _NUMBER.finditer(said):
+        keys.add(f"{said[: m.start()]}{{{int(m.group()) - page}}}{said[m.end() :]}")
+    return keys
 
 
 def _pdf_title(reader: PdfReader) -> str:
