@@ -430,9 +430,9 @@ def _pdf_lines(path: Path, reader: PdfReader) -> tuple[list[Line], int]:
     return lines, failed
 
 
-# A running header or footer's lines: at most this many at a page's top or bottom, each repeated (its
-# digits aside) at the same place on at least FURNITURE_PAGES pages ("Chapter 6: Add-on packages 25",
-# "Chapter 6: Add-on packages 26", "Page 3 of 40", a bare page number)
+# A running header or footer's lines: at most this many at a page's top or bottom, each recurring at the
+# same place on at least FURNITURE_PAGES pages, as it is or with a number that moves with the page
+# ("Chapter 6: Add-on packages 25", "Chapter 6: Add-on packages 26", "Page 3 of 40", a bare page number)
 FURNITURE_DEPTH = 2
 FURNITURE_PAGES = 3
 
@@ -455,34 +455,31 @@ def without_furniture(lines: Sequence[Line]) -> list[Line]:
     if len(pages) < 2:
         return list(lines)
     needed = FURNITURE_PAGES if len(pages) >= 6 else 2
+    sides = {page: [list(_edges(text, top, page)) for top in (True, False)] for page, text in pages.items()}
     counts: dict[tuple[int, str], int] = {}
-    for page, texted in pages.items():
-        for place, line in _edges(texted):
-            for key in _furniture_keys(line.text, page):
+    for edges in sides.values():
+        for place, _, keys in (edge for side in edges for edge in side):
+            for key in keys:
                 counts[place, key] = counts.get((place, key), 0) + 1
     dropped: set[int] = set()
-    for page, texted in pages.items():
+    for page, edges in sides.items():
         gone: set[int] = set()
-        for side in (texted[:FURNITURE_DEPTH], texted[::-1][:FURNITURE_DEPTH]):
-            top = side[0] is texted[0]
-            for depth, line in enumerate(side):
-                place = depth if top else -1 - depth
-                keys = _furniture_keys(line.text, page)
+        for side in edges:
+            for place, line, keys in side:
                 if not keys or max(counts.get((place, key), 0) for key in keys) < needed:
                     break  # furniture only where all between it and the edge is furniture too
                 gone.add(id(line))
-        if len(gone) < len({id(line) for line in texted}):
+        if len(gone) < len(pages[page]):
             dropped |= gone
     return [line for line in lines if id(line) not in dropped]
 
 
-def _edges(texted: Sequence[Line]) -> Iterator[tuple[int, Line]]:
-    """A page's first and last FURNITURE_DEPTH lines with text, by place: 0, 1 from the top, -1, -2 from
-    the bottom (a line of a short page may be both)."""
-    for depth, line in enumerate(texted[:FURNITURE_DEPTH]):
-        yield depth, line
-    for depth, line in enumerate(texted[::-1][:FURNITURE_DEPTH]):
-        yield -1 - depth, line
+def _edges(texted: Sequence[Line], top: bool, page: int) -> Iterator[tuple[int, Line, set[str]]]:
+    """A page's first (`top`) or last FURNITURE_DEPTH lines with text, from the edge inwards, by place
+    (0, 1 from the top; -1, -2 from the bottom; a line of a short page may be both), with their keys."""
+    side = texted[:FURNITURE_DEPTH] if top else texted[::-1][:FURNITURE_DEPTH]
+    for depth, line in enumerate(side):
+        yield (depth if top else -1 - depth), line, _furniture_keys(line.text, page)
 
 
 _WORDY = re.compile(r"[^\W_]")  # a header says something: a word or a number, not code's closing "}"
