@@ -41,11 +41,11 @@ _ABBREVIATIONS = "".join(
         *("Rev.", "Lt.", "Col.", "Capt.", "Sgt.", "Mt.", "Fig.", "Figs."),
     )
 )
-# An initial in a name ("William E. Simon", "J. R. R. Tolkien"): one capital and its stop, after a
-# capitalised word, another initial or a sentence's end, or opening the text; a break after it is no
-# sentence end ("vitamin A. Then" still is: the word before is not capitalised; nor is "I", a numeral
-# as often: "World War I. The").
-_INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?]\s+)[A-HJ-Z]\.$")
+# An initial in a name ("William E. Simon", "J. R. R. Tolkien", "quote #2: K. Mistry & Son"): one capital
+# and its stop, after a capitalised word, another initial, a sentence's end or a colon or comma, or opening
+# the text; a break after it is no sentence end ("vitamin A. Then" still is: the word before is not
+# capitalised; nor is "I", a numeral as often: "World War I. The").
+_INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?:;,]\s+)[A-HJ-Z]\.$")
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -62,7 +62,7 @@ SENTENCE_END = re.compile(
     r"(?<![.,;:!?])\n"
     rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"
     r"|(?<=[a-z]{4}[.!?])\d{1,2}\s+(?=[A-Z])"  # a footnote's mark after the full stop: "is available.3 On"
-    r"|\n(?=\s*(?:[-*+] |\d+\. |#|//\s|\||:\w[\w .*-]*:(?:\s|$)))"
+    r"|\n(?=\s*(?:[-*+] |\d+\. |#|//[/!]?\s|\||:\w[\w .*-]*:(?:\s|$)))"
 )
 
 
@@ -216,8 +216,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-# A comment line: "# " (Python, shell, YAML, TOML) or "// " (JavaScript, TypeScript, Go, Rust, C, Java)
-COMMENT_LINE = re.compile(r"[ \t]*(?:#|//) ")
+# A comment line: "# " (Python, shell, YAML, TOML) or "// " (JavaScript, TypeScript, Go, Rust, C, Java),
+# a doc comment's "/// " or "//! " too (Rust, C#, Swift, Dart)
+COMMENT_LINE = re.compile(r"[ \t]*(?:#|//[/!]?) ")
 # A line of a block comment's text, its " * " margin (JSDoc, Javadoc, Doxygen, C: "/**" ... " * text" ...
 # " */"); a margin alone is the comment's blank line. A comment line only inside a block comment: elsewhere
 # "* " opens a list item.
@@ -253,7 +254,7 @@ def comment_mark(text: str, at: int) -> re.Match[str] | None:
     return mark
 
 
-_COMMENT_THEN_CODE = re.compile(r"^[ \t]*(?:#|//) [^\n]*[.!?][ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE)
+_COMMENT_THEN_CODE = re.compile(r"^[ \t]*(?:#|//[/!]?) [^\n]*[.!?][ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE)
 
 
 def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -262,8 +263,9 @@ def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
     "os.utime(...)"); a comment that says no sentence ('# password is "write-only"') stays with the
     line it annotates."""
     out = []
-    for m in _COMMENT_THEN_CODE.finditer(text, start, end):
-        if m.end() < end:
+    line = text.rfind("\n", 0, start) + 1  # a span opening inside its first line ("state. Returns ...")
+    for m in _COMMENT_THEN_CODE.finditer(text, line, end):
+        if start < m.end() < end:
             out.append((start, m.end() - 1))  # the line break between is in neither
             start = m.end()
     return [*out, (start, end)]
@@ -281,7 +283,7 @@ def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool
         mark is not None
         and not _ITEM.match(text, mark.end())
         and comment_mark(text, first) is not None
-        and not before.rstrip().endswith((".", "!", "?", ":"))
+        and not before.rstrip().rstrip("\"'’”)").endswith((".", "!", "?", ":"))  # 'too "slowly."' ends one
         and text[previous[1] : start].strip(" \t") == "\n"
     )
 
@@ -302,10 +304,13 @@ LIST_CHARS = 800
 
 def lead_in(text: str, start: int, sentence: str) -> bool:
     """Whether the sentence at `start` introduces what follows: it ends with a colon, or it is not itself
-    a list item and ends without a full stop ("The supported types are")."""
+    a list item and ends without a full stop ("The supported types are"). A span closing a code block
+    (its last line a fence: a comment and the code under it) introduces nothing."""
     end = sentence.rstrip()
     if end.endswith(":"):
         return True
+    if _OPEN_FENCE.fullmatch(end[end.rfind("\n") + 1 :]):
+        return False
     line = text[text.rfind("\n", 0, start) + 1 : start + len(sentence)]  # from its line's start
     return not end.endswith((".", "!", "?", ";", ",")) and not LIST_ITEM.match(line)
 
@@ -418,10 +423,10 @@ def fold(text: str) -> str:
 
 
 def figure_value(number: str) -> str:
-    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5, 09 -> 9 (thousands separators already
-    removed)."""
+    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5, 09 -> 9, 09:30 -> 9:30, 0:52 as it is
+    (thousands separators already removed)."""
     whole, dot, part = number.partition(".")
-    whole = whole.lstrip("0") or "0"
+    whole = re.sub(r"^0+(?=\d)", "", whole)
     return (f"{whole}.{part}".rstrip("0").rstrip(".") or "0") if dot else whole
 
 

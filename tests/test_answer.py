@@ -1281,6 +1281,26 @@ def test_the_code_after_a_lead_in_is_its_block_past_tab_markers_and_at_most_bloc
     )
 
 
+def test_a_comment_closing_a_code_block_in_a_list_item_is_no_lead_in_to_the_next_items() -> None:
+    from engine.backends.extractive import candidates
+
+    changelog = (
+        "- Split a bind action over several `--bind` options with a leading `+`.\n"
+        "  ```sh\n"
+        "  # This is handy when you need the special execute form\n"
+        "  # to avoid parse errors and add more actions to the same key\n"
+        "  tool --bind 'ctrl-l:select-all+execute:less {+f}' --bind 'ctrl-l:+deselect-all'\n"
+        "  ```\n"
+        "- Fixed a parse error of a bind expression holding a plus character.\n"
+        "- Fixed reload when nothing matched\n"
+    )
+    shown = [c.display for c in candidates([Hit(1, "/d/CHANGELOG.md", 1, 8, None, "", changelog, 1.0)])]
+    comment = next(d for d in shown if "execute form" in d)
+    # the comment is quoted with its code, not as a lead-in read on into the changelog's next entries
+    assert "parse error of a bind" not in comment and "reload" not in comment
+    assert any(d.startswith("Fixed a parse error") for d in shown)
+
+
 def test_a_list_the_chunker_put_after_its_lead_in_is_quoted_with_it(engine: Engine, tmp_path: Path) -> None:
     root = tmp_path / "docs"
     para = " ".join(f"Streaming keeps memory flat while a large body arrives, piece {i}." for i in range(12))
@@ -1397,6 +1417,21 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
     opening = next(c.display for c in found if "FAT32" in c.text)
     assert opening.startswith("If the clock") and "//" not in opening
     assert "os.utime(" not in said.text
+    # ...and a doc comment's "///" (Rust, C#, Swift), whose sentence may end in a closing quote
+    rust = (
+        "impl Cache {\n"
+        "    /// Wipes the state cache, but saves and restores the current start\n"
+        "    /// state. Returns false when the search should give up.\n"
+        "    fn clear(&mut self) -> bool {\n"
+        '        // Give up if we\'re moving too "slowly."\n'
+        "        // A heuristic: assume the search is too slow below 10 bytes per state.\n"
+        "        self.flushes >= 3\n"
+    )
+    shown = [c.display for c in quoted(rust, "/src/dfa.rs")]
+    assert "Wipes the state cache, but saves and restores the current start state." in shown
+    assert "Returns false when the search should give up." in shown
+    assert 'Give up if we\'re moving too "slowly."' in shown
+    assert "A heuristic: assume the search is too slow below 10 bytes per state." in shown
 
 
 def test_a_block_comment_sentence_over_its_margin_lines_is_one_sentence() -> None:
@@ -1453,6 +1488,10 @@ def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_und
     assert said("In 1973, Nixon named William E. Simon as its head. J. R. R. Tolkien wrote.") == [
         "In 1973, Nixon named William E. Simon as its head.",
         "J. R. R. Tolkien wrote.",
+    ]
+    assert said("Quote #2: K. Mistry & Son, by hand. Fine.") == [
+        "Quote #2: K. Mistry & Son, by hand.",
+        "Fine.",
     ]
     assert said("After World War I. The war ended with vitamin A. Then more.") == [
         "After World War I.",
@@ -2396,3 +2435,28 @@ def test_a_question_about_how_the_code_works_is_backed_by_code_ranked_below_the_
         ASKS_MECHANISM.search(q)
         for q in ("How do I add an option?", "Where should we put the config?", "Why can't I import it?")
     )
+
+
+def test_a_clock_time_or_a_duration_is_one_figure() -> None:
+    log = "Race day. Finished in 2:17:42, target was under 2:20. Lunch at 12:05, 5 km split 0:26:05."
+    hits = [Hit(1, "/notes/running.md", 1, 1, None, "", log, 1.0)]
+    # "2:05" is not stated by the 2 and the 05 of other times
+    assert premise.unsupported_figures("My race took 2:05, so how far inside the target was I?", hits) == [
+        "2:05"
+    ]
+    assert premise.unsupported_figures("It took 2:17:42, why was that inside the 2:20 target?", hits) == []
+    assert answerability.figures("Lunch at 09:30 or 0:52") == {"9:30", "0:52"}
+
+
+def test_a_figure_said_only_of_another_unit_does_not_state_the_questions() -> None:
+    text = "On 64-bit targets each pointer takes 8 bytes. The bitmap may use up to 256 KB. Retries: 64."
+    hits = [Hit(1, "/src/backtrack.rs", 1, 1, None, "", text, 1.0)]
+    # 64 is written of bits and as a bare count: a bare 64 may be anything, so "64 KB" stands...
+    assert premise.unsupported_figures("How was the 64 KB ceiling chosen?", hits) == []
+    # ...but with only "64-bit" beside it, it does not, while the same unit, or another spelling of it, does
+    said_of_bits = [Hit(1, "/src/backtrack.rs", 1, 1, None, "", text.replace(" Retries: 64.", ""), 1.0)]
+    assert premise.unsupported_figures("How was the 64 KB ceiling chosen?", said_of_bits) == ["64 KB"]
+    assert premise.unsupported_figures("Why is the bitmap 256 kilobytes at most?", said_of_bits) == []
+    assert premise.unsupported_figures("Why are pointers 64 bits wide there?", said_of_bits) == []
+    # a figure whose word after it is no unit is stated as before ("8 entries" by "8 bytes")
+    assert premise.unsupported_figures("Why does it keep 8 entries?", said_of_bits) == []

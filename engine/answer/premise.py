@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from engine import english
 from engine.answer.answerability import chunk_text, figures, premises, stated_figures, window
 from engine.events import Hit
-from engine.text import STOP, content_terms, fold, question_terms, stem
+from engine.text import STOP, content_terms, figure_value, fold, question_terms, stem
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
@@ -70,12 +70,16 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
         return []
     texts = [chunk_text(h) for h in hits]
     have = frozenset[str]().union(*(stated_figures(t) for t in texts))
+    asked = _units(question)
+    units = _units("\n".join(texts))  # the unit of each figure the hits write in digits
     out: dict[str, str] = {}  # each figure once, said as the question first writes it
     for m in _SAID.finditer(question):
         figure, said = m.group(1), _said(m)
         value = next(iter(figures(figure)), "")
-        if value not in given or value in have or value in out:  # not the user's own ("set it to 60")
+        if value not in given or value in out:  # not the user's own ("set it to 60")
             continue
+        if value in have and not _other_units(asked.get(value, set()), units.get(value, set())):
+            continue  # stated: without a unit, or with the question's (not "64 bit" for "64 KB")
         if _VERSION.fullmatch(figure) and (figure.count(".") > 1 or said == figure):
             release = re.compile(rf"(?<![\d.]){re.escape(figure)}(?:\.\d+)*(?![\d])")
             finer = [f"{figure}.{d}" for d in range(10)]  # "3.23.0"... "3.23.9" (and 3.23.10 by its 3.23.1)
@@ -90,6 +94,28 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
             names = bool(content_terms(unit)) and unit not in english.CONNECTIVES and not unit.endswith("ly")
             out[value] = f"{m.group(1)} {m.group(2)}" if names else m.group(1)
     return list(out.values())
+
+
+_UNIT_AFTER = re.compile(r"[ \t\u00a0-]?([A-Za-zµ%]+)")
+
+
+def _units(text: str) -> dict[str, set[str | None]]:
+    """Each figure `text` writes in digits, with the unit of each time it is written (english.UNITS: the
+    word after it, or written on, "64KB"), None where no unit follows ("64 entries", "timeout = 30")."""
+    out: dict[str, set[str | None]] = {}
+    text = unicodedata.normalize("NFKC", text)
+    for m in english.FIGURE.finditer(text):
+        value = figure_value(m.group().lower().rstrip("stndrh").replace(",", ""))
+        after = _UNIT_AFTER.match(text, m.end())
+        out.setdefault(value, set()).add(english.UNITS.get(after.group(1).lower()) if after else None)
+    return out
+
+
+def _other_units(asked: set[str | None], said: set[str | None]) -> bool:
+    """Whether a figure the question writes with a unit (`asked`) is written in the text only with other
+    units (`said`): never where the text writes it once without one, or not in digits."""
+    want = asked - {None}
+    return bool(want) and bool(said) and None not in said and not want & said
 
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
@@ -402,10 +428,12 @@ def _names(question: str) -> list[tuple[str, str]]:
         if not before or before in _OPENS or m.group() in code or before.isdigit():
             continue  # a sentence's first word, code, a figure's unit ("64 KB")
         whole = re.sub(r"['’]\w*$", "", m.group()).rstrip("'’")
-        for part in whole.split("-"):
+        parts = whole.split("-")
+        for i, part in enumerate(parts):
             word = re.sub(r"['’]\w*$", "", part).rstrip("'’")
             if (
                 len(word) > 1
+                and not (i and parts[i - 1].lower() in english.EXCLUDING)  # "non-English": excluded
                 and any(c.isupper() for c in word)
                 and not english.ROMAN.fullmatch(word)
                 and word.lower() not in english.NOT_NAMES
@@ -418,8 +446,9 @@ def _names(question: str) -> list[tuple[str, str]]:
 def proper_names(question: str) -> list[str]:
     """The words a question writes with a capital (or in capitals), not opening a sentence, in order, once
     each: each part of a hyphenated word apart ("NQ-complete" -> NQ), a possessive or contraction dropped;
-    not one letter, a Roman numeral, a figure's unit ("64 KB"), a calendar or clock word
-    (english.NOT_NAMES), nor what the identifier check reads (code names, backticked words)."""
+    not a word a prefix excludes ("non-English"), not one letter, a Roman numeral, a figure's unit
+    ("64 KB"), a calendar or clock word (english.NOT_NAMES), nor what the identifier check reads (code
+    names, backticked words)."""
     return list(dict.fromkeys(name for name, _ in _names(question)))
 
 

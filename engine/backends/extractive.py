@@ -142,7 +142,7 @@ _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a li
 # a line of words (four or more, no code punctuation but a figure's point: "10.12"): what a comment
 # sentence's first line looks like
 _PROSE_LINE = re.compile(
-    r"[ \t]*(?:(?:#|//|\*)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
+    r"[ \t]*(?:(?:#|//[/!]?|\*)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
 )
 
 
