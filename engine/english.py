@@ -51,7 +51,7 @@ ASKS_MECHANISM = re.compile(
 # Figures are written in digits (with an ordinal or decade ending). Number words are read apart
 # (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure
-# is the digits. A clock time or a duration ("2:05", "12:05", "2:17:42") is one figure: its parts are no
+# is the digits. A clock time or a duration ("1:45", "11:45", "1:52:30") is one figure: its parts are no
 # figures of their own.
 FIGURE = re.compile(
     r"\d{1,2}(?::[0-5]\d){1,2}(?![\d:])|\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?", re.IGNORECASE
@@ -241,8 +241,8 @@ def roman(numeral: str) -> int:
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
-# Units a figure is written with, each spelling to its unit ("64 KB", "64KiB", "64 kilobytes"): a figure
-# said of one unit is another quantity than the same figure of another ("64 bit" is not "64 KB"; see
+# Units a figure is written with, each spelling to its unit ("32 MB", "32MiB", "32 megabytes"): a figure
+# said of one unit is another quantity than the same figure of another ("32-bit" is not "32 MB"; see
 # premise.unsupported_figures). Counts ("3 times", "5 entries") are no units: what they count is said in
 # too many ways.
 UNITS = {
@@ -255,20 +255,20 @@ UNITS = {
         "gb": "gb gib gigabyte gigabytes gbyte gbytes",
         "tb": "tb tib terabyte terabytes",
         "ns": "ns nanosecond nanoseconds",
-        "us": "us µs microsecond microseconds",
+        "us": "μs microsecond microseconds",
         "ms": "ms msec msecs millisecond milliseconds",
         "s": "s sec secs second seconds",
         "min": "min mins minute minutes",
         "h": "h hr hrs hour hours",
         "day": "day days",
         "week": "week weeks wk wks",
-        "month": "month months mo",
+        "month": "month months",
         "year": "year years yr yrs",
         "%": "% percent pct",
         "px": "px pixel pixels",
         "km": "km kilometre kilometres kilometer kilometers",
-        "mile": "mile miles mi",
-        "kg": "kg kilogram kilograms kilo kilos",
+        "mile": "mile miles",
+        "kg": "kg kilogram kilograms",
         "lb": "lb lbs",
     }.items()
     for spelling in spellings.split()
@@ -289,7 +289,7 @@ PREFIXES = frozenset(
     "a an ante anti auto bi co counter de dis en em ex extra hyper il im in inter ir micro mid mis multi "
     "non over post pre pro re semi sub super trans tri un under".split()
 )
-# A prefix that names a thing only to exclude it ("non-English characters", "non-Windows systems"): the
+# A prefix that names a thing only to exclude it ("non-Latin scripts", "non-Windows systems"): the
 # word after it is no thing the question takes a folder to mention (premise.proper_names).
 EXCLUDING = frozenset("non".split())
 

@@ -41,11 +41,11 @@ _ABBREVIATIONS = "".join(
         *("Rev.", "Lt.", "Col.", "Capt.", "Sgt.", "Mt.", "Fig.", "Figs."),
     )
 )
-# An initial in a name ("William E. Simon", "J. R. R. Tolkien", "quote #2: K. Mistry & Son"): one capital
-# and its stop, after a capitalised word, another initial, a sentence's end or a colon or comma, or opening
-# the text; a break after it is no sentence end ("vitamin A. Then" still is: the word before is not
-# capitalised; nor is "I", a numeral as often: "World War I. The").
-_INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?:;,]\s+)[A-HJ-Z]\.$")
+# An initial in a name ("William E. Simon", "J. R. R. Tolkien"): one capital and its stop, after a
+# capitalised word, another initial or a sentence's end, or opening the text; a break after it is no
+# sentence end ("vitamin A. Then" still is: the word before is not capitalised; nor is "I", a numeral
+# as often: "World War I. The").
+_INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?]\s+)[A-HJ-Z]\.$")
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -254,7 +254,9 @@ def comment_mark(text: str, at: int) -> re.Match[str] | None:
     return mark
 
 
-_COMMENT_THEN_CODE = re.compile(r"^[ \t]*(?:#|//[/!]?) [^\n]*[.!?][ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE)
+_COMMENT_THEN_CODE = re.compile(
+    r"^[ \t]*(?:#|//[/!]?) [^\n]*[.!?][\"'’”)]*[ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE
+)
 
 
 def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -283,7 +285,7 @@ def _continues_comment(text: str, previous: tuple[int, int], start: int) -> bool
         mark is not None
         and not _ITEM.match(text, mark.end())
         and comment_mark(text, first) is not None
-        and not before.rstrip().rstrip("\"'’”)").endswith((".", "!", "?", ":"))  # 'too "slowly."' ends one
+        and not before.rstrip().rstrip("\"'’”)").endswith((".", "!", "?", ":"))  # 'is "done."' ends one
         and text[previous[1] : start].strip(" \t") == "\n"
     )
 
@@ -310,7 +312,7 @@ def lead_in(text: str, start: int, sentence: str) -> bool:
     if end.endswith(":"):
         return True
     if _OPEN_FENCE.fullmatch(end[end.rfind("\n") + 1 :]):
-        return False
+        return False  # a bare fence ends the span: the block it closes (an opening one names its language)
     line = text[text.rfind("\n", 0, start) + 1 : start + len(sentence)]  # from its line's start
     return not end.endswith((".", "!", "?", ";", ",")) and not LIST_ITEM.match(line)
 
@@ -423,10 +425,10 @@ def fold(text: str) -> str:
 
 
 def figure_value(number: str) -> str:
-    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5, 09 -> 9, 09:30 -> 9:30, 0:52 as it is
+    """One spelling per figure: 5.0 and 5.00 -> 5, 2.50 -> 2.5, 09 -> 9, 09:30 -> 9:30, 0:45 as it is
     (thousands separators already removed)."""
     whole, dot, part = number.partition(".")
-    whole = re.sub(r"^0+(?=\d)", "", whole)
+    whole = re.sub(r"^0+(?=\d)", "", whole) or "0"
     return (f"{whole}.{part}".rstrip("0").rstrip(".") or "0") if dot else whole
 
 

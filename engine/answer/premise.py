@@ -72,14 +72,17 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
     have = frozenset[str]().union(*(stated_figures(t) for t in texts))
     asked = _units(question)
     units = _units("\n".join(texts))  # the unit of each figure the hits write in digits
+    in_words = frozenset[str]().union(*(english.written_figures(t) for t in texts))  # no unit read there
     out: dict[str, str] = {}  # each figure once, said as the question first writes it
     for m in _SAID.finditer(question):
         figure, said = m.group(1), _said(m)
         value = next(iter(figures(figure)), "")
         if value not in given or value in out:  # not the user's own ("set it to 60")
             continue
-        if value in have and not _other_units(asked.get(value, set()), units.get(value, set())):
-            continue  # stated: without a unit, or with the question's (not "64 bit" for "64 KB")
+        if value in have and (
+            value in in_words or not _other_units(asked.get(value, set()), units.get(value, set()))
+        ):
+            continue  # stated: without a unit, or with the question's (not "32-bit" for "32 MB")
         if _VERSION.fullmatch(figure) and (figure.count(".") > 1 or said == figure):
             release = re.compile(rf"(?<![\d.]){re.escape(figure)}(?:\.\d+)*(?![\d])")
             finer = [f"{figure}.{d}" for d in range(10)]  # "3.23.0"... "3.23.9" (and 3.23.10 by its 3.23.1)
@@ -96,7 +99,7 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
     return list(out.values())
 
 
-_UNIT_AFTER = re.compile(r"[ \t\u00a0-]?([A-Za-zµ%]+)")
+_UNIT_AFTER = re.compile(r"[ \t\u00a0-]?([A-Za-zμ%]+)")  # NFKC writes the micro sign as μ
 
 
 def _units(text: str) -> dict[str, set[str | None]]:
@@ -433,7 +436,7 @@ def _names(question: str) -> list[tuple[str, str]]:
             word = re.sub(r"['’]\w*$", "", part).rstrip("'’")
             if (
                 len(word) > 1
-                and not (i and parts[i - 1].lower() in english.EXCLUDING)  # "non-English": excluded
+                and not (i and parts[i - 1].lower() in english.EXCLUDING)  # "non-Latin": excluded
                 and any(c.isupper() for c in word)
                 and not english.ROMAN.fullmatch(word)
                 and word.lower() not in english.NOT_NAMES
@@ -446,7 +449,7 @@ def _names(question: str) -> list[tuple[str, str]]:
 def proper_names(question: str) -> list[str]:
     """The words a question writes with a capital (or in capitals), not opening a sentence, in order, once
     each: each part of a hyphenated word apart ("NQ-complete" -> NQ), a possessive or contraction dropped;
-    not a word a prefix excludes ("non-English"), not one letter, a Roman numeral, a figure's unit
+    not a word a prefix excludes ("non-Latin"), not one letter, a Roman numeral, a figure's unit
     ("64 KB"), a calendar or clock word (english.NOT_NAMES), nor what the identifier check reads (code
     names, backticked words)."""
     return list(dict.fromkeys(name for name, _ in _names(question)))
