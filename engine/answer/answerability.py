@@ -170,12 +170,17 @@ def stated_figures(text: str) -> frozenset[str]:
     what a question's figures are looked for in. A clock time or a duration, one figure, also states its
     leading part and each of its numbers ("11:45:30" states 11:45, 11, 45 and 30; a log line's time, a
     port mapping "22:22", a slice "items[10:20]"); not another time it holds ("1:45" in "11:45")."""
-    parts = {
+    return figures(text) | english.written_figures(text) | clock_parts(text)
+
+
+def clock_parts(text: str) -> frozenset[str]:
+    """What the clock times and durations of `text` state besides themselves: each one's leading part and
+    each of its numbers (stated_figures)."""
+    return frozenset(
         figure_value(part)
         for m in _CLOCK.finditer(unicodedata.normalize("NFKC", text))
         for part in (m.group().rsplit(":", 1)[0], *m.group().split(":"))
-    }
-    return figures(text) | english.written_figures(text) | parts
+    )
 
 
 _CLOCK = re.compile(r"(?<![\d:])\d{1,2}(?::[0-5]\d){1,2}(?![\d:])")

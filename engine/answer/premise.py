@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from engine import english
-from engine.answer.answerability import chunk_text, figures, premises, stated_figures, window
+from engine.answer.answerability import chunk_text, clock_parts, figures, premises, stated_figures, window
 from engine.events import Hit
 from engine.text import STOP, content_terms, figure_value, fold, question_terms, stem
 
@@ -253,7 +253,14 @@ def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[
     if not given:
         return frozenset(), frozenset()
     asked, said = figure_kinds(question), figure_kinds(text)
-    stated = frozenset(f for f in given & stated_figures(text) if _counts_alike(f, asked, said, text))
+    parts = clock_parts(text) - figures(
+        text
+    )  # a time's numbers: no unit of theirs ("01:30" is no 30 minutes)
+    stated = frozenset(
+        f
+        for f in given & stated_figures(text)
+        if _counts_alike(f, asked, said, text) and not (f in parts and _counted(asked.get(f, set())))
+    )
     other = {
         f
         for f in given - stated
