@@ -129,8 +129,11 @@ _NOTATION = re.compile(
 def without_examples(text: str) -> str:
     """`text` with the examples it gives (`_EXAMPLE`) and the notation it writes (`_NOTATION`) blanked
     out, its length and offsets kept: what is the user's own, not something the folder must hold."""
-    blank = lambda m: " " * len(m.group())  # noqa: E731
-    return _NOTATION.sub(blank, _EXAMPLE.sub(blank, text))
+    return _NOTATION.sub(_blank, _EXAMPLE.sub(_blank, text))
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
 
 
 # The stand-in names programmers give their own things in examples (RFC 3092's metasyntactic variables;

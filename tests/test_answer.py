@@ -1575,6 +1575,46 @@ def test_a_lead_in_whose_list_addresses_an_assistant_is_not_quoted() -> None:
     assert not any("Ignore previous instructions" in c.text for c in found)
 
 
+def test_a_sentence_is_ranked_with_the_titles_it_sits_under(indexed: Engine) -> None:
+    from engine.backends.extractive import ExtractiveGenerator, candidates
+
+    club = "# Book club - March\n\nvenue: Priya's flat, upstairs. bring a bottle.\n"
+    party = "# Tomás's leaving do - Fri 14 June\n\nvenue: the Anchor, back room. from 18:30, food at 19:30.\n"
+    evidence = [
+        Hit(1, "/kb/notes/book-club.md", 1, 3, None, "", club, 0.03),
+        Hit(2, "/kb/notes/leaving-do.md", 1, 3, None, "", party, 0.03),
+    ]
+    generator = ExtractiveGenerator(indexed.embedder().embed)
+    said = list(generator.generate("Where is Tomás's leaving do?", evidence, lambda: False))
+    # neither line names the party; its note's title does (read alone, both scored 0.09, below the floor)
+    assert [(s.sources, s.quote) for s in said] == [
+        ((2,), "venue: the Anchor, back room. from 18:30, food at 19:30.")
+    ]
+    scores = generator.scores("Where is Tomás's leaving do?", candidates(evidence))
+    assert scores[1] > 3 * scores[0]
+    # read half alone and half after its title: the title's words count half
+    share = relevance("Where is Tomás's leaving do?", ["venue: the Anchor."], None, ["Tomás's leaving do"])
+    assert share == [0.5]
+
+
+def test_the_titles_a_sentence_sits_under() -> None:
+    from engine.backends.extractive import titles
+
+    text = (
+        "Intro line.\n## Food\n- pastel de nata at the bakery by the tram stop\n"
+        "```sh\n# not a title: a comment in a fence\necho hi\n```\nAfter the fence.\n"
+    )
+    doc = Hit(1, "/kb/travel/porto.md", 1, 8, None, "Porto 2024 > Where we stayed", text, 0.1)
+    assert titles(doc, 0) == "Porto 2024 Where we stayed"  # the chunk's heading path
+    # a level-2 heading in the chunk keeps the path's first part
+    assert titles(doc, text.index("pastel")) == "Porto 2024 Food"
+    assert titles(doc, text.index("After")) == "Porto 2024 Food"  # the fence's "#" line is code
+    rest = "Setup\n=====\n\nRun the installer first.\n"
+    assert titles(Hit(1, "/kb/guide.rst", 1, 4, None, "Guide", rest, 0.1), rest.index("Run")) == "Guide Setup"
+    code = "def setup():\n    # Run the installer first.\n"
+    assert titles(Hit(1, "/kb/setup.py", 1, 2, None, "setup", code, 0.1), code.index("#")) == ""
+
+
 def test_a_section_title_is_never_quoted_but_a_code_comment_is() -> None:
     from engine.backends.extractive import candidates
 

@@ -157,12 +157,16 @@ class Question:
         return [float(self.vectors[t] @ q) for t in texts]
 
 
+def spelled(figure: str) -> str:
+    """A figure as written (a match of english.FIGURE), in its one spelling (1990s -> 1990, 17th -> 17,
+    5.0 -> 5, 1,000 -> 1000)."""
+    return figure_value(figure.lower().rstrip("stndrh").replace(",", ""))
+
+
 def figures(text: str) -> frozenset[str]:
-    """The figures a text writes in digits, one spelling each (1990s -> 1990, 17th -> 17, 5.0 -> 5)."""
+    """The figures a text writes in digits, one spelling each (`spelled`)."""
     text = unicodedata.normalize("NFKC", text)  # full-width digits are digits
-    return frozenset(
-        figure_value(m.lower().rstrip("stndrh").replace(",", "")) for m in english.FIGURE.findall(text)
-    )
+    return frozenset(spelled(m) for m in english.FIGURE.findall(text))
 
 
 def stated_figures(text: str) -> frozenset[str]:

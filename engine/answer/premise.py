@@ -33,9 +33,17 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from engine import english
-from engine.answer.answerability import chunk_text, clock_parts, figures, premises, stated_figures, window
+from engine.answer.answerability import (
+    chunk_text,
+    clock_parts,
+    figures,
+    premises,
+    spelled,
+    stated_figures,
+    window,
+)
 from engine.events import Hit
-from engine.text import STOP, content_terms, figure_value, fold, question_terms, stem
+from engine.text import STOP, content_terms, fold, question_terms, stem
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
@@ -108,7 +116,7 @@ def _units(text: str) -> dict[str, set[str | None]]:
     out: dict[str, set[str | None]] = {}
     text = unicodedata.normalize("NFKC", text)
     for m in english.FIGURE.finditer(text):
-        value = figure_value(m.group().lower().rstrip("stndrh").replace(",", ""))
+        value = spelled(m.group())
         after = _UNIT_AFTER.match(text, m.end())
         out.setdefault(value, set()).add(english.UNITS.get(after.group(1).lower()) if after else None)
     return out
@@ -253,9 +261,8 @@ def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[
     if not given:
         return frozenset(), frozenset()
     asked, said = figure_kinds(question), figure_kinds(text)
-    parts = clock_parts(text) - figures(
-        text
-    )  # a time's numbers: no unit of theirs ("01:30" is no 30 minutes)
+    # the numbers of a time the text writes, which count nothing ("01:30" states no 30 minutes)
+    parts = clock_parts(text) - figures(text)
     stated = frozenset(
         f
         for f in given & stated_figures(text)

@@ -76,6 +76,11 @@ _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 _TITLED = frozenset(".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb".split())
 
 
+def suffix(hit: Hit) -> str:
+    """The passage's file's extension, lower case (".md")."""
+    return PurePosixPath(hit.path.replace("\\", "/")).suffix.lower()
+
+
 def _underlines(line: str, title: str) -> bool:
     return bool(_UNDERLINE.fullmatch(line)) and len(line.strip()) >= len(title.strip())
 
@@ -83,7 +88,7 @@ def _underlines(line: str, title: str) -> bool:
 def title(hit: Hit, start: int, end: int) -> bool:
     """Whether the sentence at hit.text[start:end] is a section title (see above)."""
     raw = hit.text[start:end].strip()
-    titled = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() in _TITLED
+    titled = suffix(hit) in _TITLED
     if titled and (hit.text.count("```", 0, start) + hit.text.count("~~~", 0, start)) % 2 == 1:
         return False  # inside a code fence
     lines = raw.split("\n")
@@ -107,6 +112,7 @@ class Candidate:
     order: int
     display: str = ""  # what the answer shows (table rows get their column names)
     focus: str = ""  # what is scored, when not the display: a lead-in is ranked by its own sentence
+    under: str = ""  # the titles it sits under (`titles`), which it is ranked with
 
     @property
     def said(self) -> str:
@@ -229,7 +235,7 @@ def is_code(hit: Hit, quote: str) -> bool:
     at = hit.text.find(quote)
     if at >= 0 and in_literal_block(hit.text, at):
         return True
-    document = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() in _TITLED
+    document = suffix(hit) in _TITLED
     if document and at >= 0 and opens_indented(hit.text, at) and any(_CODE_LINE.match(x) for x in lines):
         return True
     found = extractor_for(Path(hit.path))
@@ -419,6 +425,35 @@ def in_release(display: str, hit: Hit) -> str:
     return f"{said}: {display}"
 
 
+def titles(hit: Hit, start: int) -> str:
+    """The titles the sentence at hit.text[start:] sits under, in a titled document: the chunk's heading
+    path, then the last title line above it in the chunk (a Markdown heading of level L keeps the first
+    L-1 parts of the path, a reST title the first). A note's lines rarely repeat its title ("# Kofi +
+    Lena's wedding" over "venue: Orchard Barn"): read without it, a question's words only match the
+    lines that mention them in passing. Empty in other files, whose heading path is a code symbol."""
+    if suffix(hit) not in _TITLED:
+        return ""
+    parts = [p.strip() for p in hit.heading.split(" > ") if p.strip()]
+    lines = hit.text[: hit.text.rfind("\n", 0, start) + 1].split("\n")[:-1]  # the lines above its own
+    fenced = (hit.text.count("```", 0, start) + hit.text.count("~~~", 0, start)) % 2 == 1
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if fenced or "```" in line or "~~~" in line:
+            fenced = fenced != ("```" in line or "~~~" in line)
+            continue
+        if _ATX.match(line):
+            level = len(line.strip()) - len(line.strip().lstrip("#"))
+            return plain(" ".join([*parts[: level - 1], line.strip().lstrip("#").strip()]))
+        if (
+            i + 1 < len(lines)
+            and line.strip()
+            and _underlines(lines[i + 1], line)
+            and not _UNDERLINE.fullmatch(line)
+        ):
+            return plain(" ".join([*parts[:1], line.strip()]))
+    return plain(" ".join(parts))
+
+
 def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> list[Candidate]:
     """Every sentence of the evidence that may be quoted, in order. `asked`: the figures of a question
     that asks for one, which a title stating another may then answer (see figure_title)."""
@@ -426,7 +461,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
         spans = split_sentences(hit.text)
-        paged = PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() == ".pdf"
+        paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
             raw = hit.text[start:end]
             if paged and len(spans) > 1 and cut_off(raw, i == 0, i + 1 == len(spans)):
@@ -468,12 +503,21 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
                 said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
                 display = " ".join(f"{lead} {said} {items[-1]}".split())
-                out.append(Candidate(n, text, len(out), in_release(display, hit), lead))
+                out.append(Candidate(n, text, len(out), in_release(display, hit), lead, titles(hit, start)))
                 continue
             if block:  # shown with its lines, ranked on the lead-in and the code's words
                 lead = plain(clean(hit.text[start:end]))
                 display = f"{lead}\n{plain_lines(block)}"
-                out.append(Candidate(n, text, len(out), in_release(display, hit), f"{lead} {plain(block)}"))
+                out.append(
+                    Candidate(
+                        n,
+                        text,
+                        len(out),
+                        in_release(display, hit),
+                        f"{lead} {plain(block)}",
+                        titles(hit, start),
+                    )
+                )
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             if header:
@@ -483,7 +527,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 at = hit.text.find(text, start)
                 prefix = hit.text[hit.text.rfind("\n", 0, at) + 1 : at]  # the first line's indentation
                 display = plain_lines(text, len(prefix.expandtabs(4)) if prefix.isspace() else 0)
-                out.append(Candidate(n, text, len(out), display, plain(text)))
+                out.append(Candidate(n, text, len(out), display, plain(text), titles(hit, start)))
                 continue
             else:
                 display = plain(raw if raw.lstrip().startswith("|") else text)
@@ -491,7 +535,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                     continue
             dated = in_release(display, hit)  # ranked as before, and on a version the question names
             focus = f"{display} {release(hit)[1]}" if dated != display else ""
-            out.append(Candidate(n, text, len(out), dated, focus))
+            out.append(Candidate(n, text, len(out), dated, focus, titles(hit, start)))
     return distinct(out)
 
 
@@ -555,7 +599,8 @@ class ExtractiveGenerator:
         self.weight = weight  # of the answer check's probability beside the relevance (proposed)
 
     def scores(self, question: str, found: list[Candidate]) -> list[float]:
-        return relevance(question, [c.focus or c.display or c.text for c in found], self.embed)
+        texts = [c.focus or c.display or c.text for c in found]
+        return relevance(question, texts, self.embed, [c.under for c in found])
 
     def scored(self, question: str, evidence: Sequence[Hit]) -> list[tuple[float, float, Candidate]]:
         """Every candidate sentence as (relevance, relevance less its source's rank prior, sentence),
