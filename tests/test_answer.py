@@ -307,6 +307,8 @@ def test_the_extractive_answer_passes_over_a_sentence_the_check_rejects_and_repo
         "The monitoring tool collects metrics."
     )
     assert "answer check" in shown.unanswering[0] and "< 0.50" in shown.unanswering[0]
+    # the score a refusal reports is the best of what the check rejected, never of what it accepted
+    assert 0.0 < shown.best < 0.5
     # nothing the check accepts: nothing proposed, every judged sentence reported, the best score kept
     checker.model = answerability.Model(("novelty",), (0.0,), (1.0,), (40.0,), -40.0, 0.5)
     shown = Shown(answerability.Checker(question, None, None), evidence)

@@ -290,14 +290,17 @@ class Shown:
         self.kept: list[AnswerSentence] = []
         self.unanswering: list[str] = []
         self.repaired = 0
-        self.best = 0.0  # the check's best probability over every sentence judged
+        # the check's best probability over the sentences it judged not to answer, what a refusal reports:
+        # not over every sentence judged, where one the generator's ranking accepted on its own text can
+        # have been verified as a shorter quote the check rejects ("0.69, below the line 0.28")
+        self.best = 0.0
 
     def answers(self, text: str, quotes: Sequence[tuple[str, int]]) -> bool:
         """Whether the answer check judges a sentence (its text, its quotes and their sources) to answer
         the question; one that does not is reported as dropped."""
         judged = self.checker.judge([(quote, self.evidence[source - 1]) for quote, source in quotes])
-        self.best = max(self.best, judged.probability)
         if not judged.answers:
+            self.best = max(self.best, judged.probability)
             score = " < ".join(apart(judged.probability, judged.threshold))
             self.unanswering.append(f"{text} (does not answer the question: answer check {score})")
         return judged.answers
