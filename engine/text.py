@@ -404,10 +404,10 @@ def relevance(
     """How well each text answers the question: 0.5 x cosine (when vectors exist) + 0.5 x the share of
     the question's content words (and dotted numbers: versions) it holds. The extractive generator ranks
     sentences with it too. `titles`: the titles each text sits under ("" for none); a text under titles
-    scores the mean of its own score and its score read after them ("Kofi + Lena's wedding: venue:
-    Orchard Barn"), so a title's words count half. Measured over 16 sets (session 51), read after its
-    titles alone a sentence took its section's topic for its own: every line under a title that names
-    the question's words rose with it (Black's isort section over "Black defaults to 88 characters")."""
+    scores the mean of its own score and its score read after them ("Tomás's leaving do: venue: the
+    Anchor"), so a title's words count half. Measured over 16 sets (session 51), read after its titles
+    alone a sentence took its section's topic for its own: every line under a title that names the
+    question's words rose with it, above the line elsewhere that answers."""
     terms = set(question_terms(question)) | dotted(question)
 
     def share(text: str) -> float:

@@ -292,7 +292,8 @@ class Shown:
         self.repaired = 0
         # the check's best probability over the sentences it judged not to answer, what a refusal reports:
         # not over every sentence judged, where one the generator's ranking accepted on its own text can
-        # have been verified as a shorter quote the check rejects ("0.69, below the line 0.28")
+        # have been judged again, as its citation's normalized quote, and rejected ("0.69, below the line
+        # 0.28")
         self.best = 0.0
 
     def answers(self, text: str, quotes: Sequence[tuple[str, int]]) -> bool:

@@ -428,8 +428,8 @@ def in_release(display: str, hit: Hit) -> str:
 def titles(hit: Hit, start: int) -> str:
     """The titles the sentence at hit.text[start:] sits under, in a titled document: the chunk's heading
     path, then the last title line above it in the chunk (a Markdown heading of level L keeps the first
-    L-1 parts of the path, a reST title the first). A note's lines rarely repeat its title ("# Kofi +
-    Lena's wedding" over "venue: Orchard Barn"): read without it, a question's words only match the
+    L-1 parts of the path, a reST title the first). A note's lines rarely repeat its title ("# Tomás's
+    leaving do" over "venue: the Anchor, back room"): read without it, a question's words only match the
     lines that mention them in passing. Empty in other files, whose heading path is a code symbol."""
     if suffix(hit) not in _TITLED:
         return ""
