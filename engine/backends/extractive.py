@@ -81,6 +81,11 @@ def suffix(hit: Hit) -> str:
     return PurePosixPath(hit.path.replace("\\", "/")).suffix.lower()
 
 
+def _in_fence(text: str, at: int) -> bool:
+    """Whether offset `at` of `text` sits inside a ``` or ~~~ code fence."""
+    return (text.count("```", 0, at) + text.count("~~~", 0, at)) % 2 == 1
+
+
 def _underlines(line: str, title: str) -> bool:
     return bool(_UNDERLINE.fullmatch(line)) and len(line.strip()) >= len(title.strip())
 
@@ -89,7 +94,7 @@ def title(hit: Hit, start: int, end: int) -> bool:
     """Whether the sentence at hit.text[start:end] is a section title (see above)."""
     raw = hit.text[start:end].strip()
     titled = suffix(hit) in _TITLED
-    if titled and (hit.text.count("```", 0, start) + hit.text.count("~~~", 0, start)) % 2 == 1:
+    if titled and _in_fence(hit.text, start):
         return False  # inside a code fence
     lines = raw.split("\n")
     if titled and len(lines) == 2:
@@ -435,11 +440,12 @@ def titles(hit: Hit, start: int) -> str:
         return ""
     parts = [p.strip() for p in hit.heading.split(" > ") if p.strip()]
     lines = hit.text[: hit.text.rfind("\n", 0, start) + 1].split("\n")[:-1]  # the lines above its own
-    fenced = (hit.text.count("```", 0, start) + hit.text.count("~~~", 0, start)) % 2 == 1
+    fenced = _in_fence(hit.text, start)
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i]
-        if fenced or "```" in line or "~~~" in line:
-            fenced = fenced != ("```" in line or "~~~" in line)
+        fence = "```" in line or "~~~" in line
+        if fenced or fence:
+            fenced = fenced != fence
             continue
         if _ATX.match(line):
             level = len(line.strip()) - len(line.strip().lstrip("#"))
@@ -498,26 +504,19 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 continue
             if all(_IMPORT.match(line) for line in text.split("\n") if line.strip()):
                 continue  # an import names a module and says nothing of what it does
+            under = titles(hit, start)  # what it is ranked with besides its own words
             if lines:
                 lead = plain(clean(raw))
                 items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
                 said = " ".join(i if i.endswith((".", "!", "?")) else f"{i};" for i in items[:-1])
                 display = " ".join(f"{lead} {said} {items[-1]}".split())
-                out.append(Candidate(n, text, len(out), in_release(display, hit), lead, titles(hit, start)))
+                out.append(Candidate(n, text, len(out), in_release(display, hit), lead, under))
                 continue
             if block:  # shown with its lines, ranked on the lead-in and the code's words
                 lead = plain(clean(hit.text[start:end]))
                 display = f"{lead}\n{plain_lines(block)}"
-                out.append(
-                    Candidate(
-                        n,
-                        text,
-                        len(out),
-                        in_release(display, hit),
-                        f"{lead} {plain(block)}",
-                        titles(hit, start),
-                    )
-                )
+                focus = f"{lead} {plain(block)}"
+                out.append(Candidate(n, text, len(out), in_release(display, hit), focus, under))
                 continue
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             if header:
@@ -527,7 +526,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 at = hit.text.find(text, start)
                 prefix = hit.text[hit.text.rfind("\n", 0, at) + 1 : at]  # the first line's indentation
                 display = plain_lines(text, len(prefix.expandtabs(4)) if prefix.isspace() else 0)
-                out.append(Candidate(n, text, len(out), display, plain(text), titles(hit, start)))
+                out.append(Candidate(n, text, len(out), display, plain(text), under))
                 continue
             else:
                 display = plain(raw if raw.lstrip().startswith("|") else text)
@@ -535,7 +534,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                     continue
             dated = in_release(display, hit)  # ranked as before, and on a version the question names
             focus = f"{display} {release(hit)[1]}" if dated != display else ""
-            out.append(Candidate(n, text, len(out), dated, focus, titles(hit, start)))
+            out.append(Candidate(n, text, len(out), dated, focus, under))
     return distinct(out)
 
 
