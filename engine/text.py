@@ -56,9 +56,11 @@ SENTENCE_END = re.compile(
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
     # a numbered section's title on a line of its own, after a sentence's end or opening the text (a PDF's
-    # "6.3 Installing packages", which has no underline and no blank line; capitalised and short, not a
-    # wrapped line of prose that opens with a figure, "2.5 million people lost ..."): the break, never quoted
-    r"|(?:\A|(?<=[.!?:])[ \t]*\n)[ \t]*\d+(?:\.\d+)+\.?[ \t]+(?![^\n]*[.!?][ \t])[A-Z(`'\"][^\n]{0,50}"
+    # "6.3 Installing packages", which has no underline and no blank line, or an HTML page's "4.2 – Error
+    # handling", its number set off by a dash; capitalised and short, not a wrapped line of prose that opens
+    # with a figure, "2.5 million people lost ..."): the break, never quoted
+    r"|(?:\A|(?<=[.!?:])[ \t]*\n)[ \t]*\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?(?![^\n]*[.!?][ \t])"
+    r"[A-Z(`'\"][^\n]{0,50}"
     r"(?<![.,;:!?])\n"
     rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"
     r"|(?<=[a-z]{4}[.!?])\d{1,2}\s+(?=[A-Z])"  # a footnote's mark after the full stop: "is available.3 On"

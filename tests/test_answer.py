@@ -1567,6 +1567,16 @@ def test_a_pdf_pages_numbered_title_and_footnote_mark_end_sentences() -> None:
     prose = "Costs rose.\n2.5 million people lost their jobs in the\nsecond quarter.\n"
     assert [" ".join(prose[a:b].split()) for a, b in split_sentences(prose)][-1].startswith("2.5 million")
     assert len(split_sentences("Use 2.0.\n2.1 is the version we test. Then more")) == 3
+    # an HTML page's numbered title sets its number off by a dash: a title still, never part of the
+    # sentence below it (where its number read as a release the question's version is not)
+    html = (
+        "It may change between versions.\n4.2 \u2013 Changes in the Library\nThe old loader\nwas removed.\n"
+    )
+    assert [" ".join(html[a:b].split()) for a, b in split_sentences(html)] == [
+        "It may change between versions.",
+        "The old loader was removed.",
+    ]
+    assert len(split_sentences("Costs rose.\n2.5 - the ratio we saw\nlast year.")) == 2  # not capitalised
 
 
 def test_a_lead_in_whose_list_addresses_an_assistant_is_not_quoted() -> None:
@@ -1613,8 +1623,11 @@ def test_the_titles_a_sentence_sits_under() -> None:
     assert titles(doc, text.index("After")) == "Porto 2024 Food"  # the fence's "#" line is code
     rest = "Setup\n=====\n\nRun the installer first.\n"
     assert titles(Hit(1, "/kb/guide.rst", 1, 4, None, "Guide", rest, 0.1), rest.index("Run")) == "Guide Setup"
-    code = "def setup():\n    # Run the installer first.\n"
-    assert titles(Hit(1, "/kb/setup.py", 1, 2, None, "setup", code, 0.1), code.index("#")) == ""
+    # a code file's sentence sits under its file and its symbol, read as words
+    code = "def run_setup():\n    # Run the installer first.\n"
+    hit = Hit(1, "/kb/installer.py", 1, 2, None, "SetupTask.run_setup", code, 0.1)
+    assert titles(hit, code.index("#")) == "installer Setup Task run setup"
+    assert titles(replace(hit, path="/kb/lib.go", heading=""), code.index("#")) == "lib"
 
 
 def test_a_section_title_is_never_quoted_but_a_code_comment_is() -> None:

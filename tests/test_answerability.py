@@ -275,3 +275,17 @@ def test_a_fitted_check_that_names_a_missing_model_says_so(monkeypatch: pytest.M
     with pytest.raises(MissingModel, match="not the one it was fitted with"):
         Checker("Who was the first keeper?", None, None)
     answerability.answer_model.cache_clear()
+
+
+def test_a_verified_quote_is_judged_with_the_sentences_around_it_as_the_ranking_judged_it() -> None:
+    # a citation keeps its quote normalized (one space for the line break, straight quotes): the check
+    # finds it in the passage all the same, and reads the sentences around it, as for the raw sentence
+    text = (
+        "Intro line here.\nThe ‘snooze’ option delays\nevery alarm by ten minutes. Set it per device.\nEnd."
+    )
+    raw = "The ‘snooze’ option delays\nevery alarm by ten minutes."
+    quote = "The 'snooze' option delays every alarm by ten minutes."
+    assert answerability.window(quote, text) == answerability.window(raw, text) != quote
+    hit = Hit(1, "/kb/alarms.md", 1, 4, None, "Alarms", text, 0.1)
+    context = [answerability.model_passage(q, hit).split(" [SEP] ")[1] for q in (quote, raw)]
+    assert context[0] == context[1] == "Intro line here. Set it per device."

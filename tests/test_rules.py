@@ -207,6 +207,29 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
         assert found is not None and f'"{other}"' in found[1], question
         both = docs + passage(f"It changed again, {other} being the date.")
         assert premise.contradicted(question, [said, both[1].text]) is None
+    # a section's number opening the title above the quote numbers the section: no release said otherwise
+    # (the quote runs over a line break, and is read with the lines around it all the same)
+    manual = passage(
+        "It may change between versions.\n4.2 \u2013 Changes in the Library\nThe old loader was removed\n"
+        "from the core.\n",
+        path="/docs/manual.html",
+    )
+    asked = "In Tool 5.1 the old loader was removed from the core, so why does it still load plugins?"
+    quote = "The old loader was removed from the core."
+    assert rules.after(context(asked, manual), [cited(quote, manual[0])], rule) is None
+    release = passage("In version 4.2 the old loader was removed\nfrom the core.\n")
+    said = "In version 4.2 the old loader was removed from the core."
+    found = rules.after(context(asked, release), [cited(said, release[0])], rule)
+    assert found is not None and '"Tool 5.1"' in found[1]
+    # a neighbouring sentence's figure may be another thing's (an example's version): only the quote, its
+    # heading and its title say otherwise of the question's figure; a neighbour may still state it
+    updates = passage(
+        "For example, a package at 1.4-5 gets 1.4-5+stable1.\nStable updates end in +stableN.\n"
+    )
+    asked = "My package is at 2.1-3. Which suffix marks its stable update?"
+    quote = "Stable updates end in +stableN."
+    assert rules.after(context(asked, updates), [cited(quote, updates[0])], rule) is None
+    assert premise.contradicted(asked, [updates[0].text]) is not None  # read as one text, it would be
     # the user's own figure is no premise: "How do I set it to 30 seconds?" over "the default is 10 seconds"
     docs = passage("The default timeout is 10 seconds.")
     assert (

@@ -20,8 +20,9 @@ One more is checked after the answer, against what it shows (`contradicted`):
 
 - A figure the answer says otherwise ("Who developed the theory in 1974?" answered "In 1967, Blum
   developed the theory"; "Why was 3.7 dropped in 2.1.0?" answered "2.2.0: Drop support for Python 3.7"):
-  the sentences shown, with the lines around them and their heading, never state the question's figure
-  but state another of the same kind (counting the same unit, a release, a year). The figure is stated
+  the sentences shown, with the lines around them and their heading, never state the question's figure,
+  and one of them (itself, its heading or its title: not a neighbour, which may speak of another thing)
+  states another of the same kind (counting the same unit, a release, a year). The figure is stated
   somewhere in the folders, so the check before the model lets it through; the sentence that answers is
   the one that says the premise is false.
 """
@@ -31,6 +32,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from engine import english
 from engine.answer.answerability import (
@@ -233,11 +235,35 @@ def section_title(quote: str, text: str) -> str:
     return found[-1] if found else ""
 
 
-def shown_text(quote: str, hit: Hit) -> str:
-    """What an answer shows of a quote for `contradicted`: its sentence with those either side, the
-    chunk's heading and the title it sits under inside the chunk (where a release or a year a quote
-    leaves implicit usually sits)."""
-    return ". ".join((window(quote, hit.text), hit.heading, section_title(quote, hit.text)))
+# A section's number opening a title, on a line or in a heading path ("8.1 – Incompatibilities", "## 8.1 –
+# Incompatibilities", "Manual > 6.3 Installing packages"): it numbers the section, and says nothing of a
+# release or a count. Not a release's own title ("2.0.0 (2024-05-01)", "24.1.0"), which no word follows.
+_SECTION_NUMBER = re.compile(
+    r"(?:^|(?<= > ))[ \t]*(?:#{1,6}[ \t]+)?\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?(?=[A-Z][a-z])",
+    re.MULTILINE,
+)
+
+
+class Shown(NamedTuple):
+    """What an answer shows of a quote, for `contradicted`: `around`, the quote's sentence with those either
+    side, and `said`, the quote alone; each with the chunk's heading and the title the quote sits under
+    inside the chunk (where a release or a year a quote leaves implicit usually sits), less the numbers
+    sections' titles open with."""
+
+    around: str
+    said: str
+
+
+def shown_text(quote: str, hit: Hit) -> Shown:
+    """What an answer shows of a quote (`Shown`). A neighbouring sentence may state the question's figure,
+    so the quote's window counts for it; only what the quote itself, its heading or its title says counts
+    against it: a neighbour's figure may be another thing's (an example's version, the next item's)."""
+    titles = (hit.heading, section_title(quote, hit.text))
+    around, said = (
+        ". ".join(_SECTION_NUMBER.sub("", part) for part in (x, *titles))
+        for x in (window(quote, hit.text), quote)
+    )
+    return Shown(around, said)
 
 
 # A figure said as already there: after a definite article or a possessive ("the 12 weeks of leave")
@@ -253,13 +279,15 @@ def given_figures(question: str) -> frozenset[str]:
     return premises(question) | {f for m in _PRESUPPOSED.finditer(question) for f in figures(m.group(1))}
 
 
-def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Of the figures a question takes as given (`given_figures`): those `text` states, and those it does not
-    state while it states another figure of the same kind, one the question does not name ("3.7" in
-    "Why was 3.7 dropped in 2.1.0?" says nothing against 2.1.0): what `contradicted` reads of one quote."""
+def figure_support(question: str, shown: Shown | str) -> tuple[frozenset[str], frozenset[str]]:
+    """Of the figures a question takes as given (`given_figures`): those what is shown states (around the
+    quote: `Shown`), and those it does not state while the quote states another figure of the same kind, one
+    the question does not name ("3.7" in "Why was 3.7 dropped in 2.1.0?" says nothing against 2.1.0): what
+    `contradicted` reads of one quote. A text alone is both around and said."""
     given = given_figures(question)
     if not given:
         return frozenset(), frozenset()
+    text, quoted = (shown, shown) if isinstance(shown, str) else shown
     asked, said = figure_kinds(question), figure_kinds(text)
     # the numbers of a time the text writes, which count nothing ("01:30" states no 30 minutes)
     parts = clock_parts(text) - figures(text)
@@ -268,15 +296,16 @@ def figure_support(question: str, text: str) -> tuple[frozenset[str], frozenset[
         for f in given & stated_figures(text)
         if _counts_alike(f, asked, said, text) and not (f in parts and _counted(asked.get(f, set())))
     )
+    against = said if quoted == text else figure_kinds(quoted)
     other = {
         f
         for f in given - stated
-        if asked.get(f) and any(g not in given and asked[f] & kinds for g, kinds in said.items())
+        if asked.get(f) and any(g not in given and asked[f] & kinds for g, kinds in against.items())
     }
     return stated, frozenset(other)
 
 
-def contradicted(question: str, texts: Sequence[str]) -> tuple[str, int] | None:
+def contradicted(question: str, texts: Sequence[Shown | str]) -> tuple[str, int] | None:
     """A figure the question takes as given that none of `texts` (what the answer shows: `shown_text` of
     each quote) states while one of them states another figure of the same kind: the figure as the
     question writes it and the index of that text; None when the answer says nothing against the
