@@ -1623,11 +1623,8 @@ def test_the_titles_a_sentence_sits_under() -> None:
     assert titles(doc, text.index("After")) == "Porto 2024 Food"  # the fence's "#" line is code
     rest = "Setup\n=====\n\nRun the installer first.\n"
     assert titles(Hit(1, "/kb/guide.rst", 1, 4, None, "Guide", rest, 0.1), rest.index("Run")) == "Guide Setup"
-    # a code file's sentence sits under its file and its symbol, read as words
-    code = "def run_setup():\n    # Run the installer first.\n"
-    hit = Hit(1, "/kb/installer.py", 1, 2, None, "SetupTask.run_setup", code, 0.1)
-    assert titles(hit, code.index("#")) == "installer Setup Task run setup"
-    assert titles(replace(hit, path="/kb/lib.go", heading=""), code.index("#")) == "lib"
+    code = "def setup():\n    # Run the installer first.\n"
+    assert titles(Hit(1, "/kb/setup.py", 1, 2, None, "setup", code, 0.1), code.index("#")) == ""
 
 
 def test_a_section_title_is_never_quoted_but_a_code_comment_is() -> None:

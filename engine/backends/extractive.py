@@ -73,7 +73,6 @@ _MARKUP = re.compile(r"^\s*(?:#+\s+|//+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*|[
 # so it is never quoted.
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _TITLED = frozenset(".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb".split())
 
 
@@ -436,14 +435,9 @@ def titles(hit: Hit, start: int) -> str:
     path, then the last title line above it in the chunk (a Markdown heading of level L keeps the first
     L-1 parts of the path, a reST title the first). A note's lines rarely repeat its title ("# Tomás's
     leaving do" over "venue: the Anchor, back room"): read without it, a question's words only match the
-    lines that mention them in passing. In another file (code, a PDF, data), a sentence sits under its
-    file's name and its heading path, a code symbol, read as words ("cache.go", "DateTime.convert": "cache
-    Date Time convert"): while only documents' sentences were read under their titles, they outranked the
-    docstring or comment that answers a question about code (session 52, over 16 sets: a docs set's
-    answers cited its gold files 65 -> 71 %, one code set's one more false refusal)."""
+    lines that mention them in passing. Empty in other files, whose heading path is a code symbol."""
     if suffix(hit) not in _TITLED:
-        named = [Path(hit.path).stem, *hit.heading.split(".")]
-        return " ".join(_CAMEL.sub(" ", part).replace("_", " ").strip() for part in named if part.strip())
+        return ""
     parts = [p.strip() for p in hit.heading.split(" > ") if p.strip()]
     lines = hit.text[: hit.text.rfind("\n", 0, start) + 1].split("\n")[:-1]  # the lines above its own
     fenced = _in_fence(hit.text, start)
