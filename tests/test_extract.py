@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.errors import ExtractError
 from engine.eval.ocrset import lines_pdf
-from engine.events import Document, Line
+from engine.events import Document, Hit, Line
 from engine.ingest import extract as extract_module
 from engine.ingest.extract import (
     TextExtractor,
@@ -286,12 +286,34 @@ def test_docx_paragraphs_headings_and_tables(tmp_path: Path) -> None:
     assert (doc.kind, doc.title) == ("markdown", "Handbook")
     assert doc.lines == (
         Line("# Onboarding", 1),
+        Line("", 1),  # a title ends where its line does
         Line("Welcome aboard.", 2),
         Line("## Laptop", 4),
+        Line("", 4),
         Line("Item | Owner | Due", 5),
         Line("Badge | Friday", 6),
         Line("Ask IT.", 7),
     )
+
+
+def test_a_docx_headings_title_is_never_quoted_with_the_sentence_under_it(tmp_path: Path) -> None:
+    import docx
+
+    from engine.backends.extractive import candidates
+    from engine.ingest.chunker import chunk
+
+    document = docx.Document()
+    document.add_heading("Leave policy", level=1)
+    document.add_paragraph("Staff get 25 days of paid leave each year.")
+    document.add_paragraph("Unused days carry over.")
+    path = tmp_path / "policy.docx"
+    document.save(str(path))
+    (made,) = chunk(read(path))
+    hit = Hit(1, str(path), made.start_line, made.end_line, None, made.heading, made.text, 1.0)
+    assert [c.display for c in candidates([hit])] == [
+        "Staff get 25 days of paid leave each year.",
+        "Unused days carry over.",
+    ]
 
 
 def test_docx_without_headings_is_text(tmp_path: Path) -> None:

@@ -517,7 +517,9 @@ class DocxExtractor:
     """Word: one Line per non-empty paragraph or table row; line = its ordinal among paragraphs and rows.
 
     Paragraphs styled "Heading N" become "#"*N-prefixed lines, and the Document is then of kind "markdown"
-    so the chunker can follow the outline.
+    so the chunker can follow the outline. A blank line follows each heading, as Markdown writes one: a
+    title ends where its line does (without it, the sentence splitter read "# Leave policy" and the first
+    sentence under it as one sentence, and quoted the title with it).
     """
 
     def extract(self, path: Path, data: bytes) -> Document:
@@ -527,6 +529,8 @@ class DocxExtractor:
         for ordinal, (text, heading) in enumerate(_docx_blocks(document), 1):
             if text:
                 lines.append(Line(text, ordinal))
+                if heading:
+                    lines.append(Line("", ordinal))
                 headings = headings or heading
         title = document.core_properties.title or ""
         return Document(tuple(lines), kind="markdown" if headings else "text", title=title)
