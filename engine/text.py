@@ -46,6 +46,9 @@ _ABBREVIATIONS = "".join(
 # sentence end ("vitamin A. Then" still is: the word before is not capitalised; nor is "I", a numeral
 # as often: "World War I. The").
 _INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?]\s+)[A-HJ-Z]\.$")
+# A numbered section's number and what sets it off from its title ("6.3 ", "8.1 – ", "2.5.1: "): a regular
+# expression fragment, for SENTENCE_END and premise (which strips it from a title it reads for figures)
+SECTION_NUMBER = r"\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?"
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -59,7 +62,7 @@ SENTENCE_END = re.compile(
     # "6.3 Installing packages", which has no underline and no blank line, or an HTML page's "4.2 – Error
     # handling", its number set off by a dash; capitalised and short, not a wrapped line of prose that opens
     # with a figure, "2.5 million people lost ..."): the break, never quoted
-    r"|(?:\A|(?<=[.!?:])[ \t]*\n)[ \t]*\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?(?![^\n]*[.!?][ \t])"
+    rf"|(?:\A|(?<=[.!?:])[ \t]*\n)[ \t]*{SECTION_NUMBER}(?![^\n]*[.!?][ \t])"
     r"[A-Z(`'\"][^\n]{0,50}"
     r"(?<![.,;:!?])\n"
     rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"

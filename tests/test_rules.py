@@ -516,6 +516,18 @@ def test_a_figure_without_a_unit_is_of_the_kind_the_noun_before_it_names() -> No
     assert premise.contradicted(hedged.replace(" entries", ""), ["It stays under 20 on average."]) is None
 
 
+def test_code_ticks_or_emphasis_around_a_figures_word_keep_it_the_figures_unit_or_label() -> None:
+    """reST and Markdown mark a code word up ("exactly one ``yield``", "exit code `2`"): the marks stand
+    between the figure and its word, which still names what it counts or numbers."""
+    assert premise.figure_kinds("needs to execute exactly one ``yield``.")["1"] == {"unit:yield"}
+    assert premise.figure_kinds("keeps **3** *retries*")["3"] == {"unit:retri"}
+    assert premise.figure_kinds("exits with code `2`")["2"] == {"label:code"}
+    asked = "The docs say a hook wrapper needs two yields. Why two?"
+    said = "hookwrapper: If ``True``, the hook implementation needs to execute exactly one ``yield``."
+    assert premise.contradicted(asked, [said]) == ("two", 0)
+    assert premise.contradicted(asked, [said.replace("one", "two")]) is None
+
+
 def test_a_typo_keeps_the_first_letter() -> None:
     assert premise._one_typo("hatmanis", "hartmanis") and premise._one_typo("hartmanis", "hratmanis")
     assert not premise._one_typo("cython", "python") and not premise._one_typo("jartmanis", "hartmanis")

@@ -45,7 +45,7 @@ from engine.answer.answerability import (
     window,
 )
 from engine.events import Hit
-from engine.text import STOP, content_terms, fold, question_terms, stem
+from engine.text import SECTION_NUMBER, STOP, content_terms, fold, question_terms, stem
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
@@ -155,6 +155,7 @@ _YEAR = re.compile(r"1\d{3}|20\d{2}")
 _CURRENCY = frozenset("$€£¥")
 _MONTH_WORDS = frozenset(english.MONTHS) | {m[:3] for m in english.MONTHS}
 _COUNT_WORDS = {w: v for w, v in english.NUMBER_WORDS.items() if w not in _MONTH_WORDS}
+_BETWEEN = " \u00a0`*"  # what may stand between a figure and its unit or label: a space, code ticks, emphasis
 
 
 def figure_kinds(text: str) -> dict[str, set[str]]:
@@ -164,7 +165,7 @@ def figure_kinds(text: str) -> dict[str, set[str]]:
     and the stem of the noun right before it, which names what it numbers ("exit code 2", "port 8080",
     "level 3"; not a preposition or a hedge: "in 1974", "under 100"); "release" for a version
     (two dots, "2.1.0", or one and no unit, "3.7"); "year" for four digits from 1000 to 2099 ("in 1974",
-    "1974 elections")."""
+    "1974 elections"). Code ticks or emphasis around a word keep it the figure's ("exactly one ``yield``")."""
     text = unicodedata.normalize("NFKC", text)
     tokens = list(_FIGURE_OR_WORD.finditer(text))
     out: dict[str, set[str]] = {}
@@ -175,7 +176,7 @@ def figure_kinds(text: str) -> dict[str, set[str]]:
             continue
         kinds = out.setdefault(value, set())
         after = tokens[i + 1].group() if i + 1 < len(tokens) else ""
-        near = i + 1 < len(tokens) and not text[m.end() : tokens[i + 1].start()].strip(" -\u00a0")
+        near = i + 1 < len(tokens) and not text[m.end() : tokens[i + 1].start()].strip(_BETWEEN + "-")
         if near and after and not after[0].isdigit():
             unit = "%" if after == "%" or after.lower() == "percent" else next(iter(content_terms(after)), "")
             if unit and after.lower() not in english.CONNECTIVES and not after.lower().endswith("ly"):
@@ -188,7 +189,7 @@ def figure_kinds(text: str) -> dict[str, set[str]]:
             kinds.add("year")
         if raw and i > 0 and not _counted(kinds) and not tokens[i - 1].group(1):  # the noun before it
             label = tokens[i - 1].group()
-            stems = content_terms(label) if not text[tokens[i - 1].end() : m.start()].strip(" \u00a0") else []
+            stems = content_terms(label) if not text[tokens[i - 1].end() : m.start()].strip(_BETWEEN) else []
             if stems and label.lower() not in english.NOT_LABELS:
                 kinds.add(f"label:{stems[0]}")
     return out
@@ -239,16 +240,16 @@ def section_title(quote: str, text: str) -> str:
 # Incompatibilities", "Manual > 6.3 Installing packages"): it numbers the section, and says nothing of a
 # release or a count. Not a release's own title ("2.0.0 (2024-05-01)", "24.1.0"), which no word follows.
 _SECTION_NUMBER = re.compile(
-    r"(?:^|(?<= > ))[ \t]*(?:#{1,6}[ \t]+)?\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?(?=[A-Z][a-z])",
+    rf"(?:^|(?<= > ))[ \t]*(?:#{{1,6}}[ \t]+)?{SECTION_NUMBER}(?=[A-Z][a-z])",
     re.MULTILINE,
 )
 
 
 class Shown(NamedTuple):
     """What an answer shows of a quote, for `contradicted`: `around`, the quote's sentence with those either
-    side, and `said`, the quote alone; each with the chunk's heading and the title the quote sits under
-    inside the chunk (where a release or a year a quote leaves implicit usually sits), less the numbers
-    sections' titles open with."""
+    side, and `said`, the quote alone. Each comes with the chunk's heading and the title the quote sits
+    under inside the chunk (where a release or a year the quote leaves implicit usually sits), without the
+    number a section's title opens with."""
 
     around: str
     said: str
