@@ -25,15 +25,16 @@ STOP = frozenset(
     "i'll you're you've you'd you'll we're we've we'd we'll they're they've they'd they'll".split()
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "\u00a0": " "})
-# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" or "//" line, a table
-# row or a reST field (a docstring's ":param salt: ...", each a statement of its own), and at a title's
+# Where a sentence ends: after its full stop, at a blank line, before a list item, a "#" or "//" line, a line
+# opening a block comment ("/**"), a table row or a reST field (a docstring's ":param salt: ...", each a
+# statement of its own), and at a title's
 # underline (reST, or Markdown's setext "---"), the underline taken as the break: a title written straight
 # above its text ("Call time order\n^^^^\nBy default hooks…") is then a title, never quoted, and its text a
 # sentence of its own (an underline that opens a chunk, the chunk's heading cut off above it, too); at a
-# docstring's quotes, so the code around it (its def line, the code after it) is no part of its
-# sentences; after a footnote's mark that follows a full stop; at a numbered section's title (a PDF's),
-# the title taken as the break. Not after an abbreviation that never ends a sentence ("(e.g. Jinja2)",
-# "Dr. Hart").
+# docstring's quotes or a block comment's close, so the code around it (its def line, the code after it)
+# is no part of its sentences; after a footnote's mark that follows a full stop; at a numbered section's
+# title (a PDF's), the title taken as the break. Not after an abbreviation that never ends a sentence
+# ("(e.g. Jinja2)", "Dr. Hart").
 _ABBREVIATIONS = "".join(
     rf"(?<!\b{re.escape(a)})"
     for a in (
@@ -54,6 +55,7 @@ SECTION_NUMBER = r"\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?"
 SENTENCE_END = re.compile(
     r"(?:\A|\n)[ \t]*(?P<rule>[=\-~^*+])(?P=rule){2,}[ \t]*\n"
     r"|\n[ \t]*(?:\"\"\"|''')[ \t]*\n"  # a docstring's closing quotes: what it says ends there
+    r"|\n[ \t]*\*/[ \t]*\n"  # ...as at a block comment's close on a line of its own (JSDoc, Javadoc, C)
     r"|\n(?:[ \t]*\*[ \t]*\n)+"  # a block comment's blank line (" *"): its paragraph ends there
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
@@ -65,9 +67,11 @@ SENTENCE_END = re.compile(
     rf"|(?:\A|(?<=[.!?:])[ \t]*\n)[ \t]*{SECTION_NUMBER}(?![^\n]*[.!?][ \t])"
     r"[A-Z(`'\"][^\n]{0,50}"
     r"(?<![.,;:!?])\n"
-    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[*`])|\n{{2,}}"
+    # a comment's close after a sentence's end, at its line's end, on a line of comment (not code's)
+    r"|(?<=[.!?])(?P<close>[ \t]*\*/)[ \t]*(?:\n|\Z)"
+    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[`]|\*(?!/))|\n{{2,}}"  # not before a comment's close
     r"|(?<=[a-z]{4}[.!?])\d{1,2}\s+(?=[A-Z])"  # a footnote's mark after the full stop: "is available.3 On"
-    r"|\n(?=\s*(?:[-*+] |\d+\. |#|//[/!]?\s|\||:\w[\w .*-]*:(?:\s|$)))"
+    r"|\n(?=\s*(?:[-*+] |\d+\. |#|//[/!]?\s|/\*|\||:\w[\w .*-]*:(?:\s|$)))"
 )
 
 
@@ -199,6 +203,9 @@ def question_terms(question: str) -> list[str]:
     return content_terms(_QUESTION_FORM.sub("how", question))
 
 
+_COMMENT_OPENS = re.compile(r"[ \t]*(?:/\*|\*)")  # a line of a block comment: its opening or its margin
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) character spans of sentences/lines in text, blank ones dropped."""
     spans: list[tuple[int, int]] = []
@@ -207,6 +214,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         before = text[max(0, match.start() - 40) : match.start()]
         if "\n" not in match.group() and _INITIAL.search(" " + before):
             continue
+        if match.group("close") and not _COMMENT_OPENS.match(text, text.rfind("\n", 0, match.start()) + 1):
+            continue  # "x = 1;  /* set. */": the comment annotates the code, a line with it
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))
@@ -225,9 +234,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 # a doc comment's "/// " or "//! " too (Rust, C#, Swift, Dart)
 COMMENT_LINE = re.compile(r"[ \t]*(?:#|//[/!]?) ")
 # A line of a block comment's text, its " * " margin (JSDoc, Javadoc, Doxygen, C: "/**" ... " * text" ...
-# " */"); a margin alone is the comment's blank line. A comment line only inside a block comment: elsewhere
-# "* " opens a list item.
-STAR_LINE = re.compile(r"[ \t]*\*[ \t]+(?=\S)")
+# " */"), or the "** " some C code writes (Lua, SQLite); a margin alone is the comment's blank line. A
+# comment line only inside a block comment: elsewhere "* " opens a list item.
+STAR_LINE = re.compile(r"[ \t]*\*\*?[ \t]+(?=\S)")
 _BLOCK_OPENS = re.compile(r"^[ \t]*/\*", re.MULTILINE)
 # What opens a list item's text: "- ", "* ", "+ ", "1. ", "2) " (LIST_ITEM)
 _ITEM_OPENS = r"(?:[-*+]|\d+[.)])\s+\S"
@@ -309,6 +318,9 @@ LIST_ITEMS = 8  # a lead-in sentence ("...in this order:") is quoted with at mos
 LIST_CHARS = 800
 
 
+LETTER = re.compile(r"[^\W\d_]")  # a letter of any script: a span without one says nothing
+
+
 def lead_in(text: str, start: int, sentence: str) -> bool:
     """Whether the sentence at `start` introduces what follows: it ends with a colon, or it is not itself
     a list item and ends without a full stop ("The supported types are"). A span closing a code block
@@ -316,6 +328,8 @@ def lead_in(text: str, start: int, sentence: str) -> bool:
     end = sentence.rstrip()
     if end.endswith(":"):
         return True
+    if not LETTER.search(end):  # a comment's opening mark ("/**") or a bracket says nothing to introduce
+        return False
     if _OPEN_FENCE.fullmatch(end[end.rfind("\n") + 1 :]):
         return False  # a bare fence ends the span: the block it closes (an opening one names its language)
     line = text[text.rfind("\n", 0, start) + 1 : start + len(sentence)]  # from its line's start

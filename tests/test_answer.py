@@ -1485,6 +1485,109 @@ def test_a_block_comment_sentence_over_its_margin_lines_is_one_sentence() -> Non
     ]
 
 
+def test_the_code_under_a_block_comment_is_quoted_on_its_own_and_its_opening_mark_introduces_nothing() -> (
+    None
+):
+    from engine.backends.extractive import candidates
+
+    code = (
+        "  /**\n"
+        "   * Register a prepared column with the table.\n"
+        "   *\n"
+        "   * @param {Column} column\n"
+        "   * @return {Table} `this` table for chaining\n"
+        "   */\n"
+        "  addColumn(column) {\n"
+        "    if (column.required && column.fallback !== undefined) {\n"
+        "      throw new Error(`a fallback for a required column is never read: '${column.name}'`);\n"
+        "    }\n"
+        "    this.columns.push(column);\n"
+        "    return this;\n"
+        "  }\n"
+    )
+    said = [" ".join(code[a:b].split()) for a, b in split_sentences(code)]
+    # the comment's close ends its last sentence: the code under it is no part of the tag's line
+    assert "* @return {Table} `this` table for chaining" in said
+    assert any(s.startswith("addColumn(column) {") for s in said)
+    shown = [c.display for c in candidates([Hit(1, "/lib/table.js", 1, 13, None, "", code, 1.0)])]
+    # "/**" is no lead-in, so the comment's lines are no list it introduces, swallowing the function
+    assert not any(d.startswith("/**") for d in shown)
+    body = [d for d in shown if d.startswith("addColumn(column) {")]
+    assert len(body) == 1 and "a fallback for a required column is never read" in body[0]
+    assert "Register a prepared column with the table." in shown
+    # a comment's blank line ("//") ends its paragraph: "It" opens a sentence there, quoted on its own
+    rust = (
+        "// The pool hands out connections in the order they were returned.\n"
+        "//\n"
+        "// It can grow past its size when every connection is busy.\n"
+        "fn grow() {}\n"
+    )
+    shown = [c.display for c in candidates([Hit(1, "/src/pool.rs", 1, 4, None, "", rust, 1.0)])]
+    assert "It can grow past its size when every connection is busy." in shown
+
+
+def test_a_comment_sentence_is_shown_without_the_marks_of_the_lines_it_runs_over() -> None:
+    from engine.backends.extractive import candidates
+
+    def shown(path: str, text: str) -> list[str]:
+        return [c.display for c in candidates([Hit(1, path, 1, text.count("\n") + 1, None, "", text, 1.0)])]
+
+    rust = (
+        "    // The pool keeps every idle socket. Second is a `fake` count of sockets, so that enough\n"
+        "    // idle sockets will ultimately trigger the limit. (That idle sockets don't\n"
+        "    // add to memory use is a detail.)\n"
+        "    idle: usize,\n"
+    )
+    said = shown("/src/pool.rs", rust)
+    # a sentence opening inside a comment line, and one whose lines hold quotes and brackets
+    assert (
+        "Second is a fake count of sockets, so that enough idle sockets will ultimately trigger the limit."
+        in said
+    )
+    assert "(That idle sockets don't add to memory use is a detail.)" in said
+    assert not any("//" in d for d in said)
+    # C's "** " margin and a block comment's opening mark are no part of what the comment says
+    c = (
+        "/*\n"
+        "** Try to convert a limit to an integer, preserving the semantics\n"
+        "** of the loop. Return true if the loop must not run.\n"
+        "*/\n"
+        "static int forlimit (lua_State *L) {\n"
+    )
+    said = shown("/src/lvm.c", c)
+    assert "Try to convert a limit to an integer, preserving the semantics of the loop." in said
+    assert "Return true if the loop must not run." in said
+    # a comment's close ends no sentence of its own and is no part of what the one before it says
+    inline = (
+        "  if (pc == code) {  /* first instruction (not resuming)? */\n"
+        "    trap = 0;\n"
+        "  }\n"
+        "  /**\n"
+        "   * Copy the settings every command shares.\n"
+        "   *\n"
+        "   * (Used when adding a command.)\n"
+        "   */\n"
+        "  copySettings(source) {}\n"
+    )
+    said = shown("/src/run.js", inline)
+    assert not any(d.startswith("*/") for d in said)
+    assert "(Used when adding a command.)" in said
+    assert any(d.startswith("if (pc == code) {") and "trap = 0;" in d for d in said)  # the code stays whole
+    # one-line doc comments over declarations: each sentence apart from the code it documents
+    declarations = (
+        "  /** Get the term to show in the list of commands. */\n"
+        "  commandTerm(cmd: Command): string;\n"
+        "  /** Get the summary to show in the list of commands. */\n"
+        "  commandSummary(cmd: Command): string;\n"
+    )
+    said = shown("/typings/index.d.ts", declarations)
+    assert "Get the term to show in the list of commands." in said
+    assert "Get the summary to show in the list of commands." in said
+    # commented-out code keeps its lines: no sentence joins them
+    py = "# The old way, kept for reference:\n# total = compute(rows)\n# cache[key] = total\nrun()\n"
+    assert not any("compute(rows) cache[key]" in d for d in shown("/src/app.py", py))
+
+
 def test_a_sentence_runs_past_an_abbreviation_and_never_starts_with_a_titles_underline() -> None:
     def said(text: str) -> list[str]:
         return [" ".join(text[a:b].split()) for a, b in split_sentences(text)]

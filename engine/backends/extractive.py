@@ -21,6 +21,7 @@ from engine.names import about_tests, is_test
 from engine.text import (
     ANAPHORA,
     COMMENT_LINE,
+    LETTER,
     LINK,
     LIST_ITEM,
     STAR_LINE,
@@ -63,8 +64,12 @@ _INSTRUCTION = re.compile(
     r"|\b(you are|act as) (an? )?(ai|assistant|language model|chatbot)\b|\bcite source \d+\b",
     re.IGNORECASE,
 )
-# not a doctest's >>>; a docstring's opening quotes
-_MARKUP = re.compile(r"^\s*(?:#+\s+|//+\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*|[rRuUbB]?(?:\"\"\"|''')\s*)")
+# not a doctest's >>>; a docstring's opening quotes; a block comment's opening mark (a rule of "="s
+# with it) and margin ("/*", "** ")
+_MARKUP = re.compile(
+    r"^\s*(?:#+\s+|//+\s+|/\*+[=*-]*\s+(?:\*\*?\s+)?|\*\*\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*"
+    r"|[rRuUbB]?(?:\"\"\"|''')\s*)"
+)
 
 
 # Section titles, in the kinds of file that write them (in code a "#" line is a comment and a closing
@@ -125,7 +130,8 @@ class Candidate:
         return shown(self.display or plain(self.text))
 
 
-_DOCSTRING_END = re.compile(r"\s*(?:\"\"\"|''')$")  # a one-line docstring's closing quotes
+# a one-line docstring's closing quotes, a block comment's close
+_DOCSTRING_END = re.compile(r"\s*(?:\"\"\"|'''|\*+/)$")
 
 
 def clean(sentence: str) -> str:
@@ -169,17 +175,28 @@ def _join_comments(text: str, sentence: bool = False) -> str:
     comment sentence opening after another on its line ("...can fail. Set the modified" / "# time to
     be..."); a comment after a line of code stays a comment. In a `sentence` (split_sentences' span, where a
     " * " line is one only inside a block comment, joined to the line above by what it says) every " * "
-    line joins the one above."""
+    line joins the one above, and so does a comment line under one of words (split_sentences read them as
+    one sentence: "...so that enough" / "// empty sub-expressions will"), or under the sentence's first
+    line, opening inside a comment line; one under commented-out code ("# x = 1" / "# y = 2") stays a
+    line of its own."""
     out: list[str] = []
     for line in text.split("\n"):
         star = STAR_LINE.match(line)
         mark = COMMENT_LINE.match(line) or star
         first = len(out) == 1 and _WORDS_LINE.fullmatch(out[0]) and not _CODE_LINE.match(out[0])
-        if mark and out and ((sentence and star) or first or _PROSE_LINE.fullmatch(out[-1])):
+        opening = len(out) == 1 and not _CODE_LINE.match(out[0])  # the sentence's first line, no code
+        said = sentence and out and (opening or _comment_words(out[-1]))
+        if mark and out and ((sentence and star) or said or first or _PROSE_LINE.fullmatch(out[-1])):
             out[-1] += " " + line[mark.end() :]
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _comment_words(line: str) -> bool:
+    """Whether `line` is a comment line whose text is no code."""
+    mark = COMMENT_LINE.match(line) or STAR_LINE.match(line)
+    return mark is not None and _CODE_LINE.match(line, mark.end()) is None
 
 
 # A line of code: a prompt, a definition, an import, a statement, an assignment, a line opening or
@@ -372,13 +389,15 @@ def proposed(
 
 def antecedent(hit: Hit, previous: tuple[int, int], start: int, end: int) -> int | None:
     """Where the sentence before the one at `start` begins, when it can be quoted with it: in the same
-    paragraph (no blank line between), not a title, not a lead-in, not a new list item (a sentence that
-    continues an item, on its line or the next, is quoted with the item's first: "- Positional arguments
-    are interpolated using %." then "That might look dated, but it's much faster..."), and the two short
-    enough together."""
+    paragraph (no blank line between, nor a comment's blank line: "//"), not a title, not a lead-in, not a
+    new list item (a sentence that continues an item, on its line or the next, is quoted with the item's
+    first: "- Positional arguments are interpolated using %." then "That might look dated, but it's much
+    faster..."), and the two short enough together."""
     p_start, p_end = previous
     before = hit.text[p_start:p_end]
     if _BLANK_LINE.search(hit.text, p_end, start) or end - p_start > ANTECEDENT_CHARS:
+        return None
+    if not LETTER.search(before):  # a comment's blank line ("//", "#"): its paragraph ends there
         return None
     if title(hit, p_start, p_end) or lead_in(hit.text, p_start, before) or _SEPARATOR.match(before):
         return None
