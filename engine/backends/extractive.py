@@ -149,10 +149,12 @@ _ROLE = re.compile(
 # a code fence and its language tag, a MyST directive fence (```{doctest}, :::{note}) and a reST
 # directive marker (".. seealso::")
 _FENCE = re.compile(r"(?:```+|~~~+|:::+)(?:\{[\w:.+-]+\}|[\w+-]*)|(?m:^[ \t]*\.\. [\w:-]+::)")
-# Emphasis: **x**, *x* and __a phrase__; never a Python dunder (__init__) or a glob (*.md)
+# Emphasis: **x**, *x* and __a phrase__; never a Python dunder (__init__), a glob (*.md) or C's pointer up
+# to a comment ("*next;  /* the next node */")
 _EMPHASIS = re.compile(
     r"(?<![\w*(=,{])\*\*(?=[^\s*])((?:(?!\*\*).)+?)(?<=[^\s*])\*\*(?![\w*])"  # not **kwargs, f(a, **b)
-    r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=[^\W_][^_]*\s)(.+?)(?<=\S)__(?!\w)"
+    r"|(?<![\w*/])\*(?=[^\s*/])(.+?)(?<=[^\s*/])\*(?![\w*/])"  # not a comment's "/*" or "*/"
+    r"|(?<!\w)__(?=[^\W_][^_]*\s)(.+?)(?<=\S)__(?!\w)"
 )
 _TARGET = re.compile(r"`([^`<\n]*?[^\s`<])\s+<[^`>\n]+>`_*")  # reST `text <target>`, not `Vec<u8>`
 _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a literal block
