@@ -1573,11 +1573,15 @@ def test_a_comment_sentence_is_shown_without_the_marks_of_the_lines_it_runs_over
     assert not any(d.startswith("*/") for d in said)
     assert "(Used when adding a command.)" in said
     assert any(d.startswith("if (pc == code) {") and "trap = 0;" in d for d in said)  # the code stays whole
-    # a C pointer's star and a comment's are no emphasis: both are shown
+    # a C pointer's star and a comment's are no emphasis: both are shown; statements ending in ";" (C,
+    # JavaScript, Rust) are code, shown with their lines
+    from engine.backends.extractive import plain
+
     fields = "  struct State *twins;  /* list of threads with open upvalues */\n  int depth;\n"
-    assert "struct State *twins; /* list of threads with open upvalues */ int depth;" in shown(
-        "/src/st.h", fields
-    )
+    assert plain(fields) == "struct State *twins; /* list of threads with open upvalues */ int depth;"
+    assert shown("/src/st.h", fields) == [
+        "struct State *twins;  /* list of threads with open upvalues */\nint depth;"
+    ]
     # one-line doc comments over declarations: each sentence apart from the code it documents
     declarations = (
         "  /** Get the term to show in the list of commands. */\n"

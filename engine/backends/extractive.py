@@ -246,6 +246,14 @@ def opens_indented(text: str, at: int) -> bool:
     return all(line[:1] in " \t" for line in upto.split("\n") if line.strip())
 
 
+# A statement of a language with semicolons and braces (C, JavaScript, Java, Rust): a line ending with ";",
+# "{" or "}" (a comment after it aside), or a preprocessor directive; not a comment's line
+_STATEMENT = re.compile(
+    r"(?![ \t]*(?:/[/*]|\*|#[ \t]))[^\n]*[;{}][ \t]*(?:/\*[^\n]*\*/|//[^\n]*)?[ \t]*"
+    r"|[ \t]*#[ \t]*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef)\b[^\n]*"
+)
+
+
 def is_code(hit: Hit, quote: str) -> bool:
     """Whether a quote of several lines is code or an example, shown with its lines: a doctest, a fenced
     block, a reST literal block (or, in a document, an indented block the passage opens inside, when a
@@ -264,7 +272,7 @@ def is_code(hit: Hit, quote: str) -> bool:
         return True
     found = extractor_for(Path(hit.path))
     in_code = found is not None and getattr(found, "kind", "") in ("python", "code")
-    return in_code and sum(bool(_CODE_LINE.match(line)) for line in lines) >= 2
+    return in_code and sum(bool(_CODE_LINE.match(line) or _STATEMENT.fullmatch(line)) for line in lines) >= 2
 
 
 def plain_lines(text: str, indent: int = 0) -> str:
