@@ -203,9 +203,6 @@ def question_terms(question: str) -> list[str]:
     return content_terms(_QUESTION_FORM.sub("how", question))
 
 
-_COMMENT_OPENS = re.compile(r"[ \t]*(?:/\*|\*)")  # a line of a block comment: its opening or its margin
-
-
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) character spans of sentences/lines in text, blank ones dropped."""
     spans: list[tuple[int, int]] = []
@@ -214,7 +211,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         before = text[max(0, match.start() - 40) : match.start()]
         if "\n" not in match.group() and _INITIAL.search(" " + before):
             continue
-        if match.group("close") and not _COMMENT_OPENS.match(text, text.rfind("\n", 0, match.start()) + 1):
+        line = text.rfind("\n", 0, match.start()) + 1
+        if match.group("close") and not (_BLOCK_OPENS.match(text, line) or STAR_LINE.match(text, line)):
             continue  # "x = 1;  /* set. */": the comment annotates the code, a line with it
         spans.append((start, match.start()))
         start = match.end()
