@@ -123,8 +123,10 @@ EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 # 3: over-long lines cut into word runs; 4: at sentence ends where they can be; 5: PDFs without running
 # headers and footers, a numbered title or a footnote's mark ending a sentence; 6: a numbered title whose
 # number a dash sets off ("8.1 – Incompatibilities") ending a sentence too, a blank line after a Word
-# heading (never quoted with the sentence under it)
-CHUNKING_VERSION = 6
+# heading (never quoted with the sentence under it); 7: HTML read as Markdown (headings, fenced <pre>, list
+# markers, paragraph breaks) without its site's navigation, search and footer; Sphinx's `page.rst.txt`
+# copies read in their own format
+CHUNKING_VERSION = 7
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 

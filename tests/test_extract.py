@@ -14,6 +14,7 @@ from engine.errors import ExtractError
 from engine.eval.ocrset import lines_pdf
 from engine.events import Document, Hit, Line
 from engine.ingest import extract as extract_module
+from engine.ingest.chunker import chunk
 from engine.ingest.extract import (
     TextExtractor,
     decode_text,
@@ -146,12 +147,86 @@ def test_html_keeps_visible_text_with_source_lines(tmp_path: Path) -> None:
         "<script>\nalert('no')\n</script>\n<ul><li>one</li><li>two</li></ul>\n</body></html>\n"
     )
     doc = read(path)
-    assert (doc.kind, doc.title) == ("text", "My page")
-    assert texts(doc) == ["Welcome", "First bold words", "continue here & there", "one", "two"]
+    assert (doc.kind, doc.title) == ("markdown", "My page")
+    assert texts(doc) == ["# Welcome", "", "First bold words", "continue here & there", "", "- one", "- two"]
     for line in doc.lines:
-        raw = source_line(path, line.line)
-        assert line.text.split()[0] in raw
+        if line.text:
+            raw = source_line(path, line.line)
+            assert line.text.split()[-1] in raw
     assert not any("hidden" in text or "alert" in text or "color" in text for text in texts(doc))
+
+
+def test_a_saved_documentation_page_is_read_without_its_furniture_and_with_its_sections(
+    tmp_path: Path,
+) -> None:
+    """A generated page (Sphinx's layout here) repeats its site's navigation, search box and footer around
+    its text and marks each heading with a permalink: the page's own text is what is read, its headings as
+    Markdown's (an API entry's anchored signature one level below its section's), so its chunks carry
+    their section titles, and its code stays one fenced block."""
+    path = tmp_path / "routing.html"
+    path.write_text(
+        "<html><head><title>URL Routing</title></head><body>\n"
+        '<div class="related" role="navigation"><h3>Navigation</h3>\n<ul><li><a href="x.html">next</a> |</li>'
+        "</ul></div>\n"
+        '<div class="body" role="main">\n<section>\n'
+        '<h1>URL Routing<a class="headerlink" href="#routing" title="Permalink">\u00b6</a></h1>\n'
+        "<p>Rules are matched in order.</p>\n"
+        '<section>\n<h2>Quickstart<a class="headerlink" href="#q">\u00b6</a></h2>\n'
+        "<pre># a comment, not a heading\nurl_map = Map([\n    Rule('/')])\n</pre>\n"
+        '<dl><dt id="bind">bind(server_name)<a class="headerlink" href="#bind">\u00b6</a></dt>\n'
+        "<dd><p>Return a new adapter.</p></dd></dl>\n"
+        "<ol><li>first step</li><li>second step</li></ol>\n"
+        "<p>Kept <span hidden>not shown</span>text.</p>\n"
+        "</section></section></div>\n"
+        '<div role="search"><h3>Quick search</h3><form><input type="text"/></form></div>\n'
+        "<footer>&copy; Copyright Pallets.</footer>\n"
+        "</body></html>\n",
+        encoding="utf-8",
+    )
+    doc = read(path)
+    shown = [text for text in texts(doc) if text]
+    assert shown == [
+        "# URL Routing",
+        "Rules are matched in order.",
+        "## Quickstart",
+        "```",
+        "# a comment, not a heading",
+        "url_map = Map([",
+        "    Rule('/')])",
+        "```",
+        "### bind(server_name)",
+        "Return a new adapter.",
+        "1. first step",
+        "2. second step",
+        "Kept text.",
+    ]
+    assert source_line(
+        path, next(line.line for line in doc.lines if line.text == "### bind(server_name)")
+    ).startswith("<dl>")
+    chunks = chunk(doc, max_tokens=24)
+    assert {c.heading for c in chunks if "Map([" in c.text} == {"URL Routing > Quickstart"}
+
+
+def test_a_page_whose_furniture_never_closes_loses_no_text(tmp_path: Path) -> None:
+    path = tmp_path / "broken.html"
+    path.write_text(
+        "<body><p>Intro.</p><nav><p>Everything after an unclosed nav.</p>\n<p>More.</p>", encoding="utf-8"
+    )
+    assert [text for text in texts(read(path)) if text] == [
+        "Intro.",
+        "Everything after an unclosed nav.",
+        "More.",
+    ]
+
+
+def test_a_sphinx_source_copy_is_read_in_its_own_format(tmp_path: Path) -> None:
+    """Sphinx publishes each page's source beside it as `_sources/page.rst.txt`: its titles are sections."""
+    path = tmp_path / "_sources" / "routing.rst.txt"
+    path.parent.mkdir()
+    path.write_text("URL Routing\n===========\n\nRules are matched in order.\n", encoding="utf-8")
+    assert read(path).kind == "rst"
+    assert [c.heading for c in chunk(read(path))] == ["URL Routing"]
+    assert extractor_for(Path("notes.2024.txt")) == extractor_for(Path("notes.txt"))
 
 
 # ---------------------------------------------------------------------------------------------- pdf

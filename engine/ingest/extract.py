@@ -59,11 +59,17 @@ def register(extensions: Iterable[str], extractor: Extractor) -> None:
 
 
 def extractor_for(path: Path) -> Extractor | None:
-    """The extractor for `path`: whole name first, then suffix, then a "name.*" prefix; None if unknown."""
+    """The extractor for `path`: whole name first, then suffix, then a "name.*" prefix; None if unknown.
+    A text copy of a text format keeps its format: Sphinx publishes each page's source beside the page as
+    `_sources/page.rst.txt` (or `.md.txt`), read as reStructuredText (Markdown) rather than plain text."""
     name = path.name.lower()
     found = _REGISTRY.get(name) or _REGISTRY.get(path.suffix.lower())
     if found is None and "." in name:
         found = _REGISTRY.get(name.split(".", 1)[0] + ".*")
+    if path.suffix.lower() == ".txt":
+        inner = _REGISTRY.get(Path(path.stem).suffix.lower())
+        if isinstance(inner, (TextExtractor, MarkdownExtractor)):
+            return inner
     return found
 
 
@@ -296,10 +302,32 @@ _BLOCKS = frozenset(
     )
 )
 _SPACE = re.compile(r"\s+")
+_HEADINGS = {f"h{level}": level for level in range(1, 7)}
+# A page's furniture, which every page of a site repeats around its own text: the landmarks a browser
+# announces as navigation, search, the site's banner and its page footer (WAI-ARIA roles, and the
+# elements that carry them implicitly: <nav>, and a <footer> outside any article or section), and what
+# it does not show at all (the `hidden` attribute, aria-hidden).
+_FURNITURE_ROLES = frozenset({"navigation", "search", "banner", "contentinfo"})
+_SECTIONING = frozenset({"article", "aside", "main", "section"})
+# Blocks that stand apart as Markdown's paragraphs do: a blank line before and after each.
+_PARAGRAPHS = frozenset(_words("blockquote dl figure h1 h2 h3 h4 h5 h6 hr ol p table ul"))
+_VOID = frozenset(
+    _words("area base br col embed hr img input link meta param source track wbr")
+)  # no content
+# A heading's or a definition's permalink (Sphinx, MkDocs and many generators: <a class="headerlink">¶</a>)
+_PERMALINK_CLASSES = frozenset({"headerlink", "anchorlink", "anchor-link", "anchorjs-link"})
+_PERMALINK_MARKS = " \u00b6\u00a7#\U0001f517"  # pilcrow, section sign, hash, link symbol
 
 
 class _VisibleText(HTMLParser):
-    """Collect the text a browser would show, one Line per source line (and per block element)."""
+    """Collect the text a browser would show, one Line per source line (and per block element), as
+    Markdown's structure: a heading as `#` marks of its level (so a page's sections carry their titles
+    like a Markdown file's), and so an anchored term of a definition list (<dt id=...>: an API reference's
+    signature, a glossary's term, which a page links to as it does to a heading) one level below the
+    heading it sits under per list it is nested in; a list item with its marker; preformatted text
+    between ``` fences. A page's furniture (navigation,
+    search, its banner and footer, hidden elements, headings' permalink marks) is left out; should such an
+    element never close, what it held is kept, so a broken page loses no text."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -310,14 +338,69 @@ class _VisibleText(HTMLParser):
         self._in_title = False
         self._titled = False
         self._pre = 0
+        self._heading = 0  # the level of the heading being read, 0 outside one
+        self._level = 0  # the level of the last heading
+        self._terms = 0  # open definition lists (<dl>): an anchored term is a heading that many below it
+        self._sections = 0
+        self._skip_tag = ""  # the furniture element being skipped, and how deep in it (same tag nested)
+        self._skip = 0
+        self._kept: tuple[int, str, int] = (0, "", 0)  # lines, buffer and its line before it
+        self._lists: list[int] = []  # open lists: 0 for <ul>, else the next item's number in an <ol>
+        self._item = ""  # the open list item's Markdown marker, until its first line is written
         self._buffer = ""
         self._buffer_line = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._skip:
+            self._skip += tag == self._skip_tag
+        elif self._furniture(tag, dict(attrs)):
+            if tag in _BLOCKS:
+                self.flush()
+            self._skip_tag, self._skip = tag, 1
+            self._kept = (len(self.lines), self._buffer, self._buffer_line)
+            return
         self._toggle(tag, opening=True)
+        if tag == "dl":
+            self._terms += 1
+        elif tag == "dt" and dict(attrs).get("id") and not self._pre:  # an anchored term titles its entry
+            self._heading = min(6, self._level + self._terms)
+        elif tag in ("ul", "ol"):
+            start = dict(attrs).get("start") or "1"
+            self._lists.append(int(start) if tag == "ol" and start.isdigit() else 0)
+        elif tag == "li":
+            number = self._lists[-1] if self._lists else 0
+            if number:
+                self._lists[-1] += 1
+            self._item = "  " * max(0, len(self._lists) - 1) + (f"{number}. " if number else "- ")
 
     def handle_endtag(self, tag: str) -> None:
+        if self._skip and tag == self._skip_tag:
+            self._skip -= 1
+            if not self._skip:  # the furniture closed: what it held is dropped
+                kept, self._buffer, self._buffer_line = self._kept
+                del self.lines[kept:]
+                return
         self._toggle(tag, opening=False)
+        if tag == "dl":
+            self._terms = max(0, self._terms - 1)
+        elif tag == "dt":
+            self._heading = 0
+        elif tag in ("ul", "ol") and self._lists:
+            self._lists.pop()
+
+    def _furniture(self, tag: str, attrs: dict[str, str | None]) -> bool:
+        if tag in _HEADINGS or tag in _VOID or self._pre:
+            return False
+        role = (attrs.get("role") or "").strip().lower()
+        classes = set((attrs.get("class") or "").lower().split())
+        return (
+            tag == "nav"
+            or role in _FURNITURE_ROLES
+            or "hidden" in attrs
+            or (attrs.get("aria-hidden") or "").lower() == "true"
+            or (tag == "footer" and not self._sections)
+            or (tag == "a" and bool(classes & _PERMALINK_CLASSES))
+        )
 
     def _toggle(self, tag: str, opening: bool) -> None:
         step = 1 if opening else -1
@@ -328,12 +411,40 @@ class _VisibleText(HTMLParser):
         elif tag == "title":
             self._in_title = opening and not self._titled
             self._titled = self._titled or not opening
+        elif tag in _SECTIONING:
+            self._sections = max(0, self._sections + step)
         elif tag == "pre":
-            self._pre = max(0, self._pre + step)
+            self._pre_fence(opening)
+            return
         elif tag in ("td", "th") and opening:
             self._buffer += " "
         if tag in _BLOCKS:
             self.flush()
+        if tag in _PARAGRAPHS:
+            self._blank()
+        if tag in _HEADINGS and not self._pre:
+            self._heading = _HEADINGS[tag] if opening else 0
+            self._level = _HEADINGS[tag]
+
+    def _blank(self) -> None:
+        """A blank line between paragraphs, as Markdown has (never two, never first)."""
+        if self.lines and self.lines[-1].text and not self._pre:
+            self.lines.append(Line("", self.getpos()[0]))
+
+    def _pre_fence(self, opening: bool) -> None:
+        """Preformatted text between ``` lines at the <pre> and </pre> (a Markdown code block): a
+        comment's `#` in it is no heading, and it is shown as code."""
+        self.flush()
+        if self._hidden or self._in_head:
+            self._pre = max(0, self._pre + (1 if opening else -1))
+            return
+        if opening and not self._pre:
+            self._blank()
+            self.lines.append(Line("```", self.getpos()[0]))
+        self._pre = max(0, self._pre + (1 if opening else -1))
+        if not opening and not self._pre:
+            self.lines.append(Line("```", self.getpos()[0]))
+            self._blank()
 
     def handle_data(self, data: str) -> None:
         if self._in_title:
@@ -352,21 +463,34 @@ class _VisibleText(HTMLParser):
 
     def flush(self) -> None:
         text = self._buffer.rstrip() if self._pre else " ".join(self._buffer.split())
+        if self._heading and not self._pre:
+            text = text.rstrip(_PERMALINK_MARKS)
+            text = f"{'#' * self._heading} {text}" if text else ""
         if text.strip():
+            if self._item and not self._pre:
+                text, self._item = self._item + text, ""
             self.lines.append(Line(text, self._buffer_line))
         self._buffer = ""
+
+    def close(self) -> None:
+        super().close()
+        self.flush()
+        if self._pre:  # a <pre> left open: its fence closes at the end
+            self.lines.append(Line("```", self.lines[-1].line if self.lines else 1))
+        while self.lines and not self.lines[-1].text:
+            self.lines.pop()
 
 
 @dataclass(frozen=True)
 class HtmlExtractor:
-    """HTML: visible text only, each Line at the source line its text starts on; title from <title>."""
+    """HTML: visible text only, each Line at the source line its text starts on, as Markdown (headings
+    marked by level, preformatted text fenced: _VisibleText); title from <title>."""
 
     def extract(self, path: Path, data: bytes) -> Document:
         parser = _VisibleText()
         parser.feed("\n".join(split_lines(decode_text(data))))
         parser.close()
-        parser.flush()
-        return Document(tuple(parser.lines), kind="text", title=parser.title)
+        return Document(tuple(parser.lines), kind="markdown", title=parser.title)
 
 
 # ----------------------------------------------------------------------------------------------- pdf
