@@ -247,6 +247,25 @@ def test_is_binary(head: bytes, expected: bool) -> None:
     assert is_binary(head) is expected
 
 
+def test_a_minified_script_or_generated_search_index_is_skipped_as_minified(tmp_path: Path) -> None:
+    """A bundle, or a documentation site's search index (Sphinx's searchindex.js: one line of data), has
+    no sentence to quote: a script or stylesheet whose lines run over 110 characters on average (GitHub
+    Linguist's test) is skipped as "minified". Readable code, and long lines in other files, are read."""
+    index = 'Search.setIndex({"docnames": ["index", "routing"], "terms": {"rule": [0, 1]}});' * 200
+    write(tmp_path, "html/searchindex.js", index)
+    write(tmp_path, "static/app.css", "body{margin:0;padding:0}" * 20 + "\n" + "a{color:red}" * 20)
+    write(
+        tmp_path, "lib/router.js", "// Route a request.\nfunction route(req) {\n  return req.url;\n}\n" * 300
+    )
+    write(tmp_path, "notes.txt", "word " * 2000)
+    assert verdicts(tmp_path) == {
+        "html/searchindex.js": "minified",
+        "lib/router.js": None,
+        "notes.txt": None,
+        "static/app.css": "minified",
+    }
+
+
 def test_too_large_and_empty_files(tmp_path: Path) -> None:
     write(tmp_path, "big.txt", "x" * 11)
     write(tmp_path, "limit.txt", "x" * 10)

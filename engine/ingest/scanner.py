@@ -10,7 +10,9 @@ Each file meets these rules in order; the first that applies decides:
 2. "excluded": a user `exclude` glob matches, or `include` is non-empty and none of its globs match.
 3. "secret": the name looks like credentials or a private key (`SECRET_NAMES`). Never read.
 4. "too large": bigger than `max_bytes`. Never read.
-5. "unreadable: <reason>" when stat or open fails; "binary" when the first 8 KiB look binary.
+5. "unreadable: <reason>" when stat or open fails; "binary" when the first 8 KiB look binary; "minified" when
+   a script or stylesheet's first 8 KiB run over MINIFIED_LINE characters a line on average (GitHub
+   Linguist's test: a bundle, or generated data such as a documentation site's search index).
 
 Files that vanish mid-walk are dropped; nothing on the way raises. Only a missing or unreadable *root* raises
 `CiteError`, so that a sync never mistakes an unplugged drive for a folder whose files were all deleted.
@@ -36,12 +38,15 @@ DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 HEAD_BYTES = 8 * 1024
 HASH_BLOCK_BYTES = 1024 * 1024
 BINARY_CONTROL_RATIO = 0.3
+MINIFIED_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".css"})  # shipped minified, or generated on one line
+MINIFIED_LINE = 110  # characters a line on average (GitHub Linguist's `minified_files?`)
 
 IGNORED = "ignored"  # returned by classify() only: scan() does not yield these, to keep status lists short
 EXCLUDED = "excluded"
 SECRET = "secret"
 TOO_LARGE = "too large"
 BINARY = "binary"
+MINIFIED = "minified"
 UNREADABLE = "unreadable"
 
 IGNORE_FILES = (".gitignore", ".ignore")  # in one directory, .ignore is read last and so wins
@@ -165,6 +170,15 @@ def is_binary(head: bytes) -> bool:
         return True
     controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     return controls / len(head) > BINARY_CONTROL_RATIO
+
+
+def is_minified(head: bytes) -> bool:
+    """True if these leading bytes of a script or stylesheet run over MINIFIED_LINE characters a line on
+    average (the last line left out where the read may have cut it, unless it is the only one)."""
+    lines = head.split(b"\n")
+    if len(head) == HEAD_BYTES and len(lines) > 1:
+        lines = lines[:-1]
+    return bool(head) and sum(map(len, lines)) / len(lines) > MINIFIED_LINE
 
 
 def content_hash(path: Path) -> str:
@@ -373,9 +387,12 @@ def _content_reason(path: str, size: int, max_bytes: int) -> str | None:
         raise
     except OSError as exc:
         return _unreadable(exc)
-    if os.path.splitext(path)[1].lower() in DOCUMENT_SUFFIXES:
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in DOCUMENT_SUFFIXES:
         return None
-    return BINARY if is_binary(head) else None
+    if is_binary(head):
+        return BINARY
+    return MINIFIED if suffix in MINIFIED_SUFFIXES and is_minified(head) else None
 
 
 def _points_inside(policy: _Policy, path: str) -> bool:
