@@ -52,9 +52,11 @@ ASKS_MECHANISM = re.compile(
 # (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure
 # is the digits. A clock time or a duration ("1:45", "11:45", "1:52:30") is one figure: its parts are no
-# figures of their own.
+# figures of their own. Digits written on to a word are part of a name, no figure ("i18n", "utf8", "sha256",
+# "python3"), but for a version's "v" ("v2.3"); an underscore parts words ("roadmap_2024").
 FIGURE = re.compile(
-    r"\d{1,2}(?::[0-5]\d){1,2}(?![\d:])|\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?", re.IGNORECASE
+    r"(?:(?<![^\W_])|(?<=\b[vV]))(?:\d{1,2}(?::[0-5]\d){1,2}(?![\d:])|\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?)",
+    re.IGNORECASE,
 )
 
 
@@ -210,13 +212,30 @@ COUNTS_ASKED = frozenset(
 def worded_figures(question: str) -> dict[str, str]:
     """The figures a question states in number words (CLAIMED_WORDS) as digits do, each mapped to the
     word as written: not those after a question word or a determiner (COUNTS_ASKED), which count what is
-    asked for. "Why does it keep ten copies?": {"10": "ten"}; "Which two modes exist?": {}."""
+    asked for, nor one that counts the list the question goes on to give after a colon ("handle three
+    cases: A, B and C"), which counts the question's own words. "Why does it keep ten copies?": {"10":
+    "ten"}; "Which two modes exist?": {}."""
     found: dict[str, str] = {}
-    words = re.findall(r"[A-Za-z]+", question)
-    for before, word in zip(["", *words], words, strict=False):
-        if (w := word.lower()) in CLAIMED_WORDS and before.lower() not in COUNTS_ASKED:
+    before = ""
+    for m in re.finditer(r"[A-Za-z]+", question):
+        word, w = m.group(), m.group().lower()
+        counted = w in CLAIMED_WORDS and before.lower() not in COUNTS_ASKED
+        if counted and _listed(question, m.end()) != int(CLAIMED_WORDS[w]):
             found.setdefault(CLAIMED_WORDS[w], word)
+        before = word
     return found
+
+
+def _listed(question: str, at: int) -> int:
+    """How many items the question lists after the colon that ends the phrase at `at`: parted by commas or
+    semicolons, the last by "and" or "or" too where no comma sets it apart ("A, B and C"; "A and B");
+    0 without such a colon."""
+    clause = re.match(r"[^:?.;]{0,60}:([^?]*)", question[at:])
+    if clause is None:
+        return 0
+    items = [i.strip() for i in re.split(r"[,;]", clause.group(1)) if re.search(r"[A-Za-z0-9]", i)]
+    last = items[-1] if items else ""
+    return len(items) + bool(re.search(r"\s(?:and|or)\s", last) and not re.match(r"(?:and|or)\b", last))
 
 
 # Words that join a figure to what follows it rather than name its unit ("3.9 through 3.12", "5 of them";

@@ -2635,3 +2635,76 @@ def test_a_figure_said_only_of_another_unit_does_not_state_the_questions() -> No
     assert premise.unsupported_figures("Why does it keep 8 slots?", said_of_bits) == []
     worded = [Hit(1, "/src/cache.c", 1, 1, None, "", "It holds thirty-two megabytes on 32-bit builds.", 1.0)]
     assert premise.unsupported_figures("Why is it capped at 32 MB?", worded) == []
+
+
+def test_a_lead_in_without_a_colon_is_quoted_with_the_fenced_code_after_it() -> None:
+    """A manual introduces its examples without a colon ("Examples of valid integer constants are", then
+    the block): the lead-in is quoted with the block, not shown alone as a sentence that stops short. A
+    sentence that ends with a full stop keeps to itself."""
+    from engine.backends.extractive import ExtractiveGenerator
+
+    page = hit(
+        "Examples of valid integer constants are\n\n```\n3   345   0xff   0xBEBADA\n```\n\n"
+        "Integer constants are written in decimal.\n\n```\n3.0   3.1416\n```\n",
+        path="/doc/manual.md",
+    )
+    ranked = ExtractiveGenerator(None).scored("Which integer constants are valid?", [page])
+    texts = {c.text.split("\n")[0]: c for _, _, c in ranked}
+    lead = texts["Examples of valid integer constants are"]
+    assert "0xBEBADA" in lead.text and "3.1416" not in lead.text
+    assert lead.display.split("\n")[-1].strip() == "3   345   0xff   0xBEBADA"  # shown with its lines
+    assert (
+        texts["Integer constants are written in decimal."].text == "Integer constants are written in decimal."
+    )
+
+
+def test_a_question_about_how_the_code_works_gets_the_source_retrieval_ranked_below_the_documentation() -> (
+    None
+):
+    """Documentation written in a question's words can fill every place of the evidence (a reference manual
+    cut into sections under its own titles does): a question asking how, why or where a program does
+    something gets the best source passage retrieval found further down in the last place, so the code
+    can back the answer (extractive.code_backing); not a test module's, unless the question is about
+    tests, and nothing changes for the reader's own doing or where the evidence holds source already."""
+    from engine.answer.pipeline import EVIDENCE, with_source
+
+    manual = [
+        hit(f"Section {n} of the manual.", path="/lua/doc/manual.html", n=n) for n in range(1, EVIDENCE + 1)
+    ]
+    test = hit("def test_open_libs(): ...", path="/lua/testes/test_init.py", n=20)
+    code = hit("static const luaL_Reg loadedlibs[] = {", path="/lua/src/linit.c", n=21)
+    question = "Where is the list of standard libraries that the interpreter opens defined?"
+    chosen = with_source(question, manual, [test, code])
+    assert [h.chunk_id for h in chosen] == [*range(1, EVIDENCE), 21]
+    assert with_source("How are the libraries opened in the test suite?", manual, [test, code])[-1] == test
+    assert with_source("How do I open the standard libraries?", manual, [test, code]) == manual
+    assert with_source(question, [*manual[:-1], code], [replace(code, chunk_id=22)])[-1].chunk_id == 21
+    assert with_source(question, manual, [test]) == manual
+
+
+def test_a_sentence_a_passage_end_cut_gives_way_to_the_whole_of_it_in_the_next_passage() -> None:
+    """A chunk cut inside a paragraph ends on a piece of its last sentence ("...and is much faster than"),
+    which the next chunk repeats whole: the whole sentence is quoted, in the piece's place, not both."""
+    from engine.backends.extractive import candidates
+
+    first = hit(
+        "There are two reloader backends.\n\n- The default stat backend checks mtimes.\n\n"
+        "- The watchdog backend uses filesystem events, and is much faster than",
+        path="/doc/serving.rst",
+        start=40,
+    )
+    second = hit(
+        "- The watchdog backend uses filesystem events, and is much faster than\n  stat. It requires the "
+        "watchdog module.\n\nIf watchdog is installed it is used.",
+        path="/doc/serving.rst",
+        start=44,
+        n=2,
+    )
+    said = [(c.source, c.text) for c in candidates([first, second])]
+    whole = "The watchdog backend uses filesystem events, and is much faster than\n  stat."
+    assert not any(t.endswith("faster than") for _, t in said)
+    assert said.index((2, whole)) == 2  # where the piece stood, after the first passage's two sentences
+    # a sentence that ends is no piece of a longer one
+    done = hit("The watchdog backend is faster.", n=3)
+    more = hit("The watchdog backend is faster. It needs the module.", n=4)
+    assert [c.source for c in candidates([done, more]) if c.text == "The watchdog backend is faster."] == [1]

@@ -113,6 +113,8 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
         "What are the three settings of the client?",
         "How do I make the client retry three times?",
         "Why does the client raise a timeout error after five seconds?",
+        # ...nor one counting the list the question gives after it
+        "How should the client handle three errors: timeouts, resets, and refused connections?",
     ):
         assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
     # the source may write the figure in words, as an ordinal, or as a Roman numeral; or name it in its
@@ -123,6 +125,9 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
         "Why did 32 pools close after World War 2?",
     ):
         assert rules.screen(context(question, words), [rules.UnsupportedFigure()]) is None, question
+    # digits written on to a word are part of a name ("i18n", "utf8", "sha256"), no figure to find
+    for question in ("How does the i18nurls example pick a language?", "Is the utf8 codec or sha256 used?"):
+        assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
     named = passage("The priorities are dashboards and joins.", path="/kb/roadmap_2024.md")
     assert rules.screen(context("What are the 2024 priorities?", named), [rules.UnsupportedFigure()]) is None
     # 5.0 in the source is the 5 of the question

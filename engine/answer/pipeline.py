@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine.answer import answerability, changes, conflicts, contract, rules
 from engine.answer.injection import instruction_like
 from engine.backends.prompts import REFUSAL
+from engine.english import ASKS_MECHANISM
 from engine.errors import Cancelled, MissingModel
 from engine.events import (
     CONFLICT_NOTE,
@@ -27,6 +28,7 @@ from engine.events import (
     Hit,
     RawSentence,
 )
+from engine.ingest.extract import is_source
 from engine.names import about_tests, is_test
 from engine.retrieve.search import hit_from_row
 from engine.text import (
@@ -400,8 +402,23 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     hits = engine.evidence(question) if ranked is None else list(ranked)
     hits = hits + siblings(engine, question, hits)
     hits = [replace(h, instructions=True) if instruction_like(h.text) else h for h in hits]
-    evidence = tests_last(question, hits[:EVIDENCE] + [h for h in hits[EVIDENCE:] if h.score == 0.0])
+    chosen = with_source(question, hits[:EVIDENCE], [h for h in hits[EVIDENCE:] if h.score > 0.0])
+    evidence = tests_last(question, chosen + [h for h in hits[EVIDENCE:] if h.score == 0.0])
     return hits, [with_list(engine, h) for h in evidence]
+
+
+def with_source(question: str, evidence: list[Hit], further: list[Hit]) -> list[Hit]:
+    """The evidence, its last passage given to the program's source where the question asks how, why or
+    where a program does something (english.ASKS_MECHANISM), no passage of it is source, and retrieval
+    ranked one further down (`further`): what the code does answers such a question, and documentation
+    written in the question's words fills every place otherwise (a reference manual cut into sections
+    under its own titles does), so the code is never read and never backs an answer (extractive.
+    code_backing). Not a test module's, unless the question is about tests (tests_last)."""
+    if not evidence or not ASKS_MECHANISM.search(question) or any(is_source(h.path) for h in evidence):
+        return evidence
+    tests = about_tests(question)
+    code = next((h for h in further if is_source(h.path) and (tests or not is_test(h.path))), None)
+    return evidence if code is None else [*evidence[:-1], code]
 
 
 def tests_last(question: str, evidence: list[Hit]) -> list[Hit]:

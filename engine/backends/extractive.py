@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -515,11 +515,13 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
             ):
                 start, raw = before, hit.text[before:end]  # quoted with the sentence naming its subject
             # a lead-in ("...in this order:") is quoted with the list after it, its answer
-            last, lines = list_after(hit.text, end) if lead_in(hit.text, start, raw) else (end, [])
-            block = ""  # ...and one ending in a colon with the code after it ("To install it, run:")
+            leads = lead_in(hit.text, start, raw)
+            last, lines = list_after(hit.text, end) if leads else (end, [])
+            block = ""  # ...and one ending in a colon with the code after it ("To install it, run:"), or
+            # any lead-in with a fenced block after it ("Examples of valid integer constants are" + block)
             if (
                 not lines
-                and raw.rstrip().endswith(":")
+                and (raw.rstrip().endswith(":") or (leads and _FENCE_NEXT.match(hit.text, end)))
                 and not _CODE_LINE.match(raw)  # "def f(x):" opens its body, no lead-in
                 and (last := block_after(hit.text, end)) > end
             ):
@@ -567,6 +569,9 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     return distinct(out)
 
 
+_FENCE_NEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:`{3,}|~{3,})")  # the next line written is a fence
+
+
 # How a sentence that goes on past the passage's end ends: a lower-case word, a comma, an opening bracket
 # or a hyphen (not a figure, a unit or a bullet's last word: "Costs fell 5%")
 _GOES_ON = re.compile(r"(?:\b[a-z]+|[,(\[-])\s*$")
@@ -595,6 +600,15 @@ def distinct(found: list[Candidate]) -> list[Candidate]:
     for cand in found:
         said = cand.display or cand.text
         figures, terms = _FIGURE.findall(said), set(content_terms(said))
+        whole = normalize(cand.text)
+        piece = next(  # ...and where one before it is the start of this one, cut by its passage's end
+            (j for j, (held, *_, at) in enumerate(seen) if at != cand.source and _piece(held, whole)),
+            None,
+        )
+        if piece is not None:  # the whole sentence takes its place
+            seen[piece] = (cand.text, figures, terms, cand.source)
+            kept[piece] = replace(cand, order=kept[piece].order)
+            continue
         if any(
             # a sentence quoted again with the one before it is not a repeat: it says more
             (figures == f and len(terms & t) >= SAME * len(terms | t) and not _says_more(cand.text, quote))
@@ -607,6 +621,13 @@ def distinct(found: list[Candidate]) -> list[Candidate]:
         seen.append((cand.text, figures, terms, cand.source))
         kept.append(cand)
     return kept
+
+
+def _piece(quote: str, whole: str) -> bool:
+    """Whether `quote` is the opening of the sentence `whole` up to a word it goes on from (a passage's
+    end cut it: "...and is much faster than"), which the next passage, repeating the cut line, holds."""
+    part = normalize(quote)
+    return len(whole) > len(part) and whole.startswith(part) and _GOES_ON.search(part) is not None
 
 
 def _says_more(text: str, quote: str) -> bool:
