@@ -311,9 +311,8 @@ _FURNITURE_ROLES = frozenset({"navigation", "search", "banner", "contentinfo"})
 _SECTIONING = frozenset({"article", "aside", "main", "section"})
 # Blocks that stand apart as Markdown's paragraphs do: a blank line before and after each.
 _PARAGRAPHS = frozenset(_words("blockquote dl figure h1 h2 h3 h4 h5 h6 hr ol p table ul"))
-_VOID = frozenset(
-    _words("area base br col embed hr img input link meta param source track wbr")
-)  # no content
+# Elements that hold no content: a `hidden` one has nothing to leave out, and no end tag to stop at.
+_VOID = frozenset(_words("area base br col embed hr img input link meta param source track wbr"))
 # A heading's or a definition's permalink (Sphinx, MkDocs and many generators: <a class="headerlink">¶</a>)
 _PERMALINK_CLASSES = frozenset({"headerlink", "anchorlink", "anchor-link", "anchorjs-link"})
 _PERMALINK_MARKS = " \u00b6\u00a7#\U0001f517"  # pilcrow, section sign, hash, link symbol
@@ -325,9 +324,9 @@ class _VisibleText(HTMLParser):
     like a Markdown file's), and so an anchored term of a definition list (<dt id=...>: an API reference's
     signature, a glossary's term, which a page links to as it does to a heading) one level below the
     heading it sits under per list it is nested in; a list item with its marker; preformatted text
-    between ``` fences. A page's furniture (navigation,
-    search, its banner and footer, hidden elements, headings' permalink marks) is left out; should such an
-    element never close, what it held is kept, so a broken page loses no text."""
+    between ``` fences. A page's furniture (navigation, search, its banner and footer, hidden elements,
+    headings' permalink marks) is left out; should such an element never close, what it held is kept, so
+    a broken page loses no text."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -351,9 +350,10 @@ class _VisibleText(HTMLParser):
         self._buffer_line = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
         if self._skip:
             self._skip += tag == self._skip_tag
-        elif self._furniture(tag, dict(attrs)):
+        elif self._furniture(tag, attributes):
             if tag in _BLOCKS:
                 self.flush()
             self._skip_tag, self._skip = tag, 1
@@ -362,10 +362,10 @@ class _VisibleText(HTMLParser):
         self._toggle(tag, opening=True)
         if tag == "dl":
             self._terms += 1
-        elif tag == "dt" and dict(attrs).get("id") and not self._pre:  # an anchored term titles its entry
+        elif tag == "dt" and attributes.get("id") and not self._pre:  # an anchored term titles its entry
             self._heading = min(6, self._level + self._terms)
         elif tag in ("ul", "ol"):
-            start = dict(attrs).get("start") or "1"
+            start = attributes.get("start") or "1"
             self._lists.append(int(start) if tag == "ol" and start.isdigit() else 0)
         elif tag == "li":
             number = self._lists[-1] if self._lists else 0
@@ -414,7 +414,7 @@ class _VisibleText(HTMLParser):
         elif tag in _SECTIONING:
             self._sections = max(0, self._sections + step)
         elif tag == "pre":
-            self._pre_fence(opening)
+            self._pre_fence(step)
             return
         elif tag in ("td", "th") and opening:
             self._buffer += " "
@@ -431,18 +431,16 @@ class _VisibleText(HTMLParser):
         if self.lines and self.lines[-1].text and not self._pre:
             self.lines.append(Line("", self.getpos()[0]))
 
-    def _pre_fence(self, opening: bool) -> None:
-        """Preformatted text between ``` lines at the <pre> and </pre> (a Markdown code block): a
-        comment's `#` in it is no heading, and it is shown as code."""
+    def _pre_fence(self, step: int) -> None:
+        """Preformatted text between ``` lines at the outermost <pre> and </pre> (a Markdown code block):
+        a comment's `#` in it is no heading, and it is shown as code."""
         self.flush()
-        if self._hidden or self._in_head:
-            self._pre = max(0, self._pre + (1 if opening else -1))
-            return
-        if opening and not self._pre:
+        shown = not (self._hidden or self._in_head)
+        if shown and step > 0 and not self._pre:
             self._blank()
             self.lines.append(Line("```", self.getpos()[0]))
-        self._pre = max(0, self._pre + (1 if opening else -1))
-        if not opening and not self._pre:
+        self._pre = max(0, self._pre + step)
+        if shown and step < 0 and not self._pre:
             self.lines.append(Line("```", self.getpos()[0]))
             self._blank()
 

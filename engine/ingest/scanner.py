@@ -178,7 +178,7 @@ def is_minified(head: bytes) -> bool:
     lines = head.split(b"\n")
     if len(head) == HEAD_BYTES and len(lines) > 1:
         lines = lines[:-1]
-    return bool(head) and sum(map(len, lines)) / len(lines) > MINIFIED_LINE
+    return sum(map(len, lines)) / len(lines) > MINIFIED_LINE
 
 
 def content_hash(path: Path) -> str:
