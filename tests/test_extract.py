@@ -207,6 +207,12 @@ def test_a_saved_documentation_page_is_read_without_its_furniture_and_with_its_s
     assert {c.heading for c in chunks if "Map([" in c.text} == {"URL Routing > Quickstart"}
 
 
+def test_a_heading_keeps_a_hash_of_its_own_and_a_stray_pre_close_fences_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "csharp.html"
+    path.write_text("<h2>Using C#</h2>\n<p>Intro.</p></pre>\n<p>More.</p>", encoding="utf-8")
+    assert [text for text in texts(read(path)) if text] == ["## Using C#", "Intro.", "More."]
+
+
 def test_a_page_whose_furniture_never_closes_loses_no_text(tmp_path: Path) -> None:
     path = tmp_path / "broken.html"
     path.write_text(

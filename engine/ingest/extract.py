@@ -315,7 +315,7 @@ _PARAGRAPHS = frozenset(_words("blockquote dl figure h1 h2 h3 h4 h5 h6 hr ol p t
 _VOID = frozenset(_words("area base br col embed hr img input link meta param source track wbr"))
 # A heading's or a definition's permalink (Sphinx, MkDocs and many generators: <a class="headerlink">¶</a>)
 _PERMALINK_CLASSES = frozenset({"headerlink", "anchorlink", "anchor-link", "anchorjs-link"})
-_PERMALINK_MARKS = " \u00b6\u00a7#\U0001f517"  # pilcrow, section sign, hash, link symbol
+_PERMALINK_MARKS = " \u00b6\u00a7\U0001f517"  # pilcrow, section sign, link symbol (not "#": "C#")
 
 
 class _VisibleText(HTMLParser):
@@ -435,12 +435,12 @@ class _VisibleText(HTMLParser):
         """Preformatted text between ``` lines at the outermost <pre> and </pre> (a Markdown code block):
         a comment's `#` in it is no heading, and it is shown as code."""
         self.flush()
-        shown = not (self._hidden or self._in_head)
-        if shown and step > 0 and not self._pre:
+        shown, was = not (self._hidden or self._in_head), self._pre
+        if shown and step > 0 and not was:
             self._blank()
             self.lines.append(Line("```", self.getpos()[0]))
-        self._pre = max(0, self._pre + step)
-        if shown and step < 0 and not self._pre:
+        self._pre = max(0, was + step)
+        if shown and step < 0 and was == 1:  # the outermost closes (a stray </pre> closes nothing)
             self.lines.append(Line("```", self.getpos()[0]))
             self._blank()
 
