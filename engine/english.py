@@ -230,12 +230,15 @@ def _listed(question: str, at: int) -> int:
     """How many items the question lists after the colon that ends the phrase at `at`: parted by commas or
     semicolons, the last by "and" or "or" too where no comma sets it apart ("A, B and C"; "A and B");
     0 without such a colon."""
-    clause = re.match(r"[^:?.;]{0,60}:([^?]*)", question[at:])
+    clause = _LIST_AFTER.match(question, at)
     if clause is None:
         return 0
     items = [i.strip() for i in re.split(r"[,;]", clause.group(1)) if re.search(r"[A-Za-z0-9]", i)]
     last = items[-1] if items else ""
     return len(items) + bool(re.search(r"\s(?:and|or)\s", last) and not re.match(r"(?:and|or)\b", last))
+
+
+_LIST_AFTER = re.compile(r"[^:?.;]{0,60}:([^?]*)")  # the rest of a phrase, a colon, and what it lists
 
 
 # Words that join a figure to what follows it rather than name its unit ("3.9 through 3.12", "5 of them";

@@ -596,42 +596,46 @@ def distinct(found: list[Candidate]) -> list[Candidate]:
     sentence in two files): the same figures, and the share of words they have in common (Jaccard) at
     least SAME. Two versions of a price list differ in a figure: both stay, for the conflict check."""
     kept: list[Candidate] = []
-    seen: list[tuple[str, list[str], set[str], int]] = []
+    seen: list[tuple[str, str, list[str], set[str], int]] = []  # quote, normalized, figures, terms, source
     for cand in found:
         said = cand.display or cand.text
-        figures, terms = _FIGURE.findall(said), set(content_terms(said))
-        whole = normalize(cand.text)
+        figures, terms, whole = _FIGURE.findall(said), set(content_terms(said)), normalize(cand.text)
         piece = next(  # ...and where one before it is the start of this one, cut by its passage's end
-            (j for j, (held, *_, at) in enumerate(seen) if at != cand.source and _piece(held, whole)),
+            (j for j, (_, part, *_, at) in enumerate(seen) if at != cand.source and _piece(part, whole)),
             None,
         )
         if piece is not None:  # the whole sentence takes its place
-            seen[piece] = (cand.text, figures, terms, cand.source)
+            seen[piece] = (cand.text, whole, figures, terms, cand.source)
             kept[piece] = replace(cand, order=kept[piece].order)
             continue
         if any(
             # a sentence quoted again with the one before it is not a repeat: it says more
-            (figures == f and len(terms & t) >= SAME * len(terms | t) and not _says_more(cand.text, quote))
+            (
+                figures == f
+                and len(terms & t) >= SAME * len(terms | t)
+                and not _says_more(cand.text, quote, whole, part)
+            )
             # nor is the part of another file's quote (two copies of a page, one chunk cut shorter):
             # within one passage a list item stays, which its lead-in quotes with the list
-            or (source != cand.source and normalize(cand.text) in normalize(quote))
-            for quote, f, t, source in seen
+            or (source != cand.source and whole in part)
+            for quote, part, f, t, source in seen
         ):
             continue
-        seen.append((cand.text, figures, terms, cand.source))
+        seen.append((cand.text, whole, figures, terms, cand.source))
         kept.append(cand)
     return kept
 
 
-def _piece(quote: str, whole: str) -> bool:
-    """Whether `quote` is the opening of the sentence `whole` up to a word it goes on from (a passage's
-    end cut it: "...and is much faster than"), which the next passage, repeating the cut line, holds."""
-    part = normalize(quote)
+def _says_more(text: str, quote: str, whole: str, part: str) -> bool:
+    """Whether `text` holds `quote` and more (`whole` and `part`: the two normalized)."""
+    return quote in text and len(whole) > len(part)
+
+
+def _piece(part: str, whole: str) -> bool:
+    """Whether `part` is the opening of the sentence `whole` (both normalized) up to a word it goes on
+    from (a passage's end cut it: "...and is much faster than"), which the next passage, repeating the cut
+    line, holds."""
     return len(whole) > len(part) and whole.startswith(part) and _GOES_ON.search(part) is not None
-
-
-def _says_more(text: str, quote: str) -> bool:
-    return quote in text and len(normalize(text)) > len(normalize(quote))
 
 
 class ExtractiveGenerator:
