@@ -105,11 +105,16 @@ OWN_FIGURES = re.compile(
 
 # An example a question gives: what follows "e.g.", "for example", "for instance" (not "for instance 2",
 # which may be a server's), "such as", or a "say" set off by a comma or a parenthesis, to the end of its
-# clause or parenthesis ("What does a tilde do in a version, e.g. how does 1.0~rc1 compare with 1.0?",
-# "a scheme it doesn't know, such as git+ssh"). It illustrates what the question asks about: the user's
-# own, as OWN_FIGURES says of a figure, not something the folder must already hold.
+# clause or parenthesis, code spans whole ("What does a tilde do in a version, e.g. how does 1.0~rc1
+# compare with 1.0?", "a scheme it doesn't know, such as git+ssh"); and the quoted or code text after a
+# "like" that compares, not one that wants ("like `&copy 2020`"; not "I'd like `x` to load"). It
+# illustrates what the question asks about: the user's own, as OWN_FIGURES says of a figure, not something
+# the folder must already hold.
 _EXAMPLE = re.compile(
-    r"(?:\be\.g\.|\bfor example\b|\bfor instance\b(?!\s+\d)|\bsuch as\b|\(\s*say\b|,\s*say,)[^;?!()]*",
+    r"(?:\be\.g\.|\bfor example\b|\bfor instance\b(?!\s+\d)|\bsuch as\b|\(\s*say\b|,\s*say,)"
+    r"(?:`[^`\n]*`|[^;?!()`])*"
+    r"|(?<!\bwould )(?<!\b[Ii]'d )(?<!\bI )(?<!\bwe )(?<!\byou )(?<!\bthey )"
+    r"\blike\s+(?:`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”)",
     re.IGNORECASE,
 )
 

@@ -75,16 +75,31 @@ def location(path: str, start: int, end: int, page: int | None = None) -> str:
 
 
 # A test module: under a tests/ folder, or named as test runners find them (test_x.py, x_test.go,
-# x.spec.ts, conftest.py)
+# x.spec.ts, conftest.py; JUnit's, NUnit's and PHPUnit's XTest.java, XTests.cs, XIT.java, a Kotlin, Scala
+# or Groovy XSpec, not Java's or C#'s, where a Spec is often a model: KeySpec, PodSpec; RSpec's x_spec.rb)
 _TEST_DIR = frozenset({"test", "tests", "testing", "__tests__"})
-_TEST_FILE = re.compile(r"^(?:test_.+|.+_test|conftest)\.py$|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$", re.I)
+_TEST_FILE = re.compile(
+    r"^(?:test_.+|.+_test|conftest)\.py$|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$|_(?:test|spec)\.rb$", re.I
+)
+_TEST_CLASS = re.compile(
+    r"[a-z0-9](?:(?:Tests?|IT)\.(?:java|kt|kts|scala|groovy|cs|fs|vb|php|swift)|Spec\.(?:kt|kts|scala|groovy))$"
+)
+# ...or under a build tool's test source root, however deep its packages go (Maven's and Gradle's
+# src/test/java/org/example/..., src/androidTest/kotlin/...)
+_TEST_ROOT = re.compile(r"(?:^|/)src/(?:test|tests|[a-z]+Test)/(?:java|kotlin|scala|groovy|resources)/")
 _ABOUT_TESTS = re.compile(r"\b(?:tests?|testing|tested|pytest|unittest|fixtures?|mock(?:s|ing|ed)?)\b", re.I)
 
 
 def is_test(path: str) -> bool:
-    """Whether a file is a test module (a tests/ folder among the three nearest it, or a test's name)."""
-    parts = PurePath(path.replace("\\", "/")).parts  # the folders nearest the file: not where it is kept
-    return bool(_TEST_DIR.intersection(p.lower() for p in parts[-4:-1])) or bool(_TEST_FILE.search(parts[-1]))
+    """Whether a file is a test module (a tests/ folder among the three nearest it, a build tool's test
+    source root above it, or a test's name)."""
+    slashed = path.replace("\\", "/")
+    parts = PurePath(slashed).parts  # the folders nearest the file: not where it is kept
+    return (
+        bool(_TEST_DIR.intersection(p.lower() for p in parts[-4:-1]))
+        or bool(_TEST_FILE.search(parts[-1]) or _TEST_CLASS.search(parts[-1]))
+        or bool(_TEST_ROOT.search(slashed))
+    )
 
 
 def about_tests(question: str) -> bool:

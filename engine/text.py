@@ -3,6 +3,7 @@ The lowest layer of the engine: it imports nothing of it."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import threading
@@ -50,6 +51,13 @@ _INITIAL = re.compile(r"(?:^\s*|[\s(\"'][A-Z][\w'-]*\.?\s+|[.!?]\s+)[A-HJ-Z]\.$"
 # A numbered section's number and what sets it off from its title ("6.3 ", "8.1 – ", "2.5.1: "): a regular
 # expression fragment, for SENTENCE_END and premise (which strips it from a title it reads for figures)
 SECTION_NUMBER = r"\d+(?:\.\d+)+\.?[ \t]+(?:[-\u2013\u2014:][ \t]+)?"
+# An HTML tag that sets a block apart (a paragraph, a list or its item, a table, a heading, a break), opening
+# or closing, as documentation comments write them (Javadoc: "<p>", "</li>", "<br/>")
+_BLOCKS = "p|ul|ol|li|dl|dt|dd|pre|blockquote|table|thead|tbody|tr|td|th|h[1-6]|hr|div"
+_BLOCK_TAG = rf"</?(?i:{_BLOCKS}|br)\b[^<>\n]*>"
+# ...of them, those that set a paragraph apart when alone on a line (not a line break: "<br>" alone on a
+# line goes on with the sentence above it)
+_PARAGRAPH_TAG = rf"</?(?i:{_BLOCKS})\b[^<>\n]*>"
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -57,6 +65,9 @@ SENTENCE_END = re.compile(
     r"|\n[ \t]*(?:\"\"\"|''')[ \t]*\n"  # a docstring's closing quotes: what it says ends there
     r"|\n[ \t]*\*/[ \t]*\n"  # ...as at a block comment's close on a line of its own (JSDoc, Javadoc, C)
     r"|\n(?:[ \t]*\*[ \t]*\n)+"  # a block comment's blank line (" *"): its paragraph ends there
+    # ...and a line of HTML block tags alone, in a comment (" * <p>") or without its margin (Javadoc's
+    # paragraphs and lists: "<p>", "</p>", "<ul>"): a paragraph's edge, never part of a sentence
+    rf"|(?:\n[ \t]*(?:\*[ \t]*)?(?:{_PARAGRAPH_TAG}[ \t]*)+)+(?=\n)"
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
@@ -69,9 +80,14 @@ SENTENCE_END = re.compile(
     r"(?<![.,;:!?])\n"
     # a comment's close after a sentence's end, at its line's end, on a line of comment (not code's)
     r"|(?<=[.!?])(?P<close>[ \t]*\*/)[ \t]*(?:\n|\Z)"
-    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[`]|\*(?!/))|\n{{2,}}"  # not before a comment's close
+    # a sentence's end before the next's capital, quote, bracket, comment margin (not a comment's close) or
+    # block tag ("...the text. <p>Another..."); a blank line
+    rf"|(?<=[.!?]){_ABBREVIATIONS}\s+(?=[A-Z0-9\"'(\[`]|\*(?!/)|{_BLOCK_TAG})|\n{{2,}}"
     r"|(?<=[a-z]{4}[.!?])\d{1,2}\s+(?=[A-Z])"  # a footnote's mark after the full stop: "is available.3 On"
     r"|\n(?=\s*(?:[-*+] |\d+\. |#|//[/!]?\s|/\*|\||:\w[\w .*-]*:(?:\s|$)))"
+    # a doc tag opening a line of a block comment written without its " * " margin ("@param name ...",
+    # "@return ..."): an item of its own, as under a margin (in code the line is a decorator's, read apart)
+    r"|\n(?P<tag>(?=[ \t]*@\w))"
 )
 
 
@@ -207,6 +223,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) character spans of sentences/lines in text, blank ones dropped."""
     spans: list[tuple[int, int]] = []
     start = 0
+    inside: Callable[[int], bool] | None = None  # block_comments(text), read once and only where needed
     for match in SENTENCE_END.finditer(text):
         before = text[max(0, match.start() - 40) : match.start()]
         if "\n" not in match.group() and _INITIAL.search(" " + before):
@@ -214,6 +231,10 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         line = text.rfind("\n", 0, match.start()) + 1
         if match.group("close") and not (_BLOCK_OPENS.match(text, line) or STAR_LINE.match(text, line)):
             continue  # "x = 1;  /* set. */": the comment annotates the code, a line with it
+        if match.group("tag") is not None:
+            inside = inside or block_comments(text)
+            if not inside(match.start()):
+                continue
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))
@@ -257,6 +278,29 @@ def in_block_comment(text: str, at: int) -> bool:
     return close >= 0 and (following is None or close < following.start())
 
 
+def block_comments(text: str) -> Callable[[int], bool]:
+    """in_block_comment over one text, its comment marks found once: whether an offset lies inside a block
+    comment, each asked in O(log n) (split_sentences asks it of every line opening with "@", a decorator's
+    in Python, a rule's in CSS)."""
+    closes = [m.start() for m in re.finditer(r"\*/", text)]
+    opens = [(m.start(), m.end()) for m in _BLOCK_OPENS.finditer(text)]
+    starts = [a for a, _ in opens]
+
+    def inside(at: int) -> bool:
+        before = bisect.bisect_right(closes, at - 2)  # the last close ending at or before `at`
+        closed = closes[before - 1] if before else -1
+        j = bisect.bisect_left(starts, closed + 2 if closed >= 0 else 0)
+        if j < len(opens) and opens[j][1] <= at:
+            return True  # opened after the last close
+        if closed >= 0:
+            return False
+        k = bisect.bisect_left(closes, at)
+        following = bisect.bisect_left(starts, at)
+        return k < len(closes) and (following == len(starts) or closes[k] < starts[following])
+
+    return inside
+
+
 def comment_mark(text: str, at: int) -> re.Match[str] | None:
     """The comment mark of the line opening at offset `at` ("# ", "// ", a block comment's " * "), or
     None when the line is no comment."""
@@ -276,6 +320,8 @@ def _comment_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
     comment's sentence ends there, so the code under it is no part of it ("# ...to work around this." /
     "os.utime(...)"); a comment that says no sentence ('# password is "write-only"') stays with the
     line it annotates."""
+    if text.find("\n", start, end) < 0:
+        return [(start, end)]  # a cut ends a comment line, and none ends inside a span of one line
     out = []
     line = text.rfind("\n", 0, start) + 1  # a span opening inside its first line ("state. Returns ...")
     for m in _COMMENT_THEN_CODE.finditer(text, line, end):

@@ -1938,6 +1938,16 @@ def test_an_example_or_a_placeholder_the_question_gives_is_the_users_own_not_a_p
     )
     assert english.without_examples("a scheme, such as git+ssh?").split() == ["a", "scheme,", "?"]
     assert english.without_examples("big files (say 10 GB) fail").split() == ["big", "files", ")", "fail"]
+    # so is the quoted or code text after a "like" that compares; not a "like" that wants, nor one before
+    # a plain word
+    asked = "How is `&copy` read, like `&copy 2020` in body text?"
+    assert english.without_examples(asked).split() == ["How", "is", "`&copy`", "read,", "in", "body", "text?"]
+    assert "2020" not in english.without_examples('Why is it read like "&copy 2020" there?')
+    assert "`config.yaml`" in english.without_examples("I would like `config.yaml` to load, how?")
+    assert "30" in english.without_examples("Why 30 seconds, like heapq does?")
+    # an example runs to its clause's end over whole code spans: a "?" inside one ends nothing
+    kept = english.without_examples("Why, e.g. `a?b` or c, does it fail? And x?").split()
+    assert kept == ["Why,", "?", "And", "x?"]
     # "for instance 2" may be a server's; "say" as a verb is no example
     assert "2" in english.without_examples("Why does it fail for instance 2?")
     assert "50" in english.without_examples("What does the report say 50 percent do?")
@@ -2204,6 +2214,24 @@ def test_passages_from_test_modules_come_after_the_documentation_unless_the_ques
         is_test("/repo/tests/test_hooks.py") and is_test("/repo/pkg/conftest.py") and is_test("/w/a.spec.ts")
     )
     assert not is_test("/repo/docs/testing.md") and not is_test("/repo/src/pkg/hooks.py")
+    # a build tool's test root however deep its packages go, and test classes as JUnit, NUnit or RSpec
+    # name them; not a class whose name merely ends in the letters
+    for path in (
+        "/w/src/test/java/org/example/net/deep/ClientTest.java",
+        "/w/src/test/java/org/example/net/deep/Helpers.java",
+        "/w/app/src/androidTest/kotlin/x/Screen.kt",
+        "/w/lib/ParserTests.cs",
+        "/w/lib/ConnectIT.java",
+        "/w/spec/parser_spec.rb",
+        "/w/lib/ParserSpec.kt",
+    ):
+        assert is_test(path), path
+    for path in (
+        "/w/src/main/java/org/example/Contest.java",
+        "/w/src/main/java/org/example/crypto/PBEKeySpec.java",  # in Java a Spec is often a model
+        "/w/src/main/java/org/example/TestUtils.java",
+    ):
+        assert not is_test(path), path
     evidence = [
         hit("def test_forbid(): ...", path="/repo/tests/test_structure.py"),
         hit("Pass forbid_extra_keys=True to the converter.", path="/repo/docs/customizing.md", n=2),
@@ -2439,6 +2467,64 @@ def test_an_import_is_never_quoted_as_an_answer() -> None:
     assert candidates([hit(prose)])[0].display.startswith("Import the module")
     example = ">>> from collections import deque\n>>> structure((1, 2, 3), deque[int])\ndeque([1, 2, 3])\n"
     assert len(candidates([hit(example, path="/kb/a.md")])) == 1
+    # nor the package a Java (Kotlin, Go) file declares, a static or whole-package import, a C# using
+    for line in ("package org.example.net;", "import static org.example.Util.lower;", "import java.util.*;"):
+        java = f"{line}\n\nThe client retries a request three times before it fails.\n"
+        assert [c.display for c in candidates([hit(java, path="/w/Client.java")])] == [
+            "The client retries a request three times before it fails."
+        ], line
+    assert candidates([hit("using System.Collections.Generic;\n", path="/w/A.cs")]) == []
+
+
+def test_a_javadoc_paragraph_tag_or_doc_tag_ends_a_sentence_with_or_without_the_comment_margin() -> None:
+    """Javadoc sets paragraphs and lists apart with HTML tags ("<p>", "</p>", "<ul>") and writes its doc
+    tags ("@param", "@return") a line each, under a " * " margin or none (as many projects write it): a
+    line of block tags alone is a paragraph's edge, a tag after a sentence's end opens the next, and a doc
+    tag's line is an item of its own, so one sentence is never a whole comment run together."""
+    bare = (
+        "    /**\n"
+        "     <p>\n"
+        "     This list allows a fuller range of tags: <code>a, b, em</code>, and their attributes.\n"
+        "     </p>\n"
+        "     <p>\n"
+        "     Links can point to <code>http, https</code> only.\n"
+        "     </p>\n"
+        "     @param strict whether to refuse unknown tags\n"
+        "     @return the list\n"
+        "     */\n"
+        "    @Override\n"
+        "    public static Safelist basic(boolean strict) {\n"
+    )
+    said = [" ".join(bare[a:b].split()) for a, b in split_sentences(bare)]
+    assert "This list allows a fuller range of tags: <code>a, b, em</code>, and their attributes." in said
+    assert "Links can point to <code>http, https</code> only." in said
+    assert "@param strict whether to refuse unknown tags" in said and "@return the list" in said
+    assert not any(s in ("<p>", "</p>") or s.startswith("</p>") for s in said), said
+    margined = "/**\n * Gets the text. Includes children.\n * <p>\n * Note this. <p>The second one.\n */\n"
+    said = [" ".join(margined[a:b].split()) for a, b in split_sentences(margined)]
+    assert "* Note this." in said and "<p>The second one." in said and "* <p>" not in said
+    # outside a block comment a line opening with "@" is a decorator's or an annotation's: code, read on
+    code = "x = compute()\n@property\ndef y(self):\n    return 2\n"
+    assert len(split_sentences(code)) == 1
+    # a closing tag's line leaves the comment's close and the code under it as they were; a line break's
+    # tag alone ("<br>") goes on with its sentence, and an older Javadoc's upper-case tags count
+    closing = "/**\n * Text.\n * </ul>\n */\nint x;\n"
+    assert "int x;" in [closing[a:b].strip() for a, b in split_sentences(closing)]
+    said = "Some text here\n<br>\nmore of the same sentence."
+    assert split_sentences(said) == [(0, len(said))]
+    upper = "/**\n <P>\n Old style. More.\n */"
+    assert "Old style." in [upper[a:b].strip() for a, b in split_sentences(upper)]
+    # whether a line is inside a block comment is looked up from the comment marks found once per text
+    # (text.block_comments), the same answer in_block_comment gives by scanning
+    from engine.text import block_comments, in_block_comment
+
+    pieces = ["/*", "*/", "\n", "  /**\n", " * x\n", "@p\n", "text. ", "\n*/\n", "a*/b", "\n   /*", "x"]
+    for seed in range(300):
+        mixed = "".join(pieces[(seed * 7 + i * i) % len(pieces)] for i in range(seed % 23 + 1))
+        inside = block_comments(mixed)
+        assert [inside(at) for at in range(len(mixed) + 1)] == [
+            in_block_comment(mixed, at) for at in range(len(mixed) + 1)
+        ], mixed
 
 
 def test_a_gate_refusal_names_the_code_name_the_question_wrote() -> None:

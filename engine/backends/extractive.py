@@ -324,10 +324,12 @@ def shown(display: str) -> str:
     return LINK.sub(r"\1", display)
 
 
-# A line that only imports: Python's import and from-import, JavaScript's import and require, Go's
-# import, Rust's use, C's #include (a `>>>` prompt before it counts)
+# A line that only imports or names its module: Python's import and from-import, JavaScript's import and
+# require, Go's import, Rust's use, C's #include, Java's import (static, of a whole package) and the
+# package a Java, Kotlin, Scala or Go file declares, C#'s using (a `>>>` prompt before it counts)
 _IMPORT = re.compile(
     r"\s*(?:>>>\s*)?(?:import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*;?"
+    r"|(?:import(?:\s+static)?|package)\s+[\w.]+(?:\.\*)?\s*;?|using\s+(?:static\s+)?[\w.]+\s*;"
     r"|from\s+[\w.]+\s+import\s+[^=()]*?(?:\([^=)]*\)?)?"
     r"|import\s+[^=;]*?\s+from\s+['\"][^'\"]+['\"]\s*;?|import\s+['\"][^'\"]+['\"]\s*;?"
     r"|(?:const|let|var)\s+[\w{},\s]+=\s*require\(['\"][^'\"]+['\"]\)\s*;?"
