@@ -2768,6 +2768,22 @@ def test_a_question_about_how_the_code_works_gets_the_source_retrieval_ranked_be
     assert with_source(question, manual, [test]) == manual
 
 
+def test_one_file_fills_at_most_half_the_evidence_and_the_next_files_passages_take_the_rest() -> None:
+    """A long file whose sections all share the question's words (a manual, a changelog) would fill every
+    place of the evidence; past half of it, its further passages wait behind the other files' best ones,
+    in their order, and the siblings (score 0) stay last."""
+    from engine.answer.pipeline import EVIDENCE, SAME_FILE, crowded
+
+    manual = [hit(f"Section {n}.", path="/lua/doc/manual.html", n=n) for n in range(1, EVIDENCE + 2)]
+    code = [hit("static int f (void) {", path=f"/lua/src/l{n}.c", n=20 + n) for n in range(3)]
+    sibling = replace(hit("Version 2.", path="/lua/doc/manual-v2.html", n=40), score=0.0)
+    placed = crowded([*manual, *code, sibling])
+    assert [h.chunk_id for h in placed[:EVIDENCE]] == [*range(1, SAME_FILE + 1), 20, 21, 22]
+    assert [h.chunk_id for h in placed[EVIDENCE:]] == [*range(SAME_FILE + 1, EVIDENCE + 2), 40]
+    # too few other files: the manual fills what is left, in its order
+    assert [h.chunk_id for h in crowded([*manual, code[0]])[:EVIDENCE]] == [1, 2, 3, 20, 4, 5]
+
+
 def test_a_sentence_a_passage_end_cut_gives_way_to_the_whole_of_it_in_the_next_passage() -> None:
     """A chunk cut inside a paragraph ends on a piece of its last sentence ("...and is much faster than"),
     which the next chunk repeats whole: the whole sentence is quoted, in the piece's place, not both."""

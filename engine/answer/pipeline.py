@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from engine.backends.base import Generator
 
 EVIDENCE = 6
+SAME_FILE = EVIDENCE // 2  # the passages of one file the evidence holds at most (crowded), as designed
 STATEMENT_WORDS = 3
 SAME_POINT = 0.3  # share of a quote's content words another version must share to speak to the point
 Event = EvidenceReady | Draft | GenerationProgress | AnswerSentence | Answer
@@ -402,9 +403,28 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     hits = engine.evidence(question) if ranked is None else list(ranked)
     hits = hits + siblings(engine, question, hits)
     hits = [replace(h, instructions=True) if instruction_like(h.text) else h for h in hits]
-    chosen = with_source(question, hits[:EVIDENCE], [h for h in hits[EVIDENCE:] if h.score > 0.0])
-    evidence = tests_last(question, chosen + [h for h in hits[EVIDENCE:] if h.score == 0.0])
+    placed = crowded(hits)  # the gate reads the ranking as retrieval made it
+    chosen = with_source(question, placed[:EVIDENCE], [h for h in placed[EVIDENCE:] if h.score > 0.0])
+    evidence = tests_last(question, chosen + [h for h in placed[EVIDENCE:] if h.score == 0.0])
     return hits, [with_list(engine, h) for h in evidence]
+
+
+def crowded(hits: list[Hit], cap: int = SAME_FILE) -> list[Hit]:
+    """The ranked hits with at most `cap` passages of one file among the first EVIDENCE (the rest of that
+    file's move down, after them, in their order): one long file whose sections all share the question's
+    words (a reference manual, a changelog, an article) otherwise fills every place, and the file that
+    answers, ranked seventh, is never read. Search engines cap results per site for the same reason. The
+    siblings (score 0) stay where they are, after."""
+    first: list[Hit] = []
+    later: list[Hit] = []
+    count: dict[str, int] = {}
+    for h in hits:
+        if h.score > 0.0 and len(first) < EVIDENCE and count.get(h.path, 0) < cap:
+            first.append(h)
+            count[h.path] = count.get(h.path, 0) + 1
+        else:
+            later.append(h)
+    return first + later
 
 
 def with_source(question: str, evidence: list[Hit], further: list[Hit]) -> list[Hit]:
