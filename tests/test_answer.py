@@ -2784,6 +2784,28 @@ def test_one_file_fills_at_most_half_the_evidence_and_the_next_files_passages_ta
     assert [h.chunk_id for h in crowded([*manual, code[0]])[:EVIDENCE]] == [1, 2, 3, 20, 4, 5]
 
 
+def test_the_other_version_of_a_file_the_cap_brings_into_the_evidence_is_read_for_conflicts(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """The siblings (a file's other versions, for the conflict check) are those of what the evidence holds
+    once one file is held to half of it, not of retrieval's first six: a policy ranked seventh behind six
+    sections of a handbook comes into the evidence, and so does its other version."""
+    from engine.answer.pipeline import EVIDENCE, gather
+
+    root = tmp_path / "kb"
+    manual = write(root, "handbook.md", "".join(f"# Part {n}\n\nLeave is described.\n\n" for n in range(8)))
+    v1 = write(root, "leave_policy_v1.md", "# Leave policy\n\nStaff get 20 days of leave.\n")
+    v2 = write(root, "leave_policy_v2.md", "# Leave policy\n\nStaff get 25 days of leave.\n")
+    index_with_notes(engine, root)
+    ranked = [hit("Leave is described.", path=str(manual), n=n) for n in range(1, EVIDENCE + 1)]
+    ranked.append(hit("Staff get 20 days of leave.", path=str(v1), n=EVIDENCE + 1))
+    _, evidence = gather(engine, "How many days of leave do staff get?", ranked)
+    paths = [h.path for h in evidence]
+    assert str(v1) in paths and str(v2) in paths, paths
+    # the handbook's three first, then the policy it held back, then the handbook again (no other file)
+    assert paths[: EVIDENCE // 2 + 1] == [str(manual)] * (EVIDENCE // 2) + [str(v1)]
+
+
 def test_a_sentence_a_passage_end_cut_gives_way_to_the_whole_of_it_in_the_next_passage() -> None:
     """A chunk cut inside a paragraph ends on a piece of its last sentence ("...and is much faster than"),
     which the next chunk repeats whole: the whole sentence is quoted, in the piece's place, not both."""

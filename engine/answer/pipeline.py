@@ -401,7 +401,7 @@ def gather(engine: Engine, question: str, ranked: list[Hit] | None = None) -> tu
     """(the ranked hits and the siblings, which the gate reads; the evidence supplied and shown).
     `ranked`: hits searched already (a thread's follow-up, engine/conversation.py), else the question's."""
     hits = engine.evidence(question) if ranked is None else list(ranked)
-    hits = hits + siblings(engine, question, hits)
+    hits = hits + siblings(engine, question, crowded(hits))  # the versions of what the evidence will hold
     hits = [replace(h, instructions=True) if instruction_like(h.text) else h for h in hits]
     placed = crowded(hits)  # the gate reads the ranking as retrieval made it
     chosen = with_source(question, placed[:EVIDENCE], [h for h in placed[EVIDENCE:] if h.score > 0.0])
