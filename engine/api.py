@@ -40,6 +40,7 @@ from engine.events import Answer, Hit, IndexProgress
 from engine.indexer import Event, Indexer
 from engine.ingest import ocr as _ocr
 from engine.ingest import pageview as _pageview
+from engine.ingest.extract import readers
 from engine.ingest.ocr_phase import OcrCache, OcrPhase, OcrPolicy, ScanText, content_hash
 from engine.ingest.pageview import PageSpan, has_pages
 from engine.ingest.pdfpages import Rendered
@@ -407,6 +408,7 @@ class Engine:
         with self._write_lock:
             indexer = self._indexer()
             indexer.ensure_chunking(self._chunking_signature())
+            indexer.ensure_extraction(readers())
             if paths is None:
                 for folder in self.folders():
                     yield from indexer.sync_folder(folder, cancelled)

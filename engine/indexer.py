@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
@@ -129,6 +129,24 @@ class Indexer:
             con.execute("UPDATE files SET mtime = -1, hash = ''")
             con.execute("INSERT OR REPLACE INTO meta VALUES ('chunking', ?)", [signature])
         return True
+
+    def ensure_extraction(self, readers: Mapping[str, str]) -> list[str]:
+        """Re-read on the next sync the files of each suffix whose reader changed since they were read
+        (`extract.READERS`: a PDF read by pypdf, then by PDFium), leaving every other file as it is; the
+        suffixes whose files will be read again."""
+        changed = [
+            suffix for suffix, reader in readers.items() if self.catalog.meta(f"reader{suffix}") != reader
+        ]
+        if changed:
+            with self.catalog.write(chunks_changed=False) as con:
+                for suffix in changed:
+                    con.execute(
+                        "UPDATE files SET mtime = -1, hash = '' WHERE lower(path) LIKE ?", [f"%{suffix}"]
+                    )
+                    con.execute(
+                        "INSERT OR REPLACE INTO meta VALUES (?, ?)", [f"reader{suffix}", readers[suffix]]
+                    )
+        return changed
 
     # -- folder sync ----------------------------------------------------------------------------------
     def sync_folder(self, folder: FolderRow, cancelled: Callable[[], bool]) -> Iterator[Event]:

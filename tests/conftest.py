@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from engine.eval.ocrset import assemble_pdf
 from engine.events import Document, Line
 
 # Qt tests run offscreen unless a test starts its own display (tests/desktop/test_xvfb.py).
@@ -90,3 +91,31 @@ class FailsOnce:
         if self.calls == 1:
             raise ValueError("not today")
         return Document((Line(data.decode(), 1),), kind="text")
+
+
+def typeset_pdf(stream: bytes) -> bytes:
+    """One page drawn by `stream` in a font whose widths start below the space (as TeX's fonts do): a
+    reader that places spaces by the font's space width runs the words of a justified line together."""
+    widths = b" ".join([b"500"] * (125 - 21 + 1))
+    return assemble_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /FirstChar 21 /LastChar 125 /Widths ["
+            + widths
+            + b"] >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
+        ]
+    )
+
+
+# a justified line (words moved apart, no space written), a word hyphenated over a line end, a footnote
+# mark raised above its line, and a table row whose cells are placed apart
+TYPESET = (
+    b"BT /F1 10 Tf 12 TL 72 720 Td [(Papers)-221(must)-221(be)-221(submitted)-221(electronically.)] TJ "
+    b"T* (Copy the style file to approximate the final appear-) Tj "
+    b"T* (ance of the journal; see Wikibooks) Tj 5 Ts /F1 7 Tf (1) Tj 0 Ts /F1 10 Tf (, a free textbook.) Tj "
+    b"T* (Option) Tj 200 0 Td (Effect) Tj ET"
+)

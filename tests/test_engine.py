@@ -13,10 +13,11 @@ import pytest
 from engine.api import Engine
 from engine.errors import Cancelled, CiteError
 from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
+from engine.ingest.extract import readers
 from engine.retrieve.search import file_names_in
 from engine.store.lexical import SCHEMA_VERSION
 from engine.text import stem
-from tests.conftest import write
+from tests.conftest import TYPESET, typeset_pdf, write
 
 
 def paths(engine: Engine, query: str, mode: str = "keyword", k: int = 5) -> list[str]:
@@ -83,6 +84,22 @@ def test_unchanged_files_are_not_reindexed(engine: Engine, small_folder: Path) -
     before = engine.search("quokka", mode="keyword").hits[0].chunk_id
     engine.run(engine.sync(embed=False))
     assert engine.search("quokka", mode="keyword").hits[0].chunk_id == before
+
+
+def test_a_changed_pdf_reader_rereads_only_the_pdfs(engine: Engine, small_folder: Path) -> None:
+    """An index whose PDFs another reader read (pypdf, before PDFium) reads them again on the next sync,
+    and only them; and reads them as the page shows them, so a justified line's words are found."""
+    (small_folder / "docs/guide.pdf").write_bytes(typeset_pdf(TYPESET))
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    assert paths(engine, "submitted electronically")[0] == "guide.pdf"
+    assert not [e for e in engine.run(engine.sync(embed=False)) if isinstance(e, FileIndexed)]
+    with engine.catalog.write(chunks_changed=False) as con:
+        con.execute("INSERT OR REPLACE INTO meta VALUES ('reader.pdf', 'pypdf')")
+    again = engine.run(engine.sync(embed=False))
+    assert [Path(e.path).name for e in again if isinstance(e, FileIndexed)] == ["guide.pdf"]
+    assert engine.catalog.meta("reader.pdf") == readers()[".pdf"] != "pypdf"
+    assert not [e for e in engine.run(engine.sync(embed=False)) if isinstance(e, FileIndexed)]
 
 
 def test_vectors_fill_in_behind_and_hybrid_fuses(engine: Engine, small_folder: Path) -> None:

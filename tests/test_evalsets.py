@@ -1,7 +1,7 @@
 """The project's own evaluation sets (evalsets/*): each loads as Citeline's eval reads it, and each
 answerable question's gold files and verbatim supporting passages hold where they say (skipped per set
 until its fetch.py has brought the third-party corpus into docs/). A PDF's passages are verbatim in one page's
-text as Citeline extracts it (pypdf), which is what a citation quotes."""
+text as Citeline extracts it (PDFium), which is what a citation quotes."""
 
 from __future__ import annotations
 

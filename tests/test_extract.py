@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import ExtractError
+from engine.errors import ExtractError, MissingDependency
 from engine.eval.ocrset import lines_pdf
 from engine.events import Document, Hit, Line
 from engine.ingest import extract as extract_module
@@ -22,6 +22,8 @@ from engine.ingest.extract import (
     extractor_for,
     register,
 )
+from engine.ingest.pdfpages import text_boxes
+from tests.conftest import TYPESET, typeset_pdf
 
 
 def read(path: Path) -> Document:
@@ -266,6 +268,50 @@ def test_pdf_lines_carry_page_and_line(tmp_path: Path) -> None:
         Line("Costs", 2, 2),
         Line("Outlook", 3, 2),
     )
+
+
+def test_a_typeset_pdf_reads_as_its_page_shows(tmp_path: Path) -> None:
+    path = tmp_path / "guide.pdf"
+    path.write_bytes(typeset_pdf(TYPESET))
+    assert texts(read(path)) == [
+        "Papers must be submitted electronically.",
+        "Copy the style file to approximate the final appear-",  # the page's own line break
+        "ance of the journal; see Wikibooks1, a free textbook.",  # the mark sits on its line
+        "Option Effect",
+    ]
+    assert [line.line for line in read(path).lines] == [1, 2, 3, 4]
+    # a quote that runs over the hyphenated line end and the footnote mark is found on the page
+    data = path.read_bytes()
+    over = text_boxes(data, 1, "the final appear- ance of the journal; see Wikibooks1, a free")
+    assert len(over) >= 2 and all(
+        0 <= left < right <= 1 and 0 <= top < bottom <= 1 for left, top, right, bottom in over
+    )
+    assert {round(box[1], 2) for box in over} == {
+        round(box[1], 2)
+        for box in text_boxes(data, 1, "the final appear-") + text_boxes(data, 1, "ance of the")
+    }
+    assert text_boxes(data, 1, "submitted electronically") and not text_boxes(data, 1, "submitted by post")
+
+
+def test_a_pdf_is_read_without_pdfium_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without PDFium (a bare install), pypdf reads the text layer: the lines are there, a justified
+    line's words may run together."""
+
+    def missing(data: bytes, name: str = "") -> None:
+        raise MissingDependency("pypdfium2", "ocr")
+
+    monkeypatch.setattr(extract_module.pdfpages, "text_lines", missing)
+    path = tmp_path / "report.pdf"
+    path.write_bytes(make_pdf(PAGES))
+    assert texts(read(path)) == [
+        "Quarterly report",
+        "Revenue grew (a lot)",
+        "Second page",
+        "Costs",
+        "Outlook",
+    ]
+    path.write_bytes(typeset_pdf(TYPESET))
+    assert texts(read(path))[1] == "Copy the style file to approximate the final appear-"
 
 
 def test_pdf_running_headers_and_footers_are_dropped_and_lines_keep_their_numbers(tmp_path: Path) -> None:

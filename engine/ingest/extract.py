@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import charset_normalizer
 
-from engine.errors import ExtractError
+from engine.errors import ExtractError, MissingDependency
 from engine.events import Document, Line
-from engine.ingest import sandbox
+from engine.ingest import pdfpages, sandbox
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
 if TYPE_CHECKING:
@@ -502,7 +502,7 @@ class PdfExtractor:
         with warnings.catch_warnings():  # pypdf warns freely on damaged files; the outcome is what matters
             warnings.simplefilter("ignore")
             reader = _open_pdf(path, data)
-            lines, failed = _pdf_lines(path, reader)
+            lines, failed = _pdf_lines(path, data, reader)
             lines = without_furniture(lines)
             title = _pdf_title(reader)
         if not any(line.text.strip() for line in lines):
@@ -537,8 +537,38 @@ def _unlock(reader: PdfReader) -> bool:
         return False
 
 
-def _pdf_lines(path: Path, reader: PdfReader) -> tuple[list[Line], int]:
-    """Every page's lines, and how many pages could not be read (those are logged and skipped)."""
+def readers() -> dict[str, str]:
+    """Which reader reads each suffix whose reader can change under an index (an install with or without
+    PDFium, a newer reader): an index re-reads a suffix's files when its reader changed
+    (`Indexer.ensure_extraction`)."""
+    try:
+        pdfpages._pdfium()
+    except MissingDependency:
+        return {".pdf": "pypdf"}
+    return {".pdf": PDF_READER}
+
+
+PDF_READER = "pdfium-1"  # pdfpages.text_lines; a change to what it reads gets a new name
+
+
+def _pdf_lines(path: Path, data: bytes, reader: PdfReader) -> tuple[list[Line], int]:
+    """Every page's lines, and how many pages could not be read (those are logged and skipped): through
+    PDFium where it is installed (`pdfpages.text_lines`: the spaces a typesetter left out, ligatures as
+    letters), else, or where PDFium cannot open the file, through pypdf."""
+    try:
+        pages, failed = pdfpages.text_lines(data, path.name)
+    except (MissingDependency, ExtractError) as exc:
+        log.info("%s: read with pypdf (%s)", path, exc)
+    else:
+        return [
+            Line(text, index, number)
+            for number, texts in enumerate(pages, 1)
+            for index, text in enumerate(texts, 1)
+        ], failed
+    return _pypdf_lines(path, reader)
+
+
+def _pypdf_lines(path: Path, reader: PdfReader) -> tuple[list[Line], int]:
     lines: list[Line] = []
     failed = 0
     for number, page in enumerate(reader.pages, 1):

@@ -8,6 +8,7 @@ returns (OCR of a rendered page) happens outside the lock.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,9 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import ExtractError, MissingDependency
 from engine.ingest.pages import Box
+from engine.text import normalize
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+
+log = logging.getLogger(__name__)
 
 PDFIUM_LOCK = threading.Lock()
 MIN_TEXT_CHARS = 16  # a page with fewer visible characters in its text layer is read by OCR
@@ -89,6 +93,152 @@ def pages_without_text(data: bytes, name: str = "the PDF") -> tuple[list[int], i
         return needed, len(doc)
 
 
+# PDFium's marks for a hyphen at a line's end where it joins the word to the next line's start ("appear-" /
+# "ance"): the line is broken there again and the hyphen kept, as the page shows it
+_SOFT_HYPHENS = frozenset({0xFFFE, 0x0002})
+_MERGE_OVERLAP = 0.5  # a run whose height shares this much with the line before it sits on that line
+_SPACE_GAP = 0.2  # a gap wider than this share of the font size between two runs on a line is a space
+# (TeX stretches and shrinks its spaces, never below about a quarter of an em)
+
+
+def text_lines(data: bytes, name: str = "the PDF") -> tuple[list[list[str]], int]:
+    """Each page's text layer as lines (a list per page, in page order), and how many pages could not be
+    read (those are logged and left empty).
+
+    PDFium places the spaces a typesetter left out of the text (TeX justifies a line by moving words, not
+    by writing spaces: other readers run such a line's words together), writes a ligature as its letters
+    ("fi", not "\ufb01") and breaks lines where the page does. Two things are put back as a reader sees
+    them: a word hyphenated across a line end stays broken there, the hyphen kept (PDFium joins the two
+    lines), and a run that sits on the line before it (a footnote mark, a superscript, a table's next
+    cell on the same row) joins that line, with a space where a gap separates them."""
+    pages: list[list[str]] = []
+    failed = 0
+    with _document(data, name) as doc:
+        for index in range(len(doc)):
+            try:
+                page = doc[index]
+                textpage = page.get_textpage()
+            except Exception as exc:  # one damaged page should not hide the rest of the document
+                log.warning("%s: page %d unreadable: %s", name, index + 1, exc)
+                pages.append([])
+                failed += 1
+                continue
+            try:
+                pages.append(_page_lines(textpage))
+            finally:
+                textpage.close()
+                page.close()
+    return pages, failed
+
+
+_Band = tuple[float, float, float, float]  # bottom, top, left, right
+NOT_ON_PAGE = -1  # a character a line holds that the page does not: a space between joined runs
+
+
+@dataclass
+class _Run:
+    """A line of the page as PDFium breaks it: its characters, each with its PDFium index, and its band."""
+
+    chars: list[str]
+    indices: list[int]
+    band: _Band | None
+    size: float = 0.0  # the font size of its first character, in points
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chars)
+
+
+def _page_lines(textpage: Any) -> list[str]:
+    return [run.text for run in _page_runs(textpage) if run.chars]  # a blank line says nothing on a page
+
+
+def _page_runs(textpage: Any) -> list[_Run]:
+    import pypdfium2.raw as pdfium_c
+
+    count = textpage.count_chars()
+    runs: list[_Run] = []
+    chars: list[str] = []
+    indices: list[int] = []
+    boxes: list[_Band] = []
+    high = 0  # a UTF-16 high surrogate waiting for its low half (PDFium counts each half as a character)
+
+    def close() -> None:
+        while chars and chars[-1].isspace():
+            chars.pop()
+            indices.pop()
+        band = None
+        if boxes:
+            band = (
+                min(b[0] for b in boxes),
+                max(b[1] for b in boxes),
+                min(b[2] for b in boxes),
+                max(b[3] for b in boxes),
+            )
+        first = next((i for c, i in zip(chars, indices, strict=True) if not c.isspace()), None)
+        size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, first)) if first is not None else 0.0
+        runs.append(_Run(list(chars), list(indices), band, size))
+        chars.clear()
+        indices.clear()
+        boxes.clear()
+
+    index = 0
+    while index < count:
+        code = pdfium_c.FPDFText_GetUnicode(textpage.raw, index)
+        if code in (0x0D, 0x0A):
+            close()
+            if (
+                code == 0x0D
+                and index + 1 < count
+                and pdfium_c.FPDFText_GetUnicode(textpage.raw, index + 1) == 0x0A
+            ):
+                index += 1
+        elif code in _SOFT_HYPHENS:
+            chars.append("-")
+            indices.append(index)
+            close()
+        elif 0xD800 <= code < 0xDC00:
+            high = code
+        else:
+            if 0xDC00 <= code < 0xE000:
+                code = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00) if high else 0xFFFD
+            high = 0
+            if code >= 0x20 or code == 0x09:
+                chars.append(chr(code))
+                indices.append(index)
+                if not chr(code).isspace():
+                    left, bottom, right, top = textpage.get_charbox(index)
+                    boxes.append((bottom, top, left, right))
+        index += 1
+    if chars:
+        close()
+    return _joined(runs)
+
+
+def _joined(runs: list[_Run]) -> list[_Run]:
+    """Runs that sit on the line before them (their heights overlap, and they start where it ends or to
+    its right) joined to it; the others are lines of their own."""
+    lines: list[_Run] = []
+    for run in runs:
+        last = lines[-1] if lines else None
+        if run.band is not None and last is not None and last.band is not None:
+            bottom, top, left, right = last.band
+            overlap = min(top, run.band[1]) - max(bottom, run.band[0])
+            height = min(top - bottom, run.band[1] - run.band[0])
+            if height > 0 and overlap > _MERGE_OVERLAP * height and run.band[2] >= right - 1:
+                while run.chars and run.chars[0].isspace():
+                    del run.chars[0], run.indices[0]
+                if run.band[2] - right > _SPACE_GAP * (run.size or top - bottom):
+                    last.chars.append(" ")
+                    last.indices.append(NOT_ON_PAGE)
+                last.chars += run.chars
+                last.indices += run.indices
+                last.band = (min(bottom, run.band[0]), max(top, run.band[1]), left, max(right, run.band[3]))
+                continue
+        lines.append(run)
+    return lines
+
+
 def _scale(page: Any, dpi: float, max_pixels: int) -> float:
     width, height = page.get_size()
     scale = dpi / 72
@@ -136,16 +286,52 @@ def text_boxes(data: bytes, number: int, needle: str) -> list[Box]:
 
 
 def _occurrence(textpage: Any, words: str, width: float, height: float) -> list[Box]:
-    searcher = textpage.search(words, match_case=False)
-    try:
-        found = searcher.get_next()
-    finally:
-        searcher.close()
-    if found is None:
+    """The boxes of `words`' first occurrence in the page's lines as `text_lines` reads them (joined by a
+    space, case and runs of spaces aside), so a quote that crosses a hyphenated line end or a footnote
+    mark is found as it was quoted."""
+    wanted = " ".join(_comparable(words).split())
+    text: list[str] = []
+    where: list[int] = []
+    for run in _page_runs(textpage):
+        for char, index in zip(run.chars, run.indices, strict=True):
+            if char.isspace():
+                if text and text[-1] != " ":
+                    text.append(" ")
+                    where.append(index)
+                continue
+            for same in _comparable(char):  # NFKC may write one character as several
+                text.append(same)
+                where.append(index)
+        if text and text[-1] != " ":
+            text.append(" ")
+            where.append(NOT_ON_PAGE)
+    found = "".join(text).find(wanted)
+    if found < 0 or not wanted:
         return []
-    start, count = found
+    covered = [index for index in where[found : found + len(wanted)] if index != NOT_ON_PAGE]
     boxes: list[Box] = []
-    for index in range(textpage.count_rects(start, count)):
-        left, bottom, right, top = textpage.get_rect(index)
-        boxes.append((left / width, 1 - top / height, right / width, 1 - bottom / height))
+    for start, count in _spans(covered):
+        for rect in range(textpage.count_rects(start, count)):
+            left, bottom, right, top = textpage.get_rect(rect)
+            boxes.append((left / width, 1 - top / height, right / width, 1 - bottom / height))
     return boxes
+
+
+def _comparable(text: str) -> str:
+    """Text as a quote is compared with the page: as `engine.text.normalize` reads it (NFKC, typographic
+    quotes and dashes plain), in lower case."""
+    return normalize(text).lower()
+
+
+def _spans(indices: list[int]) -> Iterator[tuple[int, int]]:
+    """Runs of consecutive PDFium indices as (start, count)."""
+    start = previous = None
+    for index in sorted(set(indices)):
+        if previous is not None and index == previous + 1:
+            previous = index
+            continue
+        if start is not None and previous is not None:
+            yield start, previous - start + 1
+        start = previous = index
+    if start is not None and previous is not None:
+        yield start, previous - start + 1
