@@ -295,12 +295,14 @@ def test_a_typeset_pdf_reads_as_its_page_shows(tmp_path: Path) -> None:
 
 def test_a_pdf_is_read_without_pdfium_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without PDFium (a bare install), pypdf reads the text layer: the lines are there, a justified
-    line's words may run together."""
+    line's words run together (what PDFium is for)."""
 
     def missing(data: bytes, name: str = "") -> None:
         raise MissingDependency("pypdfium2", "ocr")
 
+    monkeypatch.setenv("CITELINE_SANDBOX", "0")  # read in this process, where the patch is
     monkeypatch.setattr(extract_module.pdfpages, "text_lines", missing)
+    assert extract_module.readers() == {".pdf": extract_module.PDF_READER}  # PDFium itself is installed
     path = tmp_path / "report.pdf"
     path.write_bytes(make_pdf(PAGES))
     assert texts(read(path)) == [
@@ -311,7 +313,21 @@ def test_a_pdf_is_read_without_pdfium_too(tmp_path: Path, monkeypatch: pytest.Mo
         "Outlook",
     ]
     path.write_bytes(typeset_pdf(TYPESET))
-    assert texts(read(path))[1] == "Copy the style file to approximate the final appear-"
+    assert texts(read(path))[:2] == [
+        "Papersmustbesubmittedelectronically.",
+        "Copy the style file to approximate the final appear-",
+    ]
+
+
+def test_a_sideways_pdf_page_keeps_its_lines(tmp_path: Path) -> None:
+    """Lines set turned a quarter (a sideways table) sit side by side: each is still a line of its own."""
+    path = tmp_path / "table.pdf"
+    path.write_bytes(
+        typeset_pdf(
+            b"BT /F1 10 Tf 12 TL 0 1 -1 0 300 100 Tm (Run 11 took 12.5 s) Tj T* (Run 12 took 24 s) Tj ET"
+        )
+    )
+    assert texts(read(path)) == ["Run 11 took 12.5 s", "Run 12 took 24 s"]
 
 
 def test_pdf_running_headers_and_footers_are_dropped_and_lines_keep_their_numbers(tmp_path: Path) -> None:

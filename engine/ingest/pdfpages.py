@@ -9,6 +9,7 @@ returns (OCR of a rendered page) happens outside the lock.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import ExtractError, MissingDependency
 from engine.ingest.pages import Box
-from engine.text import normalize
+from engine.text import normalize, normalized_with_map
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -97,6 +98,7 @@ def pages_without_text(data: bytes, name: str = "the PDF") -> tuple[list[int], i
 # "ance"): the line is broken there again and the hyphen kept, as the page shows it
 _SOFT_HYPHENS = frozenset({0xFFFE, 0x0002})
 _MERGE_OVERLAP = 0.5  # a run whose height shares this much with the line before it sits on that line
+_TURNED = 0.1  # radians: a character turned further is set sideways
 _SPACE_GAP = 0.2  # a gap wider than this share of the font size between two runs on a line is a space
 # (TeX stretches and shrinks its spaces, never below about a quarter of an em)
 
@@ -143,6 +145,7 @@ class _Run:
     indices: list[int]
     band: _Band | None
     size: float = 0.0  # the font size of its first character, in points
+    upright: bool = True  # its first character is not turned (a sideways table's lines are never joined)
 
     @property
     def text(self) -> str:
@@ -177,7 +180,9 @@ def _page_runs(textpage: Any) -> list[_Run]:
             )
         first = next((i for c, i in zip(chars, indices, strict=True) if not c.isspace()), None)
         size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, first)) if first is not None else 0.0
-        runs.append(_Run(list(chars), list(indices), band, size))
+        angle = float(pdfium_c.FPDFText_GetCharAngle(textpage.raw, first)) if first is not None else 0.0
+        upright = min(angle, 2 * math.pi - angle) < _TURNED if angle >= 0 else True  # -1: not known
+        runs.append(_Run(list(chars), list(indices), band, size, upright))
         chars.clear()
         indices.clear()
         boxes.clear()
@@ -221,7 +226,13 @@ def _joined(runs: list[_Run]) -> list[_Run]:
     lines: list[_Run] = []
     for run in runs:
         last = lines[-1] if lines else None
-        if run.band is not None and last is not None and last.band is not None:
+        if (
+            run.band is not None
+            and last is not None
+            and last.band is not None
+            and run.upright
+            and last.upright
+        ):
             bottom, top, left, right = last.band
             overlap = min(top, run.band[1]) - max(bottom, run.band[0])
             height = min(top - bottom, run.band[1] - run.band[0])
@@ -287,40 +298,33 @@ def text_boxes(data: bytes, number: int, needle: str) -> list[Box]:
 
 def _occurrence(textpage: Any, words: str, width: float, height: float) -> list[Box]:
     """The boxes of `words`' first occurrence in the page's lines as `text_lines` reads them (joined by a
-    space, case and runs of spaces aside), so a quote that crosses a hyphenated line end or a footnote
-    mark is found as it was quoted."""
-    wanted = " ".join(_comparable(words).split())
-    text: list[str] = []
-    where: list[int] = []
+    line break), both read as `engine.text.normalize` reads text (NFKC, typographic quotes and dashes
+    plain, runs of spaces as one), case aside where that keeps every character: a quote that crosses a
+    hyphenated line end or a footnote mark is found as it was quoted."""
+    page: list[str] = []
+    where: list[int] = []  # the PDFium index of each character of `page`
     for run in _page_runs(textpage):
-        for char, index in zip(run.chars, run.indices, strict=True):
-            if char.isspace():
-                if text and text[-1] != " ":
-                    text.append(" ")
-                    where.append(index)
-                continue
-            for same in _comparable(char):  # NFKC may write one character as several
-                text.append(same)
-                where.append(index)
-        if text and text[-1] != " ":
-            text.append(" ")
-            where.append(NOT_ON_PAGE)
-    found = "".join(text).find(wanted)
-    if found < 0 or not wanted:
+        page += run.chars
+        where += run.indices
+        page.append("\n")
+        where.append(NOT_ON_PAGE)
+    flat, offsets = normalized_with_map("".join(page))
+    wanted = normalize(words)
+    if not wanted:
         return []
-    covered = [index for index in where[found : found + len(wanted)] if index != NOT_ON_PAGE]
+    if len(flat.lower()) == len(flat) and len(wanted.lower()) == len(wanted):
+        flat, wanted = flat.lower(), wanted.lower()
+    found = flat.find(wanted)
+    if found < 0:
+        return []
+    first, last = offsets[found], offsets[found + len(wanted) - 1]
+    covered = [index for index in where[first : last + 1] if index != NOT_ON_PAGE]
     boxes: list[Box] = []
     for start, count in _spans(covered):
         for rect in range(textpage.count_rects(start, count)):
             left, bottom, right, top = textpage.get_rect(rect)
             boxes.append((left / width, 1 - top / height, right / width, 1 - bottom / height))
     return boxes
-
-
-def _comparable(text: str) -> str:
-    """Text as a quote is compared with the page: as `engine.text.normalize` reads it (NFKC, typographic
-    quotes and dashes plain), in lower case."""
-    return normalize(text).lower()
 
 
 def _spans(indices: list[int]) -> Iterator[tuple[int, int]]:
