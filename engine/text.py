@@ -110,13 +110,18 @@ def link_markup(text: str) -> set[int]:
     return skip
 
 
-def normalized_with_map(text: str, drop: str = "", links: bool = False) -> tuple[str, list[int]]:
+def normalized_with_map(
+    text: str, drop: str = "", links: bool = False, rejoin: bool = False
+) -> tuple[str, list[int]]:
     """normalize(text) without the characters in `drop` (and, with `links`, Markdown link syntax: a link
-    reads as its text), and for each character the offset in `text` it came from."""
+    reads as its text; with `rejoin`, a word hyphenated over a line end whole, `rejoined`), and for each
+    character the offset in `text` it came from."""
     out: list[str] = []
     index: list[int] = []
     pending_space = False
     skip = link_markup(text) if links else set()
+    if rejoin:
+        skip.update(offset for m in _LINE_END_HYPHEN.finditer(text) for offset in range(m.start(), m.end()))
     for offset, ch in enumerate(text):
         ch = unicodedata.normalize("NFKC", ch).translate(_QUOTES)
         if (ch in drop and ch) or offset in skip:
@@ -542,13 +547,32 @@ _DIRECTIVE = re.compile(r"(?m)^[ \t]*\.\. [\w:-]+::")  # ".. code-block::", ".. 
 EMBEDDING_INPUT = "words-2"
 
 
+# A word hyphenated over a line end, as a typeset page (a PDF) breaks it: "appear-" / "ance". Letters on
+# both sides, the next line's in lower case ("MN-" / "RAS" is a name's own hyphen or an acronym).
+_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_]{2})-[ \t]*\n[ \t]*(?=[^\W\d_A-Z]{2})")
+_HYPHENATED = re.compile(r"([^\W\d_]+)-[ \t]*\n[ \t]*([^\W\d_A-Z]+)")
+
+
+def rejoined(text: str) -> str:
+    """`text` with each word hyphenated over a line end made whole again ("appear-\nance" ->
+    "appearance"), as a reader reads it; the line break it crossed is gone."""
+    return _LINE_END_HYPHEN.sub("", text)
+
+
+def hyphenated_words(text: str) -> list[str]:
+    """The words `text` hyphenated over a line end, made whole ("appearance"): what a keyword index adds
+    to the halves it finds, so the whole word finds the passage."""
+    return [first + rest for first, rest in _HYPHENATED.findall(text) if len(first) >= 2 and len(rest) >= 2]
+
+
 def embedding_text(text: str) -> str:
     """A chunk as the embedder reads it: reST roles, Markdown and reST links by their text, URLs, HTML
-    and MDX tags, underlines and directive markers taken out; the words, the code, and the marks the model
-    reads as meaning kept (code ticks, heading marks and emphasis: taking them out too lowered the question
-    "What is the rollback command?" against "## Rollback ... run `make rollback`" from 0.41 to 0.34, and
-    the hybrid nDCG@10 of Meridian, LangChain and boltons by 0.2-1.3 points)."""
-    text = _ROLE_TEXT.sub(r"\1", text)
+    and MDX tags, underlines and directive markers taken out, a word hyphenated over a line end whole; the
+    words, the code, and the marks the model reads as meaning kept (code ticks, heading marks and
+    emphasis: taking them out too lowered the question "What is the rollback command?" against "##
+    Rollback ... run `make rollback`" from 0.41 to 0.34, and the hybrid nDCG@10 of Meridian, LangChain and
+    boltons by 0.2-1.3 points)."""
+    text = _ROLE_TEXT.sub(r"\1", rejoined(text))
     text = _REST_LINK.sub(r"\1", LINK.sub(r"\1", text))
     words = _DIRECTIVE.sub(" ", _RULE.sub(" ", _TAG.sub(" ", _URL.sub(" ", text))))
     return " ".join(words.split()) or text  # nothing but markup: read as it is

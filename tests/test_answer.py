@@ -21,7 +21,7 @@ from engine import english
 from engine.answer import answerability, contract, premise, rules
 from engine.answer.pipeline import NO_FOLDERS
 from engine.api import Engine
-from engine.backends import packing
+from engine.backends import extractive, packing
 from engine.backends.jsonstream import SentenceStream
 from engine.backends.prompts import REFUSAL, SYSTEM, SourceWindow, user_message
 from engine.backends.registry import generators
@@ -111,6 +111,18 @@ def test_quote_is_located_to_exact_lines() -> None:
     assert contract.locate("line ten the rollback", h) == (10, 11)
     assert contract.locate("not in there at all", h) is None
     assert contract.locate("ten", h) is None  # too short to be evidence
+
+
+def test_a_word_hyphenated_over_a_line_end_is_quoted_and_shown_whole() -> None:
+    """A typeset page breaks "appearance" as "appear-" / "ance": a quote of it as written or whole is
+    found on both lines, and the extractive answer shows the word whole."""
+    h = hit("the style file approximates the final appear-\nance of the journal, and MN-\nRAS says so")
+    assert contract.locate("the final appearance of the journal", h) == (10, 11)
+    assert contract.locate("the final appear- ance of the journal", h) == (10, 11)
+    assert contract.locate("the final appearance of the MNRAS journal", h) is None
+    assert extractive.plain("the final appear-\nance of the journal (MN-\nRAS)") == (
+        "the final appearance of the journal (MN- RAS)"
+    )
 
 
 def test_a_quote_is_judged_by_the_sentences_it_lies_in_whole() -> None:
@@ -1917,6 +1929,26 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
     assert premise.unknown_identifiers("How do I use .mandatoryOption()?", hits, engine.mentions) == [
         "mandatoryOption"
     ]
+
+
+def test_a_tex_command_no_file_holds_is_an_unknown_name(engine: Engine, tmp_path: Path) -> None:
+    """A LaTeX command is a name written as code, its backslash before it: one no file holds is unknown;
+    one a file holds, with its backslash or as a word, is not; a path's part or an escape is no command."""
+    write(
+        tmp_path / "kb",
+        "guide.md",
+        "To typeset an ion use \\ion{Ca}{ii}.\n\nThe newdefinition command sets roman.\n",
+    )
+    engine.add_folder(tmp_path / "kb")
+    engine.run(engine.sync(embed=False))
+    ask = "What arguments does the \\ionstage command take, unlike \\ion{Ca}{ii} or \\newdefinition?"
+    assert premise.unknown_identifiers(ask, [], engine.mentions) == ["\\ionstage"]
+    assert (
+        premise.unknown_identifiers(
+            "Is it saved in C:\\Users\\me or %APPDATA%\\Citelinez? (\\d+)", [], engine.mentions
+        )
+        == []
+    )
 
 
 def test_an_example_or_a_placeholder_the_question_gives_is_the_users_own_not_a_premise(

@@ -16,7 +16,7 @@ import pytest
 from engine.api import Engine
 from engine.store.catalog import Catalog
 from engine.store.vectors import VectorIndex
-from engine.text import EMBEDDING_INPUT, embedding_text
+from engine.text import EMBEDDING_INPUT, embedding_text, hyphenated_words
 from tests.conftest import REPO, write
 
 
@@ -211,6 +211,24 @@ def test_the_embedder_reads_a_chunks_words_not_its_markup() -> None:
         embedding_text("## Rollback\n\nRun `make rollback` <b>now</b>.")
         == "## Rollback Run `make rollback` now ."
     )
+    # a typeset page's word hyphenated over a line end is read whole; a name's own hyphen is kept
+    page = "to approximate the final appear-\nance of the journal (MN-\nRAS), see page 3-\n4"
+    assert (
+        embedding_text(page) == "to approximate the final appearance of the journal (MN- RAS), see page 3- 4"
+    )
+
+
+def test_a_word_hyphenated_over_a_line_end_is_found_whole(tmp_path: Path) -> None:
+    from engine.store.lexical import LexicalIndex
+
+    index = LexicalIndex(tmp_path / "lex")
+    page = "install it using your distri-\nbution's package manager, or download it"
+    index.apply(
+        1, (), [(7, 1, str(tmp_path / "kb" / "guide.pdf"), "Introduction", page, str(tmp_path / "kb"))]
+    )
+    assert [cid for cid, _ in index.search("distribution", 5)] == [7]
+    assert [cid for cid, _ in index.search("distri", 5)] == [7]  # the halves are still words
+    assert hyphenated_words(page + "\nMN-\nRAS, 3-\n4, a-\nb") == ["distribution"]
 
 
 @pytest.mark.parametrize(

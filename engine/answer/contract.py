@@ -39,6 +39,7 @@ from engine.text import (
     normalize,
     normalized_with_map,
     question_terms,
+    rejoined,
     split_sentences,
     stem,
 )
@@ -99,9 +100,12 @@ def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
 
 def _chars(quote: str, hit: Hit) -> tuple[int, int] | None:
     """The first and last character of `hit.text` the quote covers, matched as `locate` says."""
-    for links in (False, True):  # a link as written first, then read as its text
-        flat, index = normalized_with_map(hit.text, drop=EMPHASIS, links=links)
-        needle = " ".join(normalized_with_map(quote, drop=EMPHASIS, links=links)[0].split()).strip(" .")
+    # a link as written first, then read as its text; then a word hyphenated over a line end read whole
+    # on both sides ("appearance" quoting a page's "appear-" / "ance")
+    for links, rejoin in ((False, False), (True, False), (True, True)):
+        flat, index = normalized_with_map(hit.text, drop=EMPHASIS, links=links, rejoin=rejoin)
+        said = rejoined(quote) if rejoin else quote
+        needle = " ".join(normalized_with_map(said, drop=EMPHASIS, links=links)[0].split()).strip(" .")
         if len(needle) < MIN_QUOTE_CHARS:
             return None
         pos = flat.find(needle)

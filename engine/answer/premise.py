@@ -63,6 +63,9 @@ _IDENT = re.compile(
 _ALNUM = re.compile(r"[A-Za-z]+\d+[A-Za-z0-9]*")
 _CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w{2,})\(")  # written as a call: name(
 _TICKED = re.compile(r"`([^`\n]+)`")
+# a TeX or LaTeX command, written with its backslash (\ionstage, \newdefinition) after a space, a bracket
+# or a quote; not a path's part (C:\Users, %APPDATA%\Citeline) nor an escape (\n, \d)
+_COMMAND = re.compile(r"(?<![^\s(\[{`\"'“‘])\\[A-Za-z]{2,}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
@@ -354,6 +357,7 @@ def identifiers(question: str) -> list[str]:
     """The names a question writes as code, in order, once each: a file name or extension first."""
     found = _file_names(question)
     found += [m.group() for m in _IDENT.finditer(question)]
+    found += [m.group() for m in _COMMAND.finditer(question)]
     found += [m.group(1) for m in _CALL.finditer(question)]
     found += [w for m in _TICKED.finditer(question) for w in _WORD.findall(m.group(1))]
     return list(dict.fromkeys(found))
@@ -408,6 +412,8 @@ def code_spellings(name: str) -> list[str]:
     """A code name's spellings as code writes it, and the name as written (`_private` keeps its
     underscore): `spellings` less "max retries", since prose that says the words does not hold the name,
     but for letters then digits, a format or a version that prose writes apart ("Python 3", "sha 256")."""
+    if _COMMAND.fullmatch(name):  # a command is held where its name is, with or without its backslash
+        return [name[1:].lower()]
     spelt = spellings(name)
     kept = spelt if _ALNUM.fullmatch(name) else [form for form in spelt if " " not in form]
     return list(dict.fromkeys([name.lower(), *kept]))

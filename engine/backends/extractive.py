@@ -30,6 +30,7 @@ from engine.text import (
     lead_in,
     list_after,
     normalize,
+    rejoined,
     relevance,
     split_sentences,
     words,
@@ -307,8 +308,8 @@ def plain(text: str) -> str:
     (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`); a
     reST field as its name (":param salt: Extra key" as "salt: Extra key"); a comment sentence's lines
     joined; a table row's cells joined with semicolons (a | elsewhere is code: `bytes | None`); line
-    breaks and indentation as single spaces."""
-    text = _FIELD.sub(_field, text)
+    breaks and indentation as single spaces; a word hyphenated over a line end whole (`rejoined`)."""
+    text = _FIELD.sub(_field, rejoined(text))
     text = _ROLE.sub("`", _NUMBER_ROLE.sub("", text))
     text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)), sentence=True)
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")

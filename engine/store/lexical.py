@@ -23,15 +23,16 @@ from tantivy import Occur, Query
 from engine.errors import CiteError, disk_full
 from engine.names import shown, within
 from engine.store.base import LexicalRow
-from engine.text import fold, index_analyzer
+from engine.text import fold, hyphenated_words, index_analyzer
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 WORD = re.compile(r'"[^"]+"|[\w][\w.\-]*', re.UNICODE)
 FIELDS = ("body", "code", "path", "heading", "folded")
 BOOSTS = {"body": 1.0, "code": 0.7, "path": 0.6, "heading": 1.2, "folded": 0.8}
-# 2: paths from the folder's own name down (`engine.names.within`); 3: the folded field (`folded_words`)
-SCHEMA_VERSION = 3
+# 2: paths from the folder's own name down (`engine.names.within`); 3: the folded field (`folded_words`);
+# 4: words hyphenated over a line end, whole (`text.hyphenated_words`)
+SCHEMA_VERSION = 4
 
 
 def split_identifier(ident: str) -> list[str]:
@@ -128,9 +129,11 @@ def _schema() -> tantivy.Schema:
 
 def fields(path: str, heading: str, text: str) -> dict[str, str]:
     """A chunk's text per field (FIELDS), as both keyword stores index it (this one and
-    engine/store/sparse.py). `path`: from the watched folder's own name down."""
+    engine/store/sparse.py). `path`: from the watched folder's own name down. A word hyphenated over a
+    line end is read both as its halves and whole (`text.hyphenated_words`)."""
+    joined = hyphenated_words(text)
     return {
-        "body": text,
+        "body": f"{text} {' '.join(joined)}" if joined else text,
         "code": code_terms(text + " " + heading),
         "path": path_terms(path),
         "heading": heading,
