@@ -120,8 +120,12 @@ def normalized_with_map(
     index: list[int] = []
     pending_space = False
     skip = link_markup(text) if links else set()
-    if rejoin:
-        skip.update(offset for m in _LINE_END_HYPHEN.finditer(text) for offset in range(m.start(), m.end()))
+    if rejoin:  # the line break goes, and the hyphen unless it is the word's own
+        skip.update(
+            offset
+            for start, end, own in line_end_hyphens(text)
+            for offset in range(start + 1 if own else start, end)
+        )
     for offset, ch in enumerate(text):
         ch = unicodedata.normalize("NFKC", ch).translate(_QUOTES)
         if (ch in drop and ch) or offset in skip:
@@ -549,20 +553,46 @@ EMBEDDING_INPUT = "words-2"
 
 # A word hyphenated over a line end, as a typeset page (a PDF) breaks it: "appear-" / "ance". Letters on
 # both sides, the next line's in lower case ("MN-" / "RAS" is a name's own hyphen or an acronym).
-_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_]{2})-[ \t]*\n[ \t]*(?=[^\W\d_A-Z]{2})")
-_HYPHENATED = re.compile(r"([^\W\d_]+)-[ \t]*\n[ \t]*([^\W\d_A-Z]+)")
+_HYPHENATED = re.compile(r"(?<![^\W\d_])([^\W\d_]{2,})(-[ \t]*\n[ \t]*)(?=([^\W\d_A-Z][^\W\d_]+))")
+
+
+def _own_hyphen(first: str, rest: str) -> bool:
+    """Whether a line-end hyphen is the word's own ("theorem-" / "like"), not the typesetter's: the halves
+    are English words and the whole is none ("formatting", "appearance" are; "theoremlike" is not)."""
+    from engine.english import MAX_RARITY, rarity  # the word list loads on first use
+
+    joined = (first + rest).lower()
+    return (
+        rarity(joined) >= MAX_RARITY
+        and rarity(first.lower()) < MAX_RARITY
+        and rarity(rest.lower()) < MAX_RARITY
+    )
+
+
+def line_end_hyphens(text: str) -> list[tuple[int, int, bool]]:
+    """Each hyphen at a line's end inside a word: (its offset, the offset where the word goes on, whether
+    the hyphen is the word's own, `_own_hyphen`)."""
+    return [(m.start(2), m.end(2), _own_hyphen(m.group(1), m.group(3))) for m in _HYPHENATED.finditer(text)]
 
 
 def rejoined(text: str) -> str:
-    """`text` with each word hyphenated over a line end made whole again ("appear-\nance" ->
-    "appearance"), as a reader reads it; the line break it crossed is gone."""
-    return _LINE_END_HYPHEN.sub("", text)
+    """`text` with each word hyphenated over a line end made whole again, as a reader reads it:
+    "appear-\nance" -> "appearance", "theorem-\nlike" -> "theorem-like"; the line break is gone."""
+    breaks = line_end_hyphens(text)
+    if not breaks:
+        return text
+    parts: list[str] = []
+    at = 0
+    for start, end, own in breaks:
+        parts += [text[at:start], "-" if own else ""]
+        at = end
+    return "".join([*parts, text[at:]])
 
 
 def hyphenated_words(text: str) -> list[str]:
-    """The words `text` hyphenated over a line end, made whole ("appearance"): what a keyword index adds
-    to the halves it finds, so the whole word finds the passage."""
-    return [first + rest for first, rest in _HYPHENATED.findall(text) if len(first) >= 2 and len(rest) >= 2]
+    """The words `text` hyphenated over a line end, run together ("appearance", "subfigure"): what a
+    keyword index adds to the halves it finds, so the whole word finds the passage."""
+    return [m.group(1) + m.group(3) for m in _HYPHENATED.finditer(text)]
 
 
 def embedding_text(text: str) -> str:

@@ -123,6 +123,12 @@ def test_a_word_hyphenated_over_a_line_end_is_quoted_and_shown_whole() -> None:
     assert extractive.plain("the final appear-\nance of the journal (MN-\nRAS)") == (
         "the final appearance of the journal (MN- RAS)"
     )
+    # a compound's own hyphen that falls at a line end stays: both halves are words, the whole is none
+    assert extractive.plain("three commands format theorem-\nlike environments") == (
+        "three commands format theorem-like environments"
+    )
+    h = hit("elsarticle provides three commands to format theorem or theorem-\nlike environments")
+    assert contract.locate("to format theorem or theorem-like environments", h) == (10, 11)
 
 
 def test_a_quote_is_judged_by_the_sentences_it_lies_in_whole() -> None:
