@@ -15,6 +15,7 @@ class Line:
     text: str
     line: int
     page: int | None = None
+    level: int = 0  # a title's level where the format marks titles apart from the text (a PDF's), else 0
 
 
 @dataclass(frozen=True)

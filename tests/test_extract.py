@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.backends.extractive import candidates
 from engine.errors import ExtractError, MissingDependency
-from engine.eval.ocrset import lines_pdf
+from engine.eval.ocrset import assemble_pdf, lines_pdf
 from engine.events import Document, Hit, Line
 from engine.ingest import extract as extract_module
 from engine.ingest.chunker import chunk
@@ -301,7 +302,7 @@ def test_a_pdf_is_read_without_pdfium_too(tmp_path: Path, monkeypatch: pytest.Mo
         raise MissingDependency("pypdfium2", "ocr")
 
     monkeypatch.setenv("CITELINE_SANDBOX", "0")  # read in this process, where the patch is
-    monkeypatch.setattr(extract_module.pdfpages, "text_lines", missing)
+    monkeypatch.setattr(extract_module.pdfpages, "marked_lines", missing)
     assert extract_module.readers() == {".pdf": extract_module.PDF_READER}  # PDFium itself is installed
     path = tmp_path / "report.pdf"
     path.write_bytes(make_pdf(PAGES))
@@ -328,6 +329,67 @@ def test_a_sideways_pdf_page_keeps_its_lines(tmp_path: Path) -> None:
         )
     )
     assert texts(read(path)) == ["Run 11 took 12.5 s", "Run 12 took 24 s"]
+
+
+def titled_pdf(pages: list[bytes]) -> bytes:
+    """Pages drawn by their streams with /F1 Times-Roman (the text) and /F2 Helvetica-Bold (titles)."""
+    kids = " ".join(f"{4 + 2 * n} 0 R" for n in range(len(pages))).encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(pages)),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>",
+    ]
+    for n, stream in enumerate(pages):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R "
+            b"/F2 %d 0 R >> >> /Contents %d 0 R >>" % (4 + 2 * len(pages), 5 + 2 * n)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
+    return assemble_pdf(objects)
+
+
+def test_a_pdfs_titles_are_marked_and_its_chunks_carry_them(tmp_path: Path) -> None:
+    """A PDF's titles, set bold or larger, are lines of their own level (a numbered one as deep as its
+    number); its chunks carry the titles open over a page break, and no sentence is read with its title."""
+    first = (
+        b"BT /F2 14 Tf 16 TL 72 740 Td (Using the paper class) Tj ET "
+        b"BT /F2 10 Tf 12 TL 72 700 Td (1. Introduction) Tj "
+        b"/F1 10 Tf T* (The class sets papers in two columns for the journal.) Tj "
+        b"T* (It needs no options for a first draft of the paper.) Tj "
+        b"/F2 10 Tf T* (2. Installing) Tj "
+        b"/F1 10 Tf T* (Copy the class file next to your paper before you start.) Tj ET"
+    )
+    second = (
+        b"BT /F1 10 Tf 12 TL 72 720 Td (It also works from a system folder that TeX searches.) Tj "
+        b"/F2 10 Tf T* (2.1 Options) Tj "
+        b"/F1 10 Tf T* (The draft option marks every overfull line in the margin.) Tj ET"
+    )
+    path = tmp_path / "guide.pdf"
+    path.write_bytes(titled_pdf([first, second]))
+    doc = read(path)
+    assert [(line.text, line.level) for line in doc.lines if line.level] == [
+        ("Using the paper class", 1),
+        ("1. Introduction", 1),
+        ("2. Installing", 1),
+        ("2.1 Options", 2),
+    ]
+    assert Line("It also works from a system folder that TeX searches.", 1, 2) in doc.lines  # as before
+    chunks = chunk(doc, max_tokens=40)
+    heads = {c.text.split("\n")[0]: c.heading for c in chunks}
+    assert heads["It also works from a system folder that TeX searches."] == "2. Installing"
+    assert heads["2.1 Options"] == "2. Installing > 2.1 Options"
+    assert heads["1. Introduction"] == "1. Introduction"
+    hits = [
+        Hit(n, str(path), c.start_line, c.end_line, c.page, c.heading, c.text, 0.0)
+        for n, c in enumerate(chunks)
+    ]
+    said = [c.text for c in candidates(hits)]
+    assert "Copy the class file next to your paper before you start." in said
+    assert not any("Installing" in text or "Options" in text or "paper class" in text for text in said)
+    # without PDFium's marks (pypdf), the same text with no titles
+    pypdf = extract_module._pypdf_lines(path, extract_module._open_pdf(path, path.read_bytes()))[0]
+    assert not any(line.level for line in pypdf)
 
 
 def test_pdf_running_headers_and_footers_are_dropped_and_lines_keep_their_numbers(tmp_path: Path) -> None:

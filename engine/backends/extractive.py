@@ -79,7 +79,9 @@ _MARKUP = re.compile(
 # so it is never quoted.
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
-_TITLED = frozenset(".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb".split())
+_TITLED = frozenset(
+    ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb .pdf".split()
+)
 
 
 def suffix(hit: Hit) -> str:
@@ -94,6 +96,25 @@ def _in_fence(text: str, at: int) -> bool:
 
 def _underlines(line: str, title: str) -> bool:
     return bool(_UNDERLINE.fullmatch(line)) and len(line.strip()) >= len(title.strip())
+
+
+def past_titles(hit: Hit, start: int, end: int) -> int:
+    """Where the sentence at hit.text[start:end] starts once the title lines it opens with are left out: a
+    PDF's titles are lines of their own, in no markup, which the sentence splitter reads into the sentence
+    after them ("3. SECTION HEADINGS AND CAPTIONS ASME requires ..."). A title line is a line, whole,
+    that the chunk's heading path holds (a title set over two lines is one title there). `end` where the
+    sentence is titles alone."""
+    names = [name.strip().lower() for name in hit.heading.split(" > ") if name.strip()]
+    while names:
+        first = hit.text.rfind("\n", 0, start) + 1
+        last = hit.text.find("\n", start)
+        line = hit.text[first : len(hit.text) if last < 0 else last].strip().lower()
+        if len(line) < 2 or not any(line in name for name in names):
+            break
+        if last < 0 or last >= end:
+            return end
+        start = last + 1
+    return start
 
 
 def title(hit: Hit, start: int, end: int) -> bool:
@@ -501,6 +522,8 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
         spans = split_sentences(hit.text)
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
+            if paged and hit.heading and (start := past_titles(hit, start, end)) >= end:
+                continue  # titles alone
             raw = hit.text[start:end]
             if paged and len(spans) > 1 and cut_off(raw, i == 0, i + 1 == len(spans)):
                 continue

@@ -75,9 +75,12 @@ def chunk(
     budget = _Budget(count_tokens or approx_tokens, max_tokens, 0 if doc.kind == "table" else overlap_lines)
     separator = _SEPARATORS.get(doc.kind, " > ")
     chunks: list[Chunk] = []
+    titles: list[tuple[int, str]] = []  # the titles open across a PDF's pages (level, title)
     for _, group in groupby(doc.lines, key=lambda line: line.page):
         page = _Page.of(list(group), budget)
-        for section in _merge(_sections(doc.kind, page, budget), page, budget):
+        pdf = doc.kind == "pdf"
+        sections = _titled_sections(page, titles) if pdf else _sections(doc.kind, page, budget)
+        for section in _merge(sections, page, budget, join=not pdf):
             for lo, hi in _pack(page, section, budget):
                 made = _to_chunk(page, lo, hi, separator.join(section.path))
                 if lo == hi and (len(made.text) > _long(budget) or budget.count(made.text) > budget.limit):
@@ -215,10 +218,14 @@ def _common(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
     return first[:size]
 
 
-def _merge(sections: list[_Section], page: _Page, budget: _Budget) -> list[_Section]:
-    """Drop empty sections; join bare ones to their successor, then neighbours sharing a path prefix."""
+def _merge(sections: list[_Section], page: _Page, budget: _Budget, join: bool = True) -> list[_Section]:
+    """Drop empty sections; (`join`) join bare ones to their successor, then neighbours sharing a path
+    prefix. A PDF's sections are not joined: its titles are marked in no line's text, so a title inside a
+    chunk, not its heading, would be read into the sentence after it."""
     merged: list[_Section] = []
     sections = [section for section in sections if page.first_text(section.lo, section.hi) is not None]
+    if not join:
+        return sections
     for section in _attach_bare(sections, page, budget):
         if merged:
             previous = merged[-1]
@@ -341,6 +348,42 @@ def _nest(stack: list[tuple[int, str]], level: int, title: str) -> tuple[str, ..
         stack.pop()
     stack.append((level, title))
     return tuple(name for _, name in stack)
+
+
+# a title that opens with its number ("2. Installing", "2.1 Options", "A.1 Proofs", "IV. Results") starts
+# a title of its own, never the second line of the one above
+_NUMBERED_TITLE = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,5}\.)\s")
+
+
+def _titled_sections(page: _Page, titles: list[tuple[int, str]]) -> list[_Section]:
+    """A PDF page's sections, by the titles its extractor marked (`Line.level`), under the titles still
+    open from the pages before (`titles`, updated in place): a section that goes on over a page break keeps
+    its path. Title lines one after another at one level are one title (a title set over two lines), unless
+    the later one opens with its number."""
+    heads: list[_Head] = []
+    carried = tuple(name for _, name in titles)
+    for index, line in enumerate(page.lines):
+        if not line.level:
+            continue
+        title = line.text.strip()
+        if (
+            heads
+            and heads[-1][0] + heads[-1][2] == index
+            and titles
+            and titles[-1][0] == line.level
+            and not _NUMBERED_TITLE.match(title)
+        ):
+            first, _, span = heads[-1]
+            titles[-1] = (line.level, f"{titles[-1][1]} {title}")
+            heads[-1] = (first, tuple(name for _, name in titles), span + 1)
+            continue
+        heads.append((index, _nest(titles, line.level, title), 1))
+    if not heads:
+        return [_Section(0, len(page.lines) - 1, carried)] if page.lines else []
+    sections = _from_heads(page, heads)
+    if heads[0][0] > 0:  # the page opens inside the section the page before left open
+        sections[0] = _Section(sections[0].lo, sections[0].hi, carried)
+    return sections
 
 
 def _markdown_heads(lines: Sequence[Line]) -> list[_Head]:

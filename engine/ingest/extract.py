@@ -548,22 +548,24 @@ def readers() -> dict[str, str]:
     return {".pdf": PDF_READER}
 
 
-PDF_READER = "pdfium-1"  # pdfpages.text_lines; a change to what it reads gets a new name
+PDF_READER = "pdfium-2"  # pdfpages.marked_lines (2: titles marked); a change to what it reads gets a new name
 
 
 def _pdf_lines(path: Path, data: bytes, reader: PdfReader) -> tuple[list[Line], int]:
     """Every page's lines, and how many pages could not be read (those are logged and skipped): through
-    PDFium where it is installed (`pdfpages.text_lines`: the spaces a typesetter left out, ligatures as
-    letters), else, or where PDFium cannot open the file, through pypdf."""
+    PDFium where it is installed (`pdfpages.marked_lines`: the spaces a typesetter left out, ligatures as
+    letters; its titles marked with their level, `pdfpages.title_levels`), else, or where PDFium cannot
+    open the file, through pypdf (no titles)."""
     try:
-        pages, failed = pdfpages.text_lines(data, path.name)
+        pages, failed = pdfpages.marked_lines(data, path.name)
     except (MissingDependency, ExtractError) as exc:
         log.info("%s: read with pypdf (%s)", path, exc)
     else:
+        levels = pdfpages.title_levels(pages)
         return [
-            Line(text, index, number)
-            for number, texts in enumerate(pages, 1)
-            for index, text in enumerate(texts, 1)
+            Line(line.text, index, number, level)
+            for number, (page, marks) in enumerate(zip(pages, levels, strict=True), 1)
+            for index, (line, level) in enumerate(zip(page, marks, strict=True), 1)
         ], failed
     return _pypdf_lines(path, reader)
 

@@ -8,8 +8,10 @@ returns (OCR of a rendered page) happens outside the lock.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import math
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -104,6 +106,12 @@ _SPACE_GAP = 0.2  # a gap wider than this share of the font size between two run
 
 
 def text_lines(data: bytes, name: str = "the PDF") -> tuple[list[list[str]], int]:
+    """Each page's lines as `marked_lines` reads them, without their marks."""
+    pages, failed = marked_lines(data, name)
+    return [[line.text for line in page] for page in pages], failed
+
+
+def marked_lines(data: bytes, name: str = "the PDF") -> tuple[list[list[PdfLine]], int]:
     """Each page's text layer as lines (a list per page, in page order), and how many pages could not be
     read (those are logged and left empty).
 
@@ -113,7 +121,7 @@ def text_lines(data: bytes, name: str = "the PDF") -> tuple[list[list[str]], int
     them: a word hyphenated across a line end stays broken there, the hyphen kept (PDFium joins the two
     lines), and a run that sits on the line before it (a footnote mark, a superscript, a table's next
     cell on the same row) joins that line, with a space where a gap separates them."""
-    pages: list[list[str]] = []
+    pages: list[list[PdfLine]] = []
     failed = 0
     with _document(data, name) as doc:
         for index in range(len(doc)):
@@ -146,14 +154,43 @@ class _Run:
     band: _Band | None
     size: float = 0.0  # the font size of its first character, in points
     upright: bool = True  # its first character is not turned (a sideways table's lines are never joined)
+    bold: bool = False  # its first and last characters are set bold
+    largest: float = 0.0  # its largest font size
 
     @property
     def text(self) -> str:
         return "".join(self.chars)
 
 
-def _page_lines(textpage: Any) -> list[str]:
-    return [run.text for run in _page_runs(textpage) if run.chars]  # a blank line says nothing on a page
+def _page_lines(textpage: Any) -> list[PdfLine]:
+    return [PdfLine(run.text, run.largest, run.bold) for run in _page_runs(textpage) if run.chars]
+
+
+@dataclass(frozen=True)
+class PdfLine:
+    """A line of a page's text layer, with what marks a title: its largest font size, and whether it is set
+    bold from its first character to its last."""
+
+    text: str
+    size: float = 0.0
+    bold: bool = False
+
+
+# A font whose name says it is bold: "TeXGyreTermes-Bold", "CMBX10" (Computer Modern bold extended),
+# "Arial,Bold", "Helvetica-Bold", "NimbusSans-Bold", "SourceSansPro-Semibold"
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|^(?:[A-Z]{6}\+)?(?:cm|lm|ec)bx", re.IGNORECASE)
+BOLD_WEIGHT = 600
+
+
+def _bold(textpage: Any, index: int) -> bool:
+    import pypdfium2.raw as pdfium_c
+
+    if pdfium_c.FPDFText_GetFontWeight(textpage.raw, index) >= BOLD_WEIGHT:
+        return True
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(textpage.raw, index, buffer, len(buffer), ctypes.byref(flags))
+    return bool(_BOLD_NAME.search(buffer.value.decode("latin-1", "replace")))
 
 
 def _page_runs(textpage: Any) -> list[_Run]:
@@ -182,7 +219,10 @@ def _page_runs(textpage: Any) -> list[_Run]:
         size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, first)) if first is not None else 0.0
         angle = float(pdfium_c.FPDFText_GetCharAngle(textpage.raw, first)) if first is not None else 0.0
         upright = min(angle, 2 * math.pi - angle) < _TURNED if angle >= 0 else True  # -1: not known
-        runs.append(_Run(list(chars), list(indices), band, size, upright))
+        shown = [i for c, i in zip(chars, indices, strict=True) if not c.isspace()]
+        bold = bool(shown) and _bold(textpage, shown[0]) and _bold(textpage, shown[-1])
+        largest = max((float(pdfium_c.FPDFText_GetFontSize(textpage.raw, i)) for i in shown), default=0.0)
+        runs.append(_Run(list(chars), list(indices), band, size, upright, bold, largest))
         chars.clear()
         indices.clear()
         boxes.clear()
@@ -244,10 +284,59 @@ def _joined(runs: list[_Run]) -> list[_Run]:
                     last.indices.append(NOT_ON_PAGE)
                 last.chars += run.chars
                 last.indices += run.indices
+                last.bold = last.bold and run.bold
+                last.largest = max(last.largest, run.largest)
                 last.band = (min(bottom, run.band[0]), max(top, run.band[1]), left, max(right, run.band[3]))
                 continue
         lines.append(run)
     return lines
+
+
+# A page's titles: a line set larger than the text (TITLE_SIZE times its most common size), or bold from its
+# first character to its last at the text's size (a caption's smaller bold counts from BOLD_SIZE), of at
+# most TITLE_WORDS words, not ending as a sentence or a clause does
+TITLE_SIZE = 1.2
+BOLD_SIZE = 0.85
+TITLE_WORDS = 12
+_NUMBERED = re.compile(
+    r"((?:\d{1,3}|[A-Z]|[IVX]{1,5})(?:\.\d{1,3})*)\.?\s+\S"
+)  # "3. ", "3.1 ", "A.2 ", "VII.2. "
+_ENDS_CLAUSE = (".", ",", ";", ":", "?", "!")
+
+
+def title_levels(pages: list[list[PdfLine]]) -> list[list[int]]:
+    """Each line's title level, 0 for text: a numbered title ("3.1 Subsections") is as deep as its number,
+    another set larger than the text is 1, another set bold one below the last numbered title (a caption,
+    "ABSTRACT")."""
+    sizes: dict[float, int] = {}
+    for page in pages:
+        for line in page:
+            key = round(line.size * 2) / 2
+            sizes[key] = sizes.get(key, 0) + len(line.text)
+    body = max(sizes, key=lambda size: sizes[size]) if sizes else 0.0
+    depth = 0
+    levels: list[list[int]] = []
+    for page in pages:
+        marks: list[int] = []
+        for line in page:
+            level = 0
+            text = line.text.strip()
+            large = body > 0 and line.size >= TITLE_SIZE * body
+            bold = line.bold and body > 0 and line.size >= BOLD_SIZE * body
+            if (large or bold) and _title_like(text):
+                numbered = _NUMBERED.match(text)
+                if numbered:
+                    level = depth = numbered.group(1).count(".") + 1
+                else:
+                    level = 1 if large else depth + 1
+            marks.append(level)
+        levels.append(marks)
+    return levels
+
+
+def _title_like(text: str) -> bool:
+    letters = sum(ch.isalpha() for ch in text)
+    return letters >= 2 and len(text.split()) <= TITLE_WORDS and not text.endswith(_ENDS_CLAUSE)
 
 
 def _scale(page: Any, dpi: float, max_pixels: int) -> float:
