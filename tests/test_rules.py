@@ -222,6 +222,30 @@ def test_an_answer_that_says_otherwise_of_a_figure_the_question_takes_as_given_i
     asked = "In Tool 5.1 the old loader was removed from the core, so why does it still load plugins?"
     quote = "The old loader was removed from the core."
     assert rules.after(context(asked, manual), [cited(quote, manual[0])], rule) is None
+    # ... and so does a single number with its full stop, a PDF's "4. TABLES AND FIGURES": the 6 points the
+    # quote states say otherwise of the question's 4
+    guide = [
+        replace(h, heading="4. TABLES AND FIGURES")
+        for h in passage(
+            "Text in figures should be no smaller than 6 point type.\n", path="/docs/template.pdf"
+        )
+    ]
+    small = "The template allows text in figures down to 4 point. Does that apply to labels?"
+    found = rules.after(
+        context(small, guide),
+        [cited("Text in figures should be no smaller than 6 point type.", guide[0])],
+        rule,
+    )
+    assert found is not None and '"4 point"' in found[1]
+    counted = [replace(h, heading="4 Sizes") for h in guide]  # a number without its stop may count: kept
+    assert (
+        rules.after(
+            context(small, counted),
+            [cited("Text in figures should be no smaller than 6 point type.", counted[0])],
+            rule,
+        )
+        is None
+    )
     release = passage("In version 4.2 the old loader was removed\nfrom the core.\n")
     said = "In version 4.2 the old loader was removed from the core."
     found = rules.after(context(asked, release), [cited(said, release[0])], rule)

@@ -240,10 +240,12 @@ def section_title(quote: str, text: str) -> str:
 
 
 # A section's number opening a title, on a line or in a heading path ("8.1 – Incompatibilities", "## 8.1 –
-# Incompatibilities", "Manual > 6.3 Installing packages"): it numbers the section, and says nothing of a
-# release or a count. Not a release's own title ("2.0.0 (2024-05-01)", "24.1.0"), which no word follows.
+# Incompatibilities", "Manual > 6.3 Installing packages", a PDF's "4. TABLES AND FIGURES"): it numbers the
+# section, and says nothing of a release or a count. Not a release's own title ("2.0.0 (2024-05-01)",
+# "24.1.0"), which no word follows, nor a count without its full stop ("3 Reasons to upgrade").
 _SECTION_NUMBER = re.compile(
-    rf"(?:^|(?<= > ))[ \t]*(?:#{{1,6}}[ \t]+)?{SECTION_NUMBER}(?=[A-Z][a-z])",
+    rf"(?:^|(?<= > ))[ \t]*(?:#{{1,6}}[ \t]+)?"
+    rf"(?:{SECTION_NUMBER}(?=[A-Z][a-z])|\d{{1,2}}\.[ \t]+(?=[A-Z][A-Za-z]))",
     re.MULTILINE,
 )
 
