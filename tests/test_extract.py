@@ -292,6 +292,12 @@ def test_a_typeset_pdf_reads_as_its_page_shows(tmp_path: Path) -> None:
         for box in text_boxes(data, 1, "the final appear-") + text_boxes(data, 1, "ance of the")
     }
     assert text_boxes(data, 1, "submitted electronically") and not text_boxes(data, 1, "submitted by post")
+    # a quote that writes the word whole (a model's) is found on both its lines too
+    assert (
+        len(text_boxes(data, 1, "the final appearance of the journal"))
+        == len(text_boxes(data, 1, "the final appear- ance of the journal"))
+        >= 2
+    )
 
 
 def test_a_pdf_is_read_without_pdfium_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import ExtractError, MissingDependency
 from engine.ingest.pages import Box
-from engine.text import normalize, normalized_with_map
+from engine.text import normalize, normalized_with_map, rejoined
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -397,16 +397,10 @@ def _occurrence(textpage: Any, words: str, width: float, height: float) -> list[
         where += run.indices
         page.append("\n")
         where.append(NOT_ON_PAGE)
-    flat, offsets = normalized_with_map("".join(page))
-    wanted = normalize(words)
-    if not wanted:
+    span = _find("".join(page), words, rejoin=False) or _find("".join(page), words, rejoin=True)
+    if span is None:
         return []
-    if len(flat.lower()) == len(flat) and len(wanted.lower()) == len(wanted):
-        flat, wanted = flat.lower(), wanted.lower()
-    found = flat.find(wanted)
-    if found < 0:
-        return []
-    first, last = offsets[found], offsets[found + len(wanted) - 1]
+    first, last = span
     covered = [index for index in where[first : last + 1] if index != NOT_ON_PAGE]
     boxes: list[Box] = []
     for start, count in _spans(covered):
@@ -414,6 +408,22 @@ def _occurrence(textpage: Any, words: str, width: float, height: float) -> list[
             left, bottom, right, top = textpage.get_rect(rect)
             boxes.append((left / width, 1 - top / height, right / width, 1 - bottom / height))
     return boxes
+
+
+def _find(page: str, words: str, rejoin: bool) -> tuple[int, int] | None:
+    """The first and last offset in `page` of `words`' first occurrence, both read as `normalize` reads
+    text, case aside where that keeps every character; with `rejoin`, a word hyphenated over a line end
+    read whole on both sides (a quote that writes "appearance" of a page's "appear-" / "ance")."""
+    flat, offsets = normalized_with_map(page, rejoin=rejoin)
+    wanted = normalize(rejoined(words) if rejoin else words)
+    if not wanted:
+        return None
+    if len(flat.lower()) == len(flat) and len(wanted.lower()) == len(wanted):
+        flat, wanted = flat.lower(), wanted.lower()
+    found = flat.find(wanted)
+    if found < 0:
+        return None
+    return offsets[found], offsets[found + len(wanted) - 1]
 
 
 def _spans(indices: list[int]) -> Iterator[tuple[int, int]]:
