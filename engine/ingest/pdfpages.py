@@ -163,7 +163,7 @@ class _Run:
 
 
 def _page_lines(textpage: Any) -> list[PdfLine]:
-    return [PdfLine(run.text, run.largest, run.bold) for run in _page_runs(textpage) if run.chars]
+    return [PdfLine(run.text, run.largest, run.bold) for run in _page_runs(textpage, marks=True) if run.chars]
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,8 @@ def _bold(textpage: Any, index: int) -> bool:
     return bool(_BOLD_NAME.search(buffer.value.decode("latin-1", "replace")))
 
 
-def _page_runs(textpage: Any) -> list[_Run]:
+def _page_runs(textpage: Any, marks: bool = False) -> list[_Run]:
+    """The page's lines as runs; with `marks`, each with what marks a title (its fonts' weight and size)."""
     import pypdfium2.raw as pdfium_c
 
     count = textpage.count_chars()
@@ -215,13 +216,15 @@ def _page_runs(textpage: Any) -> list[_Run]:
                 min(b[2] for b in boxes),
                 max(b[3] for b in boxes),
             )
-        first = next((i for c, i in zip(chars, indices, strict=True) if not c.isspace()), None)
+        shown = [i for c, i in zip(chars, indices, strict=True) if not c.isspace()]
+        first = shown[0] if shown else None
         size = float(pdfium_c.FPDFText_GetFontSize(textpage.raw, first)) if first is not None else 0.0
         angle = float(pdfium_c.FPDFText_GetCharAngle(textpage.raw, first)) if first is not None else 0.0
         upright = min(angle, 2 * math.pi - angle) < _TURNED if angle >= 0 else True  # -1: not known
-        shown = [i for c, i in zip(chars, indices, strict=True) if not c.isspace()]
-        bold = bool(shown) and _bold(textpage, shown[0]) and _bold(textpage, shown[-1])
-        largest = max((float(pdfium_c.FPDFText_GetFontSize(textpage.raw, i)) for i in shown), default=0.0)
+        bold, largest = False, size
+        if marks and shown:  # what marks a title: only the extractor reads it, not the page view
+            bold = _bold(textpage, shown[0]) and _bold(textpage, shown[-1])
+            largest = max(float(pdfium_c.FPDFText_GetFontSize(textpage.raw, i)) for i in shown)
         runs.append(_Run(list(chars), list(indices), band, size, upright, bold, largest))
         chars.clear()
         indices.clear()
