@@ -5,6 +5,7 @@ All are frozen dataclasses so they can be handed between threads safely.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -30,6 +31,31 @@ class Document:
     title: str = ""
 
 
+def encode_lines(numbers: Sequence[int]) -> str:
+    """A chunk's line map: "" where its text's lines are the source's lines from the first on, one after
+    another; else each text line's source line, runs of consecutive ones written "a-b" ("7,10,23,25-26").
+    A format read into other lines than it is written in (HTML as Markdown, a notebook's JSON strings)
+    leaves lines out between two it reads, and a notebook's outputs sit above the code that printed them."""
+    if not numbers or list(numbers) == list(range(numbers[0], numbers[0] + len(numbers))):
+        return ""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def decode_lines(encoded: str) -> tuple[int, ...]:
+    """The source line of each text line that `encode_lines` wrote ("" gives ())."""
+    out: list[int] = []
+    for run in encoded.split(",") if encoded else ():
+        first, _, last = run.partition("-")
+        out.extend(range(int(first), int(last or first) + 1))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Chunk:
     """A span of a document, the unit that is indexed, retrieved and cited."""
@@ -39,6 +65,7 @@ class Chunk:
     end_line: int
     page: int | None = None
     heading: str = ""  # Markdown heading path ("Setup > Install") or code symbol ("Engine.search")
+    lines: str = ""  # the line map (encode_lines): "" where the text's lines run on from start_line
 
 
 @dataclass(frozen=True)
@@ -62,6 +89,24 @@ class Hit:
     mtime: float = 0.0
     instructions: bool = False  # its prose is addressed to an AI model (engine/answer/injection.py)
     named_rank: int | None = None  # its rank in the chunks of files the query names (Searcher.named)
+    lines: str = ""  # its chunk's line map (encode_lines)
+
+    def line_at(self, index: int) -> int:
+        """The source line of the text's `index`-th line (0-based)."""
+        if not self.lines:
+            return self.start_line + index
+        numbers = decode_lines(self.lines)
+        return numbers[min(max(index, 0), len(numbers) - 1)]
+
+    def index_of(self, line: int) -> int:
+        """The first text line (0-based) read from source line `line` or, where none is, from the nearest
+        line after it; past the last, one past the text's last line."""
+        if not self.lines:
+            return line - self.start_line
+        numbers = decode_lines(self.lines)
+        if line in numbers:
+            return numbers.index(line)
+        return next((i for i, n in enumerate(numbers) if n >= line), len(numbers))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.events import Chunk, Document, Line
+from engine.answer import contract
+from engine.events import Chunk, Document, Hit, Line, decode_lines, encode_lines
 from engine.ingest.chunker import approx_tokens, chunk
 from engine.ingest.extract import extract
 
@@ -435,3 +436,41 @@ def test_token_counter_keeps_counting_when_its_cache_starts_afresh(monkeypatch: 
         tok.encode("unbelievable gamma", add_special_tokens=False).ids
     )
     assert len(count._cache) <= 3
+
+
+def test_a_chunk_of_lines_that_do_not_follow_one_another_carries_its_line_map() -> None:
+    """A document read into other lines than it is written in (HTML, a notebook whose outputs sit above
+    its code in the file) gives each chunk the line of every text line; a chunk of consecutive lines,
+    none. A hit answers which file line its n-th text line came from, and which text line a file line is."""
+    doc = Document(
+        (
+            Line("# Fit", 7),
+            Line("```python", 10),
+            Line("fit()", 23),
+            Line("```", 25),
+            Line("R-squared of the fit: 0.93", 19),
+        ),
+        kind="markdown",
+    )
+    (only,) = chunk(doc, max_tokens=200)
+    assert (only.start_line, only.end_line, only.lines) == (7, 25, "7,10,23,25,19")
+    assert decode_lines(only.lines) == (7, 10, 23, 25, 19)
+    assert encode_lines([3, 4, 5, 9, 10, 2]) == "3-5,9-10,2" and decode_lines("3-5,9-10,2") == (
+        3,
+        4,
+        5,
+        9,
+        10,
+        2,
+    )
+    plain = chunk(
+        Document((Line("alpha beta gamma", 4), Line("delta epsilon zeta", 5)), kind="text"), max_tokens=200
+    )[0]
+    assert plain.lines == ""
+    hit = Hit(1, "fit.ipynb", 7, 25, None, "", only.text, 1.0, lines=only.lines)
+    assert [hit.line_at(i) for i in range(5)] == [7, 10, 23, 25, 19]
+    assert (hit.index_of(23), hit.index_of(19), hit.index_of(11), hit.index_of(99)) == (2, 4, 2, 5)
+    assert contract.locate("R-squared of the fit: 0.93", hit) == (19, 19)
+    assert contract.locate("fit() ``` R-squared of the fit", hit) == (19, 25)
+    flat = Hit(2, "notes.txt", 4, 5, None, "", plain.text, 1.0)
+    assert (flat.line_at(1), flat.index_of(5), contract.locate("delta epsilon zeta", flat)) == (5, 1, (5, 5))

@@ -328,3 +328,18 @@ def test_answers_are_reported_per_kind_of_question_where_the_set_names_one(tmp_p
     # a set that says no more than answerable or not (SQuAD) gets no breakdown
     plain = [dict(r, kind="", category="answerable" if r["answerable"] else "unanswerable") for r in scored]
     assert "by_kind" not in summarise(plain)
+
+
+def test_a_citation_is_at_its_lines_only_where_those_lines_hold_its_quote(tmp_path: Path) -> None:
+    """`citeline eval` reports the share of citations whose lines hold their quote, read as the index
+    reads the file (an HTML page's text, not its tags): the figure that showed HTML and notebook citations
+    counted from a chunk's first line."""
+    from engine.eval.answers import at_its_lines
+    from engine.events import Citation
+
+    page = tmp_path / "backups.html"
+    page.write_text("<html><body>\n<div>\n<p>\nThe job runs <b>nightly</b>.\n</p>\n</div>\n</body></html>\n")
+    quote = "The job runs nightly."
+    assert at_its_lines(Citation(1, str(page), 4, 4, None, quote))
+    assert not at_its_lines(Citation(1, str(page), 2, 3, None, quote))
+    assert not at_its_lines(Citation(1, str(tmp_path / "gone.md"), 1, 1, None, quote))

@@ -78,6 +78,9 @@ NEAR_LINES = 2
 NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d])|(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
 
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
+
+
 @dataclass(frozen=True)
 class Verdict:
     sentence: AnswerSentence | None
@@ -93,9 +96,11 @@ def locate(quote: str, hit: Hit) -> tuple[int, int] | None:
     if span is None:
         return None
     first, last = span
-    start = hit.start_line + hit.text.count("\n", 0, first)
-    end = hit.start_line + hit.text.count("\n", 0, last)
-    return start, end
+    rows = range(hit.text.count("\n", 0, first), hit.text.count("\n", 0, last) + 1)
+    covered = [hit.line_at(i) for i in rows]
+    if len(covered) > 1 and covered[1] != covered[0] + 1 and _FENCE_LINE.match(hit.text.split("\n")[rows[0]]):
+        covered = covered[1:]  # the fence a chunk carries from above its cut (the chunker) is no quoted line
+    return min(covered), max(covered)  # a notebook's output sits above its code in the file
 
 
 def _chars(quote: str, hit: Hit) -> tuple[int, int] | None:
@@ -159,8 +164,8 @@ def invented_figures(sentence: str, cited: str, among: Collection[str] | None = 
 def around(citation: Citation, hit: Hit, lines: int = NEAR_LINES) -> str:
     """The cited lines of `hit` with NEAR_LINES either side, and the chunk's heading."""
     text = hit.text.split("\n")
-    first = max(citation.start_line - hit.start_line - lines, 0)
-    return f"{hit.heading}\n" + "\n".join(text[first : citation.end_line - hit.start_line + lines + 1])
+    first = max(hit.index_of(citation.start_line) - lines, 0)
+    return f"{hit.heading}\n" + "\n".join(text[first : hit.index_of(citation.end_line) + lines + 1])
 
 
 def best_span(sentence: str, hit: Hit) -> tuple[str, float]:

@@ -109,7 +109,7 @@ def references(hit: Hit) -> list[tuple[str, int]]:
     for offset, line in enumerate(hit.text.split("\n")):
         for match in REFERENCE.finditer(line):
             if listed(line, match.start(1), match.end(1), hit.path):
-                found.append((match.group(1), hit.start_line + offset))
+                found.append((match.group(1), hit.line_at(offset)))
     return found
 
 

@@ -27,6 +27,8 @@ from engine.events import (
     GenerationProgress,
     Hit,
     RawSentence,
+    decode_lines,
+    encode_lines,
 )
 from engine.ingest.extract import is_source
 from engine.names import about_tests, is_test
@@ -459,11 +461,17 @@ def with_list(engine: Engine, hit: Hit) -> Hit:
     following = engine.next_chunk(hit.chunk_id)
     if following is None or following.start_line <= hit.end_line or following.page != hit.page:
         return hit
-    joined = hit.text + "\n" * (following.start_line - hit.end_line) + following.text
+    gap = following.start_line - hit.end_line
+    joined = hit.text + "\n" * gap + following.text
     last, items = list_after(joined, spans[-1][1])
     if not items:
         return hit
-    return replace(hit, text=joined[:last], end_line=hit.end_line + joined[len(hit.text) : last].count("\n"))
+    taken = joined[:last].count("\n") + 1
+    numbers = [hit.line_at(i) for i in range(hit.text.count("\n") + 1)]
+    numbers += range(hit.end_line + 1, following.start_line)  # the blank lines between the two
+    numbers += decode_lines(following.lines) or range(following.start_line, following.end_line + 1)
+    numbers = numbers[:taken]
+    return replace(hit, text=joined[:last], end_line=max(numbers), lines=encode_lines(numbers))
 
 
 INJECTED = "its only support is text addressed to an AI model (a possible prompt injection)"

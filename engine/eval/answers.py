@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,10 +27,11 @@ from typing import Any
 from engine.answer import gate, missing
 from engine.answer.pipeline import gather
 from engine.api import Engine
-from engine.errors import CiteError
+from engine.errors import CiteError, ExtractError
 from engine.eval import metrics
 from engine.eval.datasets import Dataset, Query
-from engine.events import Answer, Hit
+from engine.events import Answer, Citation, Hit
+from engine.ingest.extract import extract
 from engine.text import content_terms, normalize
 
 
@@ -81,6 +84,9 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
     if query.passages:  # did the passage that answers reach the generator at all?
         texts = [h.text for h in answer.evidence]
         row["evidence_holds_passage"] = any(metrics.passage_found(p, texts) for p in query.passages)
+    citations = [c for s in answer.sentences for c in s.citations]
+    if citations:  # the lines a citation names hold its quote, as the index read them
+        row["at_their_lines"] = sum(at_its_lines(c) for c in citations) / len(citations)
     quotes = [c.quote for s in answer.sentences if not s.is_conflict_note for c in s.citations]
     if query.passages and not answer.refused:
         row["passage_support"] = any(quote_overlaps(q, query.passages) for q in quotes)
@@ -89,6 +95,40 @@ def score_answer(query: Query, answer: Answer, root: Path) -> dict[str, Any]:
     if query.plausible and not query.answerable:  # ...or, unanswerable, the tempting wrong span is
         row["plausible_shown"] = any(holds(a, q) for a in query.plausible for q in quotes)
     return row
+
+
+def at_its_lines(citation: Citation) -> bool:
+    """Whether the lines `citation` names (of its page) hold the start of its quote, read as the index
+    reads the file: what the desktop's preview and an editor open at. Letters and digits are compared,
+    the rest (spacing, markup, a hyphen rejoined) aside."""
+    said = _letters(_FENCES.sub(" ", citation.quote))[:40]
+    lines = _read_lines(citation.path)
+    held = "".join(
+        t
+        for (page, n), t in lines.items()
+        if page == citation.page and citation.start_line <= n <= citation.end_line
+    )
+    return bool(said) and said in _letters(held)
+
+
+_FENCES = re.compile(r"(?:`{3,}|~{3,})\S*")  # a code fence and its language: markup, on a line of its own
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@functools.lru_cache(maxsize=64)
+def _read_lines(path: str) -> dict[tuple[int | None, int], str]:
+    """Each (page, line) of a file's extracted lines, with their text (lines read from one line joined)."""
+    file = Path(path)
+    out: dict[tuple[int | None, int], str] = {}
+    try:
+        for line in extract(file, file.read_bytes()).lines:
+            out[(line.page, line.line)] = out.get((line.page, line.line), "") + line.text
+    except (OSError, ExtractError):
+        pass
+    return out
 
 
 def holds(span: str, text: str) -> bool:
@@ -122,6 +162,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     support = [r["passage_support"] for r in rows if "passage_support" in r]
     if support:
         out["quotes_overlap_supporting_passage"] = round(metrics.mean(1.0 if s else 0.0 for s in support), 3)
+    placed = [r["at_their_lines"] for r in rows if "at_their_lines" in r]
+    if placed:
+        out["citations_at_their_lines"] = round(metrics.mean(placed), 3)
     for key in ("cites_gold", "evidence_holds_passage", "gold_shown", "plausible_shown"):
         seen = [r[key] for r in rows if key in r]
         if seen:

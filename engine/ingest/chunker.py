@@ -14,10 +14,11 @@ Three steps, the same for every kind of document:
    of the previous one (not for tables, whose rows describe themselves).
 
 A chunk's text is always the exact text of its lines joined with "\\n"; the heading path goes to
-Chunk.heading, never into the text. A single line longer than the budget (minified code, a log or dump
-without newlines) becomes chunks of its own, each a run of whole words of that line within the budget,
-all cited as that line: a chunk's size is bounded whatever the file, so search, snippets and embedding
-never handle a megabyte of text at once.
+Chunk.heading, never into the text.
+
+A single line longer than the budget (minified code, a log or dump without newlines) becomes chunks of
+its own, each a run of whole words of that line within the budget, all cited as that line: a chunk's size
+is bounded whatever the file, so search, snippets and embedding never handle a megabyte of text at once.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, groupby
 
-from engine.events import Chunk, Document, Line
+from engine.events import Chunk, Document, Line, encode_lines
 from engine.text import split_sentences
 
 TokenCounter = Callable[[str], int]
@@ -194,7 +195,7 @@ def _last_sentence_end(text: str, lo: int, hi: int) -> int | None:
 def _to_chunk(page: _Page, lo: int, hi: int, heading: str) -> Chunk:
     numbers = [line.line for line in page.lines[lo : hi + 1]]
     start, end = min(numbers), max(numbers)
-    return Chunk(page.text(lo, hi), start, end, page.lines[lo].page, heading)
+    return Chunk(page.text(lo, hi), start, end, page.lines[lo].page, heading, encode_lines(numbers))
 
 
 def _sections(kind: str, page: _Page, budget: _Budget) -> list[_Section]:

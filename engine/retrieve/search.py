@@ -210,6 +210,7 @@ def hit_from_row(
         vector_rank=vec[0] if vec else None,
         vector_score=vec[1] if vec else None,
         mtime=row.mtime,
+        lines=row.lines,
     )
 
 

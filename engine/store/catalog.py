@@ -46,7 +46,7 @@ MEMORY_LIMIT = "256MB"
 # taken as held: a premise rule refuses only on proof.
 SCAN_BUDGET_S = 0.25
 log = logging.getLogger(__name__)
-CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime"
+CHUNK_COLS = "c.id, c.file_id, f.path, c.start_line, c.end_line, c.page, c.heading, c.text, f.mtime, c.lines"
 
 # A chunk (c), its file (f) and the length of what is above the file's folder (d.cut), so that a file's
 # path is read from its folder's own name down (_PATH_WITHIN), as `engine.names.within` cuts it: a word in
@@ -161,6 +161,12 @@ MIGRATIONS: tuple[str, ...] = (
     + ALL_WORDS
     + ";\n"
     + WORDS_CURRENT,
+    # 5: each chunk's line map (engine.events.encode_lines). Before it a chunk of a format read into other
+    # lines than it is written in (HTML, a notebook) cited the lines after its first as if they followed one
+    # another: its files are read again, found by a text whose line count is not its span's
+    "ALTER TABLE chunks ADD COLUMN IF NOT EXISTS lines VARCHAR DEFAULT '';\n"
+    "UPDATE files SET mtime = -1, hash = '' WHERE id IN (SELECT file_id FROM chunks "
+    "WHERE end_line - start_line <> length(text) - length(replace(text, chr(10), '')));",
 )
 
 
@@ -234,6 +240,7 @@ class ChunkRow:
     heading: str
     text: str
     mtime: float
+    lines: str  # the line map (engine.events.encode_lines)
 
 
 def _chunks_of(folder_id: int | None) -> str:
@@ -643,10 +650,10 @@ class Catalog:
         if not owners:
             return out
         rows = con.execute(
-            "INSERT INTO chunks(file_id, ord, start_line, end_line, page, heading, text, text_hash, tokens) "
-            "SELECT unnest(?::BIGINT[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
-            "unnest(?::INTEGER[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), "
-            "unnest(?::INTEGER[]) RETURNING file_id, ord, id",
+            "INSERT INTO chunks(file_id, ord, start_line, end_line, page, heading, text, text_hash, tokens, "
+            "lines) SELECT unnest(?::BIGINT[]), unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
+            "unnest(?::INTEGER[]), unnest(?::INTEGER[]), unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), "
+            "unnest(?::VARCHAR[]), unnest(?::INTEGER[]), unnest(?::VARCHAR[]) RETURNING file_id, ord, id",
             [
                 [ids[p] for p, _, _, _ in owners],
                 [i for _, i, _, _ in owners],
@@ -657,6 +664,7 @@ class Catalog:
                 [c.text for _, _, c, _ in owners],
                 [h for _, _, _, h in owners],
                 tokens,
+                [c.lines for _, _, c, _ in owners],
             ],
         ).fetchall()
         with_chunks = sorted({ids[p] for p, _, _, _ in owners})
