@@ -5,10 +5,10 @@ npm package's tarball, or a Debian package's ``.deb``, whose ``data.tar`` is rea
 members it wants, then calls `fetch`: ``pip download`` (no dependencies, source only) or a plain HTTPS
 download into a temporary folder, the SHA-256 checked, the wanted members extracted into ``docs/`` beside
 that ``fetch.py`` with the sdist's own relative paths (or where the set's ``place`` puts them; with
-``gunzip``, a ``.gz`` member decompressed, as Debian compresses the larger files of a doc package). Idempotent:
-a stamp file (``.fetch-stamp.json``) records every extracted file with its SHA-256; if it matches the
-pinned sdist and every file is present and unchanged, nothing is done, else ``docs/`` is rebuilt from
-scratch. ``docs/`` and the stamp are git-ignored: third-party files are never committed.
+``gunzip``, a ``.gz`` member decompressed, as Debian compresses the larger files of a doc package).
+Idempotent: a stamp file (``.fetch-stamp.json``) records every extracted file with its SHA-256; if it
+matches the pinned sdist and every file is present and unchanged, nothing is done, else ``docs/`` is
+rebuilt from scratch. ``docs/`` and the stamp are git-ignored: third-party files are never committed.
 """
 
 from __future__ import annotations

@@ -8,10 +8,11 @@ Standard library only. Run from anywhere:
 It downloads the pinned ``python-statsmodels-doc`` package (0.13.5+dfsg-7, Debian 12 "bookworm"; source
 ``statsmodels``) from the Debian archive over HTTPS, checks its SHA-256 against the value below, and
 extracts the example notebooks as the documentation build executed them, with their outputs (printed
-results, tables, warnings and plots), from ``usr/share/doc/python-statsmodels-doc/html/examples/notebooks/
-generated/``, flat into ``docs/`` (Debian gzips the larger ones; they are written decompressed as
-``.ipynb``; the 21 it could not execute are links to the plain copies, written as those copies), plus the package's copyright file as ``docs/copyright``. The unexecuted copies, the HTML pages
-and everything else are left out. Idempotent, and ``docs/`` is git-ignored (evalsets/sdist.py).
+results, tables, warnings and plots), from ``usr/share/doc/python-statsmodels-doc/html/examples/
+notebooks/generated/``, flat into ``docs/``. Debian gzips the larger ones: they are written decompressed
+as ``.ipynb``. The 21 the build could not execute are links to the plain copies, written as those copies.
+The package's copyright file goes to ``docs/copyright``. The unexecuted copies, the HTML pages and
+everything else are left out. Idempotent, and ``docs/`` is git-ignored (evalsets/sdist.py).
 """
 
 from __future__ import annotations
