@@ -126,8 +126,9 @@ EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 # number a dash sets off ("8.1 – Incompatibilities") ending a sentence too, a blank line after a Word
 # heading (never quoted with the sentence under it); 7: HTML read as Markdown (headings, fenced <pre>, list
 # markers, paragraph breaks) without its site's navigation, search and footer; Sphinx's `page.rst.txt`
-# copies read in their own format
-CHUNKING_VERSION = 7
+# copies read in their own format; 8: a Markdown chunk that opens inside a fenced block opens with the
+# block's fence line, and every chunk keeps its line map (a notebook's outputs, HTML's lines)
+CHUNKING_VERSION = 8
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 

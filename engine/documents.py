@@ -1,8 +1,9 @@
 """A document as citations see it: its numbered lines, read the way the index numbers them.
 
-PDF and DOCX files are their extracted lines (a PDF's numbered within each page); anything else is the
-file's own lines, decoded as the scanner decodes them. The desktop preview and MCP fetch_doc both read
-documents here, so a citation's line numbers mean the same thing wherever they are shown.
+PDF, DOCX and notebook files are their extracted lines (a PDF's numbered within each page, a notebook's
+cells and outputs at the lines of its JSON that hold them); anything else is the file's own lines,
+decoded as the scanner decodes them. The desktop preview and MCP fetch_doc both read documents here, so a
+citation's line numbers mean the same thing wherever they are shown.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Literal
 from engine.events import Line
 from engine.ingest.extract import decode_text, extract, split_lines
 
-DocFormat = Literal["text", "pdf", "docx"]
-EXTRACTED = frozenset({".pdf", ".docx"})  # shown as extracted text; everything else as its own lines
+DocFormat = Literal["text", "pdf", "docx", "notebook"]
+# shown as extracted text (a notebook as its cells and outputs, not its JSON); the rest as its own lines
+EXTRACTED: dict[str, DocFormat] = {".pdf": "pdf", ".docx": "docx", ".ipynb": "notebook"}
 
 
 @dataclass(frozen=True)
@@ -27,10 +29,11 @@ class DocumentLines:
 
 
 def document_lines(path: Path, data: bytes) -> tuple[DocFormat, list[Line]]:
-    """The lines citations point at: a PDF or DOCX as extracted, anything else as the file's own lines."""
+    """The lines citations point at: a PDF, a DOCX or a notebook as extracted (each line with the line or
+    page of the file it was read from), anything else as the file's own lines."""
     suffix = path.suffix.lower()
     if suffix in EXTRACTED:
-        return ("pdf" if suffix == ".pdf" else "docx"), list(extract(path, data).lines)
+        return EXTRACTED[suffix], list(extract(path, data).lines)
     return "text", [Line(text, n) for n, text in enumerate(split_lines(decode_text(data)), 1)]
 
 

@@ -517,6 +517,51 @@ def test_a_question_in_the_passive_is_answered_from_the_active_sentence_that_say
     assert "14 days" in answer.text
 
 
+def test_a_citation_in_a_page_read_into_other_lines_points_at_its_own_line(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """HTML is read as Markdown and a notebook from its JSON strings: the lines read are not the file's
+    lines one after another (tags and JSON between them; a notebook's outputs sit above its code). A
+    sentence quoted from the middle of a chunk is cited at the line of the file that holds it, the line
+    the preview and an editor open (each chunk's line map), not at its place counted from the chunk's
+    first line."""
+    root = tmp_path / "kb"
+    write(
+        root,
+        "site/backups.html",
+        "<html>\n<head>\n<title>Backups</title>\n</head>\n<body>\n<div class='nav'>\n</div>\n"
+        "<h1>Backups</h1>\n<div>\n<div>\n<p>The backup job runs every night.</p>\n</div>\n</div>\n"
+        "<div>\n<div>\n<p>\nThe backup job keeps 14 days of snapshots.\n</p>\n</div>\n</div>\n"
+        "</body>\n</html>\n",
+    )
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "metadata": {},
+        "outputs": [
+            {"name": "stdout", "output_type": "stream", "text": ["Median restore time: 41 minutes\n"]}
+        ],
+        "source": ["times = restore_all()\n", "print('Median restore time:', median(times))"],
+    }
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Restore drill\n", "\n", "We timed them."]},
+        cell,
+    ]
+    body = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    write(root, "drill.ipynb", json.dumps(body, indent=1, sort_keys=True) + "\n")
+    index_with_notes(engine, root)
+    for question, name, said in (
+        ("How many days of snapshots does the backup job keep?", "backups.html", "14 days"),
+        ("What was the median restore time in the drill?", "drill.ipynb", "41 minutes"),
+    ):
+        answer = engine.ask(question, "extractive")
+        assert not answer.refused, answer.reason
+        cited = next(c for s in answer.sentences for c in s.citations if said in c.quote)
+        assert Path(cited.path).name == name
+        lines = Path(cited.path).read_text().splitlines()[cited.start_line - 1 : cited.end_line]
+        assert said in "\n".join(lines), (cited.start_line, cited.end_line)
+
+
 def test_a_question_whose_figure_the_answer_says_otherwise_is_refused_quoting_the_source(
     engine: Engine, tmp_path: Path
 ) -> None:
@@ -2870,3 +2915,33 @@ def test_a_sentence_a_passage_end_cut_gives_way_to_the_whole_of_it_in_the_next_p
     done = hit("The watchdog backend is faster.", n=3)
     more = hit("The watchdog backend is faster. It needs the module.", n=4)
     assert [c.source for c in candidates([done, more]) if c.text == "The watchdog backend is faster."] == [1]
+
+
+def test_a_notebooks_printed_lines_are_quoted_one_by_one_and_ranked_with_the_code_that_printed_them() -> None:
+    """A notebook's output block is no prose: each printed line is a sentence of its own ("p-value
+    0.053076", a label and its figure, is kept though short), never read into the code above it nor into
+    the prose after it, and ranked with the code that printed it. A line of the block's opener is never
+    quoted, and a chunk that opens inside a block (its fence carried in, see the chunker) reads the same."""
+    from engine.backends.extractive import candidates, printed_by
+
+    text = (
+        "ADF test is now applied on the data.\n```python\nadf_test(sunspots['SUNACTIVITY'])\n```\n"
+        "```output\nResults of Dickey-Fuller Test:\nTest Statistic                  -2.837781\n"
+        "p-value                          0.053076\ndtype: float64\n```\n"
+        "Based upon the p-value of the ADF test, the null hypothesis can not be rejected.\n"
+    )
+    found = candidates([Hit(1, "/n/stationarity.ipynb", 1, 12, None, "ADF test", text, 1.0)])
+    shown = [c.display for c in found]
+    assert "p-value 0.053076" in shown and "Test Statistic -2.837781" in shown
+    assert "Based upon the p-value of the ADF test, the null hypothesis can not be rejected." in shown
+    assert not any("dtype" in s and "Based" in s for s in shown)
+    assert not any("```" in c.text and "0.053076" in c.text for c in found)  # no code and output in one
+    printed = next(c for c in found if c.display == "p-value 0.053076")
+    assert "adf_test(sunspots['SUNACTIVITY'])" in printed.under and "ADF test" in printed.under
+    prose = next(c for c in found if c.display.startswith("Based upon"))
+    assert "adf_test" not in prose.under
+    # the second of a cell's outputs is printed by the same code; prose above a block prints nothing
+    two = "```python\nfit()\n```\n```output\nwarning: slow\n```\n```output\nAIC 2619.4\n```\n"
+    assert printed_by(two, two.index("AIC")) == "fit()" and printed_by(two, two.index("warning")) == "fit()"
+    alone = "We fit it:\n```output\nAIC 2619.4\n```\n"
+    assert printed_by(alone, alone.index("AIC")) == ""

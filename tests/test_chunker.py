@@ -474,3 +474,26 @@ def test_a_chunk_of_lines_that_do_not_follow_one_another_carries_its_line_map() 
     assert contract.locate("fit() ``` R-squared of the fit", hit) == (19, 25)
     flat = Hit(2, "notes.txt", 4, 5, None, "", plain.text, 1.0)
     assert (flat.line_at(1), flat.index_of(5), contract.locate("delta epsilon zeta", flat)) == (5, 1, (5, 5))
+
+
+def test_a_chunk_that_opens_inside_a_fenced_block_opens_with_its_fence() -> None:
+    """A block longer than a chunk (a long example, a notebook's printed table) is cut; the chunk after the
+    cut opens with the block's fence line, cited at its own line, so the rest reads as the block it is
+    (its closing fence no longer reads as an opening one, and the prose after it as code)."""
+    rows = [f"x{i:02d}   {i * 1.5:8.3f}   {i * 0.01:6.3f}" for i in range(40)]
+    lines = ["# Fit", "", "The fit printed:", "```output", *rows, "```", "", "The slope is small."]
+    doc = Document(tuple(Line(text, n) for n, text in enumerate(lines, 1)), kind="markdown")
+    chunks = chunk(doc, max_tokens=60)
+    assert len(chunks) > 2
+    for piece in chunks[1:]:
+        first = piece.text.split("\n", 1)[0]
+        assert first == "```output", piece.text[:40]
+        assert decode_lines(piece.lines)[0] == 4 and piece.start_line == 4
+        assert piece.text.count("```") % 2 == 0 or not piece.text.rstrip().endswith("small.")
+    last = chunks[-1]
+    assert last.text.endswith("```\n\nThe slope is small.") and last.text.count("```") == 2
+    assert chunks[0].lines == ""  # lines 1.. one after another
+    code = Document(
+        (Line("```python", 1), Line("x = 1", 2), Line("```", 3), Line("Done here.", 4)), "markdown"
+    )
+    assert [c.text for c in chunk(code, max_tokens=200)] == ["```python\nx = 1\n```\nDone here."]

@@ -102,6 +102,34 @@ def test_a_changed_pdf_reader_rereads_only_the_pdfs(engine: Engine, small_folder
     assert not [e for e in engine.run(engine.sync(embed=False)) if isinstance(e, FileIndexed)]
 
 
+def test_a_notebooks_printed_results_are_found_and_reread_when_its_reader_changes(
+    engine: Engine, small_folder: Path
+) -> None:
+    """A notebook's saved output is searchable and cited at its own line of the .ipynb; an index whose
+    notebooks an older reader read (cells only) reads them again, and only them."""
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "metadata": {},
+        "outputs": [{"name": "stdout", "output_type": "stream", "text": ["Wombat elasticity: 0.731\n"]}],
+        "source": ["print(fit())"],
+    }
+    body = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    notebook = small_folder / "analysis.ipynb"
+    notebook.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n")
+    engine.add_folder(small_folder)
+    engine.run(engine.sync(embed=False))
+    hit = engine.search("wombat elasticity", mode="keyword").hits[0]
+    assert Path(hit.path).name == "analysis.ipynb" and "0.731" in hit.text
+    raw = notebook.read_text().splitlines()
+    assert "Wombat elasticity" in "".join(raw[hit.start_line - 1 : hit.end_line])
+    with engine.catalog.write(chunks_changed=False) as con:
+        con.execute("INSERT OR REPLACE INTO meta VALUES ('reader.ipynb', 'cells-0')")
+    again = engine.run(engine.sync(embed=False))
+    assert [Path(e.path).name for e in again if isinstance(e, FileIndexed)] == ["analysis.ipynb"]
+    assert engine.catalog.meta("reader.ipynb") == readers()[".ipynb"]
+
+
 def test_vectors_fill_in_behind_and_hybrid_fuses(engine: Engine, small_folder: Path) -> None:
     engine.add_folder(small_folder)
     engine.run(engine.sync(embed=False))

@@ -309,7 +309,7 @@ def test_a_pdf_is_read_without_pdfium_too(tmp_path: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setenv("CITELINE_SANDBOX", "0")  # read in this process, where the patch is
     monkeypatch.setattr(extract_module.pdfpages, "marked_lines", missing)
-    assert extract_module.readers() == {".pdf": extract_module.PDF_READER}  # PDFium itself is installed
+    assert extract_module.readers()[".pdf"] == extract_module.PDF_READER  # PDFium itself is installed
     path = tmp_path / "report.pdf"
     path.write_bytes(make_pdf(PAGES))
     assert texts(read(path)) == [
@@ -657,6 +657,7 @@ def test_notebook_cells_map_to_their_json_lines(tmp_path: Path) -> None:
             "outputs": [{"name": "stdout", "output_type": "stream", "text": ["import pandas\n"]}],
             "source": ["# comment, not a heading\n", "import pandas"],
         },
+        {"cell_type": "code", "execution_count": 2, "metadata": {}, "outputs": [], "source": []},
         {"cell_type": "markdown", "metadata": {}, "source": "## Results\nAll good."},
     ]
     path = tmp_path / "analysis.ipynb"
@@ -671,6 +672,9 @@ def test_notebook_cells_map_to_their_json_lines(tmp_path: Path) -> None:
         "# comment, not a heading",
         "import pandas",
         "```",
+        "```output",
+        "import pandas",
+        "```",
         "## Results",
         "All good.",
     ]
@@ -682,7 +686,75 @@ def test_notebook_cells_map_to_their_json_lines(tmp_path: Path) -> None:
     assert raw[fence_open.line - 1].strip() == "{"
     assert fence_open.line < code_line.line < fence_close.line
     assert raw[fence_close.line - 1].strip().startswith("}")
-    assert "outputs" not in "".join(raw[code_line.line - 1 : fence_close.line])
+    printed = doc.lines[8]  # the output is cited at the line of its own JSON string, not the source's
+    assert printed.line != code_line.line and '"import pandas\\n"' in raw[printed.line - 1]
+
+
+def test_notebook_outputs_read_as_printed(tmp_path: Path) -> None:
+    """A code cell's saved outputs are read, fenced as ``output``: what it printed, a result's plain
+    text, an error's name and message (its colour codes dropped). A picture's text is only its name
+    ("<Figure ...>") and is left out; a printed run of backticks gets a longer fence."""
+    outputs: list[dict[str, object]] = [
+        {"name": "stdout", "output_type": "stream", "text": ["R-squared: 0.933\n", "AIC: 299.0\n"]},
+        {"name": "stderr", "output_type": "stream", "text": "ConvergenceWarning: did not converge\n"},
+        {
+            "output_type": "execute_result",
+            "execution_count": 3,
+            "metadata": {},
+            "data": {"text/plain": ["   a  b\n", "0  1  2"], "text/html": ["<table></table>"]},
+        },
+        {
+            "output_type": "display_data",
+            "metadata": {},
+            "data": {"image/png": "iVBORw0KGgo=", "text/plain": ["<Figure size 640x480 with 1 Axes>"]},
+        },
+        {"name": "stdout", "output_type": "stream", "text": ["```\n"]},
+        {
+            "output_type": "error",
+            "ename": "ValueError",
+            "evalue": "\u001b[31mshapes do not align\u001b[0m",
+            "traceback": ["\u001b[0;31m---------\u001b[0m", "ValueError: shapes do not align"],
+        },
+    ]
+    cell = {"cell_type": "code", "execution_count": 3, "metadata": {}, "outputs": outputs, "source": "fit()"}
+    path = tmp_path / "fit.ipynb"
+    path.write_text(notebook([cell]))
+    doc = read(path)
+    assert texts(doc) == [
+        "```python",
+        "fit()",
+        "```",
+        *("```output", "R-squared: 0.933", "AIC: 299.0", "```"),
+        *("```output", "ConvergenceWarning: did not converge", "```"),
+        *("```output", "   a  b", "0  1  2", "```"),
+        *("````output", "```", "````"),
+        *("```output", "ValueError: shapes do not align", "```"),
+    ]
+    raw = path.read_text().splitlines()
+    assert "0.933" in raw[doc.lines[4].line - 1] and "299.0" in raw[doc.lines[5].line - 1]
+    assert "shapes do not align" in raw[doc.lines[-2].line - 1]
+
+
+def test_a_notebook_is_shown_as_its_cells_at_the_lines_citations_name(tmp_path: Path) -> None:
+    """The preview and MCP fetch_doc read a notebook as its cells and outputs, not its JSON, each line at
+    the line of the .ipynb that holds it: the line a citation names."""
+    from engine.documents import read_document
+
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "metadata": {},
+        "outputs": [{"name": "stdout", "output_type": "stream", "text": ["R-squared: 0.933\n"]}],
+        "source": ["print(res.rsquared)"],
+    }
+    path = tmp_path / "fit.ipynb"
+    path.write_text(notebook([{"cell_type": "markdown", "metadata": {}, "source": ["# Fit"]}, cell]))
+    doc = read_document(path)
+    assert doc.format == "notebook"
+    shown = {line.text: line.line for line in doc.lines}
+    assert "R-squared: 0.933" in shown and "print(res.rsquared)" in shown and '"cell_type"' not in str(shown)
+    raw = path.read_text().splitlines()
+    assert "0.933" in raw[shown["R-squared: 0.933"] - 1]
 
 
 def test_notebook_that_is_not_json_raises(tmp_path: Path) -> None:

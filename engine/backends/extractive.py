@@ -519,7 +519,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     out: list[Candidate] = []
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
-        spans = split_sentences(hit.text)
+        spans = printed_apart(hit.text, split_sentences(hit.text))
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
             if paged and hit.heading and (start := past_titles(hit, start, end)) >= end:
@@ -532,8 +532,10 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                     out.append(Candidate(n, dated, len(out), plain(dated)))
                 continue
             whole = i + 1 < len(spans) or raw.rstrip().endswith(_ENDS)  # not cut off by the chunk's end
+            printed = output_at(hit.text, start) is not None  # a line a program printed: on its own
             if (
                 i
+                and not printed
                 and whole
                 and ANAPHORA.match(raw)
                 and (before := antecedent(hit, spans[i - 1], start, end)) is not None
@@ -541,19 +543,21 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
             ):
                 start, raw = before, hit.text[before:end]  # quoted with the sentence naming its subject
             # a lead-in ("...in this order:") is quoted with the list after it, its answer
-            leads = lead_in(hit.text, start, raw)
+            leads = not printed and lead_in(hit.text, start, raw)
             last, lines = list_after(hit.text, end) if leads else (end, [])
             block = ""  # ...and one ending in a colon with the code after it ("To install it, run:"), or
             # any lead-in with a fenced block after it ("Examples of valid integer constants are" + block)
             if (
                 not lines
+                and not printed
                 and (raw.rstrip().endswith(":") or (leads and _FENCE_NEXT.match(hit.text, end)))
                 and not _CODE_LINE.match(raw)  # "def f(x):" opens its body, no lead-in
                 and (last := block_after(hit.text, end)) > end
             ):
                 block = hit.text[end:last]
             text = clean(hit.text[start:last])
-            if len(text) < 20 or len(content_terms(text)) < 3 or _SEPARATOR.match(raw):
+            few = (8, 2) if printed else (20, 3)  # a printed label and its figure say what they need to
+            if len(text) < few[0] or len(content_terms(text)) < few[1] or _SEPARATOR.match(raw):
                 continue
             if clean(raw).rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
                 continue
@@ -562,6 +566,8 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
             if all(_IMPORT.match(line) for line in text.split("\n") if line.strip()):
                 continue  # an import names a module and says nothing of what it does
             under = titles(hit, start)  # what it is ranked with besides its own words
+            if printed and (call := printed_by(hit.text, start)):  # also with the code that printed it
+                under = f"{under} {call}".strip()
             if lines:
                 lead = plain(clean(raw))
                 items = [plain(clean(" ".join(item))).rstrip(",;") for item in lines]
@@ -587,12 +593,76 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 continue
             else:
                 display = plain(raw if raw.lstrip().startswith("|") else text)
-                if len(content_terms(display)) < 3:  # markup that says nothing (".. code-block:: python")
+                if len(content_terms(display)) < few[1]:  # markup that says nothing (".. code-block::")
                     continue
             dated = in_release(display, hit)  # ranked as before, and on a version the question names
             focus = f"{display} {release(hit)[1]}" if dated != display else ""
             out.append(Candidate(n, text, len(out), dated, focus, under))
     return distinct(out)
+
+
+# A notebook cell's saved output, as the extractor fences it: "```output" ... "```" (a longer fence where
+# the output prints backticks)
+_OUTPUT_BLOCK = re.compile(r"^(`{3,})output[ \t]*\n(.*?)(?:^\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def printed_apart(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentence spans with what a program printed read line by line: a notebook's output block is no
+    prose whose sentences run over its lines, nor part of the code above it. Each of its lines is a span
+    of its own (a sentence end within a line still splits it); every other span is cut at a block's
+    edges."""
+    blocks = list(_OUTPUT_BLOCK.finditer(text))
+    if not blocks:
+        return spans
+    cuts = sorted(
+        {at for m in blocks for at in (m.start(), m.start(2), m.end(2), m.end())}
+        | {m.start(2) + line.end() for m in blocks for line in re.finditer(r"\n", m.group(2))}
+    )
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        inner = [at for at in cuts if start < at < end]
+        for lo, hi in zip([start, *inner], [*inner, end], strict=True):
+            lo = lo + len(text[lo:hi]) - len(text[lo:hi].lstrip())  # the line's indentation kept out
+            hi = lo + len(text[lo:hi].rstrip())
+            if any(not line.strip().startswith("```") for line in text[lo:hi].split("\n") if line.strip()):
+                out.append((lo, hi))  # not a fence alone
+    return out
+
+
+_OPENER = re.compile(r"[ \t]*`{3,}([\w+-]+)[ \t]*")
+CALL_CHARS = 300  # of the code that printed an output, the end is read: the call that printed it
+
+
+def output_at(text: str, at: int) -> re.Match[str] | None:
+    """The output block whose text offset `at` of `text` lies in, if any."""
+    return next((m for m in _OUTPUT_BLOCK.finditer(text) if m.start(2) <= at < m.end(2)), None)
+
+
+def printed_by(text: str, at: int) -> str:
+    """The code that printed the output block offset `at` sits in (its last CALL_CHARS characters, as
+    display text), where the chunk holds that code cell above the block, with only the cell's other
+    outputs between; else ""."""
+    block = output_at(text, at)
+    if block is None:
+        return ""
+    lines = text[: block.start()].split("\n")
+    i = len(lines) - 1
+    while i >= 0:
+        if not lines[i].strip():
+            i -= 1
+            continue
+        if not lines[i].strip().startswith("```") or _OPENER.fullmatch(lines[i]):
+            return ""  # prose, or an opener with nothing closed under it
+        j = i - 1  # a closing fence: its opener
+        while j >= 0 and not _OPENER.fullmatch(lines[j]):
+            j -= 1
+        if j < 0:
+            return ""
+        opener = _OPENER.fullmatch(lines[j])
+        if opener is not None and opener.group(1) != "output":
+            return plain("\n".join(lines[j + 1 : i])[-CALL_CHARS:])
+        i = j - 1  # another output of the same cell
+    return ""
 
 
 _FENCE_NEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:`{3,}|~{3,})")  # the next line written is a fence

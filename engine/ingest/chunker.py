@@ -14,7 +14,10 @@ Three steps, the same for every kind of document:
    of the previous one (not for tables, whose rows describe themselves).
 
 A chunk's text is always the exact text of its lines joined with "\\n"; the heading path goes to
-Chunk.heading, never into the text.
+Chunk.heading, never into the text. One line is added to a Markdown chunk that opens inside a fenced block
+(a long example, a notebook's printed table): the block's opening fence line, so that what the chunk holds
+reads as code or output, as in the file, and not its closing fence as an opening one. It is cited at its
+own line (the chunk's line map, `Chunk.lines`).
 
 A single line longer than the budget (minified code, a log or dump without newlines) becomes chunks of
 its own, each a run of whole words of that line within the budget, all cited as that line: a chunk's size
@@ -81,9 +84,10 @@ def chunk(
         page = _Page.of(list(group), budget)
         pdf = doc.kind == "pdf"
         sections = _titled_sections(page, titles) if pdf else _sections(doc.kind, page, budget)
+        opened = _open_fences(page.lines) if doc.kind == "markdown" else {}
         for section in _merge(sections, page, budget, join=not pdf):
             for lo, hi in _pack(page, section, budget):
-                made = _to_chunk(page, lo, hi, separator.join(section.path))
+                made = _to_chunk(page, lo, hi, separator.join(section.path), opened.get(lo))
                 if lo == hi and (len(made.text) > _long(budget) or budget.count(made.text) > budget.limit):
                     chunks.extend(_split_line(made, budget))
                 else:
@@ -192,10 +196,32 @@ def _last_sentence_end(text: str, lo: int, hi: int) -> int | None:
     return lo + ends[-1] if ends else None
 
 
-def _to_chunk(page: _Page, lo: int, hi: int, heading: str) -> Chunk:
-    numbers = [line.line for line in page.lines[lo : hi + 1]]
-    start, end = min(numbers), max(numbers)
-    return Chunk(page.text(lo, hi), start, end, page.lines[lo].page, heading, encode_lines(numbers))
+def _to_chunk(page: _Page, lo: int, hi: int, heading: str, opener: int | None = None) -> Chunk:
+    """Lines lo..hi as a chunk; `opener`: the index of the opening fence line of the block line lo sits
+    in (or closes), put first."""
+    lines = [*([page.lines[opener]] if opener is not None else []), *page.lines[lo : hi + 1]]
+    numbers = [line.line for line in lines]
+    text = "\n".join(line.text for line in lines)
+    return Chunk(text, min(numbers), max(numbers), page.lines[lo].page, heading, encode_lines(numbers))
+
+
+def _open_fences(lines: Sequence[Line]) -> dict[int, int]:
+    """For each line inside a fenced block after its opening line, up to its closing fence, the index of
+    the opening line (Markdown: a fence closes on the same character, at least as long, with nothing
+    after it)."""
+    out: dict[int, int] = {}
+    opener: int | None = None
+    for index, line in enumerate(lines):
+        marker = _FENCE.match(line.text)
+        if opener is None:
+            opener = index if marker else None
+            continue
+        out[index] = opener
+        fence = _FENCE.match(lines[opener].text)
+        if marker and fence and not line.text.strip().strip(marker.group(1)[0]):
+            same = marker.group(1)[0] == fence.group(1)[0] and len(marker.group(1)) >= len(fence.group(1))
+            opener = None if same else opener
+    return out
 
 
 def _sections(kind: str, page: _Page, budget: _Budget) -> list[_Section]:

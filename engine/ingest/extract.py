@@ -543,9 +543,13 @@ def readers() -> dict[str, str]:
     (`Indexer.ensure_extraction`)."""
     try:
         pdfpages._pdfium()
+        pdf = PDF_READER
     except MissingDependency:
-        return {".pdf": "pypdf"}
-    return {".pdf": PDF_READER}
+        pdf = "pypdf"
+    return {".pdf": pdf, ".ipynb": NOTEBOOK_READER}
+
+
+NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
 
 
 PDF_READER = "pdfium-2"  # pdfpages.marked_lines (2: titles marked); a change to what it reads gets a new name
@@ -967,7 +971,75 @@ def _cell_lines(text: str, starts: list[int], start: int, end: int, cell: Any, l
     if not any(line.text.strip() for line in source):
         return []
     opening, closing = _line_at(starts, start), _line_at(starts, end - 1)
-    return [Line(f"```{language}", opening), *source, Line("```", closing)]
+    return [
+        Line(f"```{language}", opening),
+        *source,
+        Line("```", closing),
+        *_output_lines(text, starts, start),
+    ]
+
+
+# A terminal's colour and cursor codes, as a traceback or a progress bar prints them into an output
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+OUTPUT_LINES = 2000  # of one output: a loop printing without end is read this far
+
+
+def _output_lines(text: str, starts: list[int], cell_start: int) -> list[Line]:
+    """A code cell's saved outputs, each a fenced ``output`` block: what it printed (both streams), the
+    plain text of a result or display (not a picture's, which only names the figure: "<Figure size ...>"),
+    and an error's "name: value". Each line at the line of the JSON string that holds it."""
+    lines: list[Line] = []
+    for key, offset, _, value in _members(text, cell_start):
+        if key != "outputs" or not isinstance(value, list):
+            continue
+        for _, start, end, output in _members(text, offset):
+            if isinstance(output, dict) and (body := _output_body(text, starts, start, output)):
+                body = body[:OUTPUT_LINES]
+                ticks = "`" * max(
+                    3, 1 + max(len(run) for line in body for run in _TICKS.findall(line.text) or [""])
+                )
+                lines += [
+                    Line(f"{ticks}output", _line_at(starts, start)),
+                    *body,
+                    Line(ticks, _line_at(starts, end - 1)),
+                ]
+    return lines
+
+
+_TICKS = re.compile(r"`{3,}")
+
+
+def _output_body(text: str, starts: list[int], start: int, output: dict[str, Any]) -> list[Line]:
+    kind = output.get("output_type")
+    if kind == "stream":
+        field, where = "text", start
+    elif kind in ("execute_result", "display_data"):
+        data = output.get("data")
+        if not isinstance(data, dict) or any(str(mime).startswith("image/") for mime in data):
+            return []
+        field = "text/plain"
+        where = next((offset for key, offset, _, _ in _members(text, start) if key == "data"), -1)
+        if where < 0:
+            return []
+    elif kind == "error":
+        said = f"{output.get('ename', '')}: {output.get('evalue', '')}".strip(": ")
+        at = next((offset for key, offset, _, _ in _members(text, start) if key == "evalue"), start)
+        return [Line(_ANSI.sub("", said), _line_at(starts, at))] if said else []
+    else:
+        return []
+    body: list[Line] = []
+    for key, offset, _, value in _members(text, where):
+        if key != field:
+            continue
+        pieces = (
+            [(offset, value)] if isinstance(value, str) else [(o, v) for _, o, _, v in _members(text, offset)]
+        )
+        for item_offset, item in pieces:
+            line = _line_at(starts, item_offset)
+            body += [Line(_ANSI.sub("", piece).rstrip("\r"), line) for piece in split_lines(str(item))]
+    while body and not body[-1].text.strip():
+        body.pop()
+    return body if any(line.text.strip() for line in body) else []
 
 
 def _source_lines(text: str, starts: list[int], cell_start: int) -> Iterator[Line]:

@@ -210,7 +210,7 @@ def doc_text(
     return DocText(
         path=shown(str(path)),
         format=fmt,
-        total_lines=len(lines) if pages else (lines[-1].line if lines else 0),
+        total_lines=len(lines) if pages else max((line.line for line in lines), default=0),
         pages=pages,
         start_line=chosen[0].line if chosen else None,
         end_line=chosen[full - 1].line if full else (chosen[0].line if next_char else None),
