@@ -127,8 +127,9 @@ EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 # heading (never quoted with the sentence under it); 7: HTML read as Markdown (headings, fenced <pre>, list
 # markers, paragraph breaks) without its site's navigation, search and footer; Sphinx's `page.rst.txt`
 # copies read in their own format; 8: a Markdown chunk that opens inside a fenced block opens with the
-# block's fence line, and every chunk keeps its line map (a notebook's outputs, HTML's lines)
-CHUNKING_VERSION = 8
+# block's fence line, and every chunk keeps its line map (a notebook's outputs, HTML's lines); 9 (the same
+# session): that fence line counted in the chunk's budget and kept out of its span
+CHUNKING_VERSION = 9
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import accumulate, groupby
 
 from engine.events import Chunk, Document, Line, encode_lines
@@ -84,11 +84,14 @@ def chunk(
         page = _Page.of(list(group), budget)
         pdf = doc.kind == "pdf"
         sections = _titled_sections(page, titles) if pdf else _sections(doc.kind, page, budget)
-        opened = _open_fences(page.lines) if doc.kind == "markdown" else {}
+        opened = _open_fences(page.lines, budget) if doc.kind == "markdown" else {}
         for section in _merge(sections, page, budget, join=not pdf):
-            for lo, hi in _pack(page, section, budget):
+            for lo, hi in _pack(page, section, budget, opened):
                 made = _to_chunk(page, lo, hi, separator.join(section.path), opened.get(lo))
+                if made.lines and lo in opened and budget.count(made.text) > budget.limit:
+                    made = _to_chunk(page, lo, hi, made.heading)  # no room for the fence after all
                 if lo == hi and (len(made.text) > _long(budget) or budget.count(made.text) > budget.limit):
+                    made = _to_chunk(page, lo, hi, made.heading)  # one line, cut into pieces of its own
                     chunks.extend(_split_line(made, budget))
                 else:
                     chunks.append(made)
@@ -198,23 +201,24 @@ def _last_sentence_end(text: str, lo: int, hi: int) -> int | None:
 
 def _to_chunk(page: _Page, lo: int, hi: int, heading: str, opener: int | None = None) -> Chunk:
     """Lines lo..hi as a chunk; `opener`: the index of the opening fence line of the block line lo sits
-    in (or closes), put first."""
+    in (or closes), put first (in its text and line map, not its span)."""
     lines = [*([page.lines[opener]] if opener is not None else []), *page.lines[lo : hi + 1]]
     numbers = [line.line for line in lines]
     text = "\n".join(line.text for line in lines)
-    return Chunk(text, min(numbers), max(numbers), page.lines[lo].page, heading, encode_lines(numbers))
+    own = numbers[1:] if opener is not None else numbers  # its span: its own lines, not the fence it carries
+    return Chunk(text, min(own), max(own), page.lines[lo].page, heading, encode_lines(numbers))
 
 
-def _open_fences(lines: Sequence[Line]) -> dict[int, int]:
+def _open_fences(lines: Sequence[Line], budget: _Budget) -> dict[int, int]:
     """For each line inside a fenced block after its opening line, up to its closing fence, the index of
     the opening line (Markdown: a fence closes on the same character, at least as long, with nothing
-    after it)."""
+    after it). None where the opening line would take half the budget (a chunk holds it besides)."""
     out: dict[int, int] = {}
     opener: int | None = None
     for index, line in enumerate(lines):
         marker = _FENCE.match(line.text)
         if opener is None:
-            opener = index if marker else None
+            opener = index if marker and 2 * budget.count(line.text) <= budget.limit else None
             continue
         out[index] = opener
         fence = _FENCE.match(lines[opener].text)
@@ -284,12 +288,18 @@ def _attach_bare(sections: list[_Section], page: _Page, budget: _Budget) -> Iter
 # ----------------------------------------------------------------------------------------- packing
 
 
-def _pack(page: _Page, section: _Section, budget: _Budget) -> Iterator[tuple[int, int]]:
-    """Greedy windows lo..hi over a section, each starting and ending on a non-blank line."""
+def _pack(
+    page: _Page, section: _Section, budget: _Budget, opened: Mapping[int, int] = {}
+) -> Iterator[tuple[int, int]]:
+    """Greedy windows lo..hi over a section, each starting and ending on a non-blank line. A window that
+    opens inside a fenced block (`opened`: its opening line) leaves room for that line."""
     start = page.first_text(section.lo, section.hi)
     fresh = start  # the first line no window has covered yet
     while start is not None and fresh is not None:
-        end = _window_end(page, start, section.hi, budget, fresh)
+        room = budget
+        if (opener := opened.get(start)) is not None:
+            room = replace(budget, limit=budget.limit - budget.count(page.lines[opener].text))
+        end = _window_end(page, start, section.hi, room, fresh)
         yield start, end
         start = _next_start(page, start, end, section.hi, budget)
         fresh = page.first_text(end + 1, section.hi)
