@@ -103,12 +103,12 @@ def at_its_lines(citation: Citation) -> bool:
     the rest (spacing, markup, a hyphen rejoined) aside."""
     said = _letters(_FENCES.sub(" ", citation.quote))[:40]
     lines = _read_lines(citation.path)
-    held = "".join(
+    held = "\n".join(
         t
         for (page, n), t in lines.items()
         if page == citation.page and citation.start_line <= n <= citation.end_line
     )
-    return bool(said) and said in _letters(held)
+    return bool(said) and said in _letters(_FENCES.sub(" ", held))
 
 
 _FENCES = re.compile(r"(?:`{3,}|~{3,})\S*")  # a code fence and its language: markup, on a line of its own
