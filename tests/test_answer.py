@@ -2926,13 +2926,17 @@ def test_a_notebooks_printed_lines_are_quoted_one_by_one_and_ranked_with_the_cod
 
     text = (
         "ADF test is now applied on the data.\n```python\nadf_test(sunspots['SUNACTIVITY'])\n```\n"
-        "```output\nResults of Dickey-Fuller Test:\nTest Statistic                  -2.837781\n"
+        "```output\nResults of Dickey-Fuller Test:\nDep. Variable: sunspots   Adj. R-squared: 0.976\n"
+        "Test Statistic                  -2.837781\n"
         "p-value                          0.053076\ndtype: float64\n```\n"
         "Based upon the p-value of the ADF test, the null hypothesis can not be rejected.\n"
     )
     found = candidates([Hit(1, "/n/stationarity.ipynb", 1, 12, None, "ADF test", text, 1.0)])
     shown = [c.display for c in found]
     assert "p-value 0.053076" in shown and "Test Statistic -2.837781" in shown
+    assert (
+        "Dep. Variable: sunspots Adj. R-squared: 0.976" in shown
+    )  # a printed row whole, never cut at "Adj."
     assert "Based upon the p-value of the ADF test, the null hypothesis can not be rejected." in shown
     assert not any("dtype" in s and "Based" in s for s in shown)
     assert not any("```" in c.text and "0.053076" in c.text for c in found)  # no code and output in one

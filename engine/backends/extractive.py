@@ -609,24 +609,30 @@ _OUTPUT_BLOCK = re.compile(r"^(`{3,})output[ \t]*\n(.*?)(?:^\1[ \t]*$|\Z)", re.M
 def printed_apart(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The sentence spans with what a program printed read line by line: a notebook's output block is no
     prose whose sentences run over its lines, nor part of the code above it. Each of its lines is a span
-    of its own (a sentence end within a line still splits it); every other span is cut at a block's
-    edges."""
+    of its own, whole ("Dep. Variable: y   R-squared: 0.978" is one printed row, not two sentences); every
+    other span is cut at a block's edges."""
     blocks = list(_OUTPUT_BLOCK.finditer(text))
     if not blocks:
         return spans
-    cuts = sorted(
-        {at for m in blocks for at in (m.start(), m.start(2), m.end(2), m.end())}
-        | {m.start(2) + line.end() for m in blocks for line in re.finditer(r"\n", m.group(2))}
-    )
+    edges = sorted({at for m in blocks for at in (m.start(), m.end())})
     out: list[tuple[int, int]] = []
     for start, end in spans:
-        inner = [at for at in cuts if start < at < end]
+        inner = [at for at in edges if start < at < end]
         for lo, hi in zip([start, *inner], [*inner, end], strict=True):
-            lo = lo + len(text[lo:hi]) - len(text[lo:hi].lstrip())  # the line's indentation kept out
+            if any(m.start() <= lo and hi <= m.end() for m in blocks):
+                continue  # within a block: its lines, below
+            lo = lo + len(text[lo:hi]) - len(text[lo:hi].lstrip())
             hi = lo + len(text[lo:hi].rstrip())
             if any(not line.strip().startswith("```") for line in text[lo:hi].split("\n") if line.strip()):
                 out.append((lo, hi))  # not a fence alone
-    return out
+    for m in blocks:
+        at = m.start(2)
+        for line in m.group(2).split("\n"):
+            if line.strip():
+                lo = at + len(line) - len(line.lstrip())  # the line's indentation kept out
+                out.append((lo, at + len(line.rstrip())))
+            at += len(line) + 1
+    return sorted(out)
 
 
 _OPENER = re.compile(r"[ \t]*`{3,}([\w+-]+)[ \t]*")
