@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,3 +120,20 @@ TYPESET = (
     b"T* (ance of the journal; see Wikibooks) Tj 5 Ts /F1 7 Tf (1) Tj 0 Ts /F1 10 Tf (, a free textbook.) Tj "
     b"T* (Option) Tj 200 0 Td (Effect) Tj ET"
 )
+
+
+def notebook(cells: list[dict[str, object]]) -> str:
+    """Serialised the way Jupyter writes notebooks (indent=1, sorted keys, source as a list of lines)."""
+    body = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def printed_cell(source: list[str], printed: str) -> dict[str, object]:
+    """A code cell that ran and printed `printed` (one line) on stdout."""
+    output = {"name": "stdout", "output_type": "stream", "text": [printed + "\n"]}
+    return {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [output], "source": source}

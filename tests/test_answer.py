@@ -28,7 +28,7 @@ from engine.backends.registry import generators
 from engine.errors import CiteError, MissingDependency
 from engine.events import Answer, AnswerSentence, Citation, Conflict, Draft, EvidenceReady, Hit, RawSentence
 from engine.text import apart, relevance, split_sentences
-from tests.conftest import write
+from tests.conftest import notebook, printed_cell, write
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -534,21 +534,12 @@ def test_a_citation_in_a_page_read_into_other_lines_points_at_its_own_line(
         "<div>\n<div>\n<p>\nThe backup job keeps 14 days of snapshots.\n</p>\n</div>\n</div>\n"
         "</body>\n</html>\n",
     )
-    cell = {
-        "cell_type": "code",
-        "execution_count": 1,
-        "metadata": {},
-        "outputs": [
-            {"name": "stdout", "output_type": "stream", "text": ["Median restore time: 41 minutes\n"]}
-        ],
-        "source": ["times = restore_all()\n", "print('Median restore time:', median(times))"],
-    }
-    cells = [
+    source = ["times = restore_all()\n", "print('Median restore time:', median(times))"]
+    drill = [
         {"cell_type": "markdown", "metadata": {}, "source": ["# Restore drill\n", "\n", "We timed them."]},
-        cell,
+        printed_cell(source, "Median restore time: 41 minutes"),
     ]
-    body = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    write(root, "drill.ipynb", json.dumps(body, indent=1, sort_keys=True) + "\n")
+    write(root, "drill.ipynb", notebook(drill))
     index_with_notes(engine, root)
     for question, name, said in (
         ("How many days of snapshots does the backup job keep?", "backups.html", "14 days"),

@@ -17,7 +17,8 @@ from engine.ingest.extract import readers
 from engine.retrieve.search import file_names_in
 from engine.store.lexical import SCHEMA_VERSION
 from engine.text import stem
-from tests.conftest import TYPESET, typeset_pdf, write
+from tests.conftest import TYPESET, printed_cell, typeset_pdf, write
+from tests.conftest import notebook as saved
 
 
 def paths(engine: Engine, query: str, mode: str = "keyword", k: int = 5) -> list[str]:
@@ -107,16 +108,8 @@ def test_a_notebooks_printed_results_are_found_and_reread_when_its_reader_change
 ) -> None:
     """A notebook's saved output is searchable and cited at its own line of the .ipynb; an index whose
     notebooks an older reader read (cells only) reads them again, and only them."""
-    cell = {
-        "cell_type": "code",
-        "execution_count": 1,
-        "metadata": {},
-        "outputs": [{"name": "stdout", "output_type": "stream", "text": ["Wombat elasticity: 0.731\n"]}],
-        "source": ["print(fit())"],
-    }
-    body = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     notebook = small_folder / "analysis.ipynb"
-    notebook.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n")
+    notebook.write_text(saved([printed_cell(["print(fit())"], "Wombat elasticity: 0.731")]))
     engine.add_folder(small_folder)
     engine.run(engine.sync(embed=False))
     hit = engine.search("wombat elasticity", mode="keyword").hits[0]

@@ -24,7 +24,7 @@ from engine.ingest.extract import (
     register,
 )
 from engine.ingest.pdfpages import text_boxes
-from tests.conftest import TYPESET, typeset_pdf
+from tests.conftest import TYPESET, notebook, printed_cell, typeset_pdf
 
 
 def read(path: Path) -> Document:
@@ -636,17 +636,6 @@ def test_tsv_and_semicolon_csv(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------------------- notebook
 
 
-def notebook(cells: list[dict[str, object]]) -> str:
-    """Serialised the way Jupyter writes notebooks (indent=1, sorted keys, source as a list of lines)."""
-    body = {
-        "cells": cells,
-        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    return json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
 def test_notebook_cells_map_to_their_json_lines(tmp_path: Path) -> None:
     cells: list[dict[str, object]] = [
         {"cell_type": "markdown", "metadata": {}, "source": ["# Analysis\n", "\n", "Load the data."]},
@@ -740,13 +729,7 @@ def test_a_notebook_is_shown_as_its_cells_at_the_lines_citations_name(tmp_path: 
     the line of the .ipynb that holds it: the line a citation names."""
     from engine.documents import read_document
 
-    cell = {
-        "cell_type": "code",
-        "execution_count": 1,
-        "metadata": {},
-        "outputs": [{"name": "stdout", "output_type": "stream", "text": ["R-squared: 0.933\n"]}],
-        "source": ["print(res.rsquared)"],
-    }
+    cell = printed_cell(["print(res.rsquared)"], "R-squared: 0.933")
     path = tmp_path / "fit.ipynb"
     path.write_text(notebook([{"cell_type": "markdown", "metadata": {}, "source": ["# Fit"]}, cell]))
     doc = read_document(path)
