@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.answer import contract
 from engine.events import Chunk, Document, Hit, Line, decode_lines, encode_lines
+from engine.ingest import chunker as chunker_module
 from engine.ingest.chunker import approx_tokens, chunk
 from engine.ingest.extract import extract
 
@@ -498,3 +499,16 @@ def test_a_chunk_that_opens_inside_a_fenced_block_opens_with_its_fence() -> None
         (Line("```python", 1), Line("x = 1", 2), Line("```", 3), Line("Done here.", 4)), "markdown"
     )
     assert [c.text for c in chunk(code, max_tokens=200)] == ["```python\nx = 1\n```\nDone here."]
+
+
+def test_a_carried_fence_right_above_the_chunk_is_cited_where_it_stands() -> None:
+    """A chunk that opens on the line right under its block's fence carries that fence with no gap: its
+    line map stays empty, so its span starts at the fence, and every line is cited where it stands."""
+    page = chunker_module._Page.of(
+        [Line("```python", 7), Line("x = 1", 8), Line("y = 2", 9), Line("```", 10)],
+        chunker_module._Budget(approx_tokens, 200, 1),
+    )
+    made = chunker_module._to_chunk(page, 1, 3, "", opener=0)
+    assert (made.text.split("\n")[0], made.lines, made.start_line, made.end_line) == ("```python", "", 7, 10)
+    hit = Hit(1, "a.md", made.start_line, made.end_line, None, "", made.text, 1.0, lines=made.lines)
+    assert contract.locate("x = 1 y = 2", hit) == (8, 9)

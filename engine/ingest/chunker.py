@@ -205,8 +205,9 @@ def _to_chunk(page: _Page, lo: int, hi: int, heading: str, opener: int | None = 
     lines = [*([page.lines[opener]] if opener is not None else []), *page.lines[lo : hi + 1]]
     numbers = [line.line for line in lines]
     text = "\n".join(line.text for line in lines)
-    own = numbers[1:] if opener is not None else numbers  # its span: its own lines, not the fence it carries
-    return Chunk(text, min(own), max(own), page.lines[lo].page, heading, encode_lines(numbers))
+    mapped = encode_lines(numbers)  # empty where the fence it carries is the line right above its own
+    own = numbers[1:] if opener is not None and mapped else numbers  # its span: not the fence it carries
+    return Chunk(text, min(own), max(own), page.lines[lo].page, heading, mapped)
 
 
 def _open_fences(lines: Sequence[Line], budget: _Budget) -> dict[int, int]:
