@@ -1027,16 +1027,12 @@ def _output_body(text: str, starts: list[int], start: int, output: dict[str, Any
         return [Line(_ANSI.sub("", said), _line_at(starts, at))] if said else []
     else:
         return []
-    body: list[Line] = []
-    for key, offset, _, value in _members(text, where):
-        if key != field:
-            continue
-        pieces = (
-            [(offset, value)] if isinstance(value, str) else [(o, v) for _, o, _, v in _members(text, offset)]
-        )
-        for item_offset, item in pieces:
-            line = _line_at(starts, item_offset)
-            body += [Line(_ANSI.sub("", piece).rstrip("\r"), line) for piece in split_lines(str(item))]
+    body = [
+        Line(_ANSI.sub("", line.text).rstrip("\r"), line.line)
+        for key, offset, _, value in _members(text, where)
+        if key == field
+        for line in _text_lines(text, starts, offset, value)
+    ]
     while body and not body[-1].text.strip():
         body.pop()
     return body if any(line.text.strip() for line in body) else []
@@ -1045,14 +1041,19 @@ def _output_body(text: str, starts: list[int], start: int, output: dict[str, Any
 def _source_lines(text: str, starts: list[int], cell_start: int) -> Iterator[Line]:
     """The cell's source lines, each at the line of the JSON string that holds it."""
     for key, offset, _, value in _members(text, cell_start):
-        if key != "source":
-            continue
-        if isinstance(value, str):  # nbformat also allows one string: all of it sits on one line
-            yield from (Line(piece, _line_at(starts, offset)) for piece in split_lines(value))
-            continue
-        for _, item_offset, _, item in _members(text, offset):
-            line = _line_at(starts, item_offset)
-            yield from (Line(piece, line) for piece in split_lines(str(item)))
+        if key == "source":
+            yield from _text_lines(text, starts, offset, value)
+
+
+def _text_lines(text: str, starts: list[int], offset: int, value: Any) -> Iterator[Line]:
+    """A notebook's multiline text (a cell's source, a printed stream) at `offset`: a list of strings, each
+    at the line of the JSON string that holds it, or one string (nbformat allows it), all on its line."""
+    if isinstance(value, str):
+        yield from (Line(piece, _line_at(starts, offset)) for piece in split_lines(value))
+        return
+    for _, item_offset, _, item in _members(text, offset):
+        line = _line_at(starts, item_offset)
+        yield from (Line(piece, line) for piece in split_lines(str(item)))
 
 
 # ------------------------------------------------------------------------------------------ built-ins
