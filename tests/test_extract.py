@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.backends.extractive import candidates
+from engine.backends.extractive import candidates, plain
 from engine.errors import ExtractError, MissingDependency
 from engine.eval.ocrset import assemble_pdf, lines_pdf
 from engine.events import Document, Hit, Line
@@ -767,3 +767,116 @@ def test_an_extractor_crash_becomes_extract_error() -> None:
     with pytest.raises(ExtractError, match=r"x\.broken could not be read \(KeyError"):
         extract(Path("x.broken"), b"")
     assert isinstance(TextExtractor().extract(Path("x"), b""), Document)
+
+
+LATEX = r"""% Copyright 2020 Someone; licence header
+\documentclass[11pt]{article}
+\usepackage{hyperref}
+\newcommand\pkg[1]{\texttt{#1}}
+\title{Notes on \LaTeX{} Hooks}
+\begin{document}
+\maketitle
+\section{Why hooks}\label{sec:why}
+Packages patched commands; % a draft remark
+this broke when two did it (see Section~\ref{sec:why}).
+%\section{Dropped draft}
+The \emph{new} \pkg{lthooks} code, ``added in 2020'', fixes it.\footnote{Since the June release.}
+\iffalse
+\section{Hidden} \ifx\a\b never \fi
+\fi
+\subsection*{How to add one}
+\begin{itemize}
+  \item Use \verb|\AddToHook| with a label.
+  \item[Order] Rules set the order; 50\% of users never need them.
+\end{itemize}
+\begin{verbatim}
+\AddToHook{begindocument}{\foo}  % not a comment here
+\end{verbatim}
+\begin{tabular}{|l|r|}
+hook & runs \\
+\texttt{env/foo/begin} & before $x^2$ \\
+\end{tabular}
+\end{document}
+Nothing after the end is read.
+"""
+
+
+def test_latex_is_read_as_the_text_it_typesets_at_its_source_lines(tmp_path: Path) -> None:
+    """A .tex file is read as Markdown: its body only, comments and `\\iffalse` blocks out, sections as
+    headings, lists as items, verbatim as fenced code, a command's text kept and its markup dropped, and
+    every line at the source line it comes from (so a quote's citation marks the line that holds it)."""
+    path = tmp_path / "hooks.tex"
+    path.write_text(LATEX)
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Notes on LaTeX Hooks")
+    assert texts(doc) == [
+        "## Why hooks",
+        "",
+        "Packages patched commands;",
+        "this broke when two did it (see Section ).",
+        "The new lthooks code, “added in 2020”, fixes it. (Since the June release.)",
+        "",
+        "### How to add one",
+        "",
+        "- Use `\\AddToHook` with a label.",
+        "- Order: Rules set the order; 50% of users never need them.",
+        "",
+        "```",
+        "\\AddToHook{begindocument}{\\foo}  % not a comment here",
+        "```",
+        "",
+        "hook | runs",
+        "env/foo/begin | before $x^2$",
+    ]
+    for line in doc.lines:
+        words = [w for w in line.text.replace("`", " ").split() if w.isalpha() and len(w) > 3]
+        if words:
+            assert words[-1] in source_line(path, line.line), (line.line, line.text)
+    assert {line.line for line in doc.lines if line.text.startswith("## Why")} == {8}
+    assert not any("draft" in text or "Hidden" in text or "Copyright" in text for text in texts(doc))
+
+
+def test_latex_chapter_without_a_preamble_is_read_whole(tmp_path: Path) -> None:
+    """A chapter file a main document reads with \\input has no \\begin{document}: all of it is text, and
+    its title is its first heading."""
+    path = tmp_path / "intro.tex"
+    path.write_text("\\chapter{Introduction}\n\nWe measure \\textbf{three} things:\\\\ speed and cost.\n")
+    doc = read(path)
+    assert (doc.title, texts(doc)) == (
+        "Introduction",
+        ["# Introduction", "", "We measure three things:", "speed and cost."],
+    )
+    assert [line.line for line in doc.lines] == [1, 1, 3, 3]
+
+
+def test_latex_sections_become_chunk_titles_and_the_reader_is_versioned(tmp_path: Path) -> None:
+    path = tmp_path / "hooks.tex"
+    path.write_text(LATEX)
+    chunks = chunk(read(path))
+    assert chunks[0].heading == "Why hooks" and "### How to add one" in chunks[0].text
+    assert extract_module.readers()[".tex"] == "latex-1"
+
+
+def test_latex_tables_bibliographies_and_titles_read_as_text(tmp_path: Path) -> None:
+    """A short verb in a table's cell is code (the table's rules are its column spec's), a bibliography's
+    entry is an item without its citation key, a title's footnote is left out of the title, and a code
+    span ending in a braced group is shown whole (not read as a MyST role)."""
+    path = tmp_path / "fonts.tex"
+    path.write_text(
+        "\\section{Sizes\\footnote{In points.}}\n"
+        "\\begin{tabular}{|l|l|}\n|<8-14>| & a range \\\\\n\\end{tabular}\n"
+        "Add \\verb|\\extrafloats{500}| to the preamble.\n"
+        "\\begin{thebibliography}{9}\n\\bibitem{knuth} D. Knuth, \\emph{The TeXbook}.\n"
+        "\\end{thebibliography}\n"
+    )
+    doc = read(path)
+    assert [t for t in texts(doc) if t] == [
+        "## Sizes",
+        "`<8-14>` | a range",
+        "Add `\\extrafloats{500}` to the preamble.",
+        "- D. Knuth, The TeXbook.",
+    ]
+    assert [line.line for line in doc.lines if line.text] == [1, 3, 5, 7]
+    line = next(text for text in texts(doc) if "preamble" in text)
+    (quote,) = candidates([Hit(1, str(path), 5, 5, None, "", line, 1.0)])
+    assert plain(quote.text) == "Add \\extrafloats{500} to the preamble."

@@ -30,6 +30,7 @@ import charset_normalizer
 from engine.errors import ExtractError, MissingDependency
 from engine.events import Document, Line
 from engine.ingest import pdfpages, sandbox
+from engine.ingest.latex import LATEX_READER, latex_lines
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
 if TYPE_CHECKING:
@@ -285,6 +286,20 @@ class MarkdownExtractor:
         if self.mdx:
             lines = _drop_esm(lines)
         return Document(tuple(lines), kind="markdown", title=title or _first_heading(lines))
+
+
+# --------------------------------------------------------------------------------------------- latex
+
+LATEX_SUFFIXES = (".tex", ".latex", ".ltx")
+
+
+class LatexExtractor:
+    """LaTeX: the text it typesets, as Markdown (sections as headings, verbatim as fenced code), each Line
+    at the source line it comes from (engine/ingest/latex.py); title from \\title or the first heading."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        title, lines = latex_lines("\n".join(split_lines(decode_text(data))))
+        return Document(tuple(lines), kind="markdown", title=title)
 
 
 # ---------------------------------------------------------------------------------------------- html
@@ -546,7 +561,7 @@ def readers() -> dict[str, str]:
         pdf = PDF_READER
     except MissingDependency:
         pdf = "pypdf"
-    return {".pdf": pdf, ".ipynb": NOTEBOOK_READER}
+    return {".pdf": pdf, ".ipynb": NOTEBOOK_READER, **dict.fromkeys(LATEX_SUFFIXES, LATEX_READER)}
 
 
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
@@ -1058,7 +1073,7 @@ def _text_lines(text: str, starts: list[int], offset: int, value: Any) -> Iterat
 
 # ------------------------------------------------------------------------------------------ built-ins
 
-_PROSE = (".txt", ".text", ".log", ".tex", ".org", ".adoc", ".asciidoc")
+_PROSE = (".txt", ".text", ".log", ".org", ".adoc", ".asciidoc")
 _CODE = _words(
     ".js .mjs .cjs .jsx .ts .mts .cts .tsx .java .kt .kts .go .rs .c .h .cc .cpp .cxx .hpp .hh .cs "
     ".rb .php .swift .scala .sh .bash .zsh .fish .ps1 .bat .sql .r .lua .pl .pm .toml .yaml .yml "
@@ -1091,6 +1106,7 @@ def _register_builtins() -> None:
     register([*_CODE, *_BUILD_FILES], TextExtractor("code"))
     register((".rst", ".rest"), TextExtractor("rst"))
     register((".md", ".markdown"), MarkdownExtractor())
+    register(LATEX_SUFFIXES, LatexExtractor())
     register((".mdx",), MarkdownExtractor(mdx=True))
     register((".html", ".htm", ".xhtml"), HtmlExtractor())
     register((".pdf",), PdfExtractor())

@@ -1,0 +1,646 @@
+"""LaTeX sources read as the text they typeset, each line at the source line it comes from.
+
+A .tex file is markup around prose: read as plain text, its answers quoted `\\emph{\\LaTeX{}} News`, its
+comments (licence headers, switched-off drafts) counted as its words and its preamble's macro definitions
+as its sentences, and no section was a title. `latex_lines` reads it as Markdown the chunker already
+knows:
+
+- the body only (between `\\begin{document}` and `\\end{document}`, where the file has them; a chapter
+  file read by `\\input` has neither and is read whole); the preamble gives the title (`\\title{...}`);
+- comments dropped (`%` to the end of its line, not `\\%`), and `\\iffalse ... \\fi` blocks;
+- sectioning commands as headings (`\\section{X}` is `## X`), list items as `- ` items (a description
+  item's label first: `- label: ...`), a table's rows one per line with cells apart (` | `);
+- verbatim environments (verbatim, lstlisting, minted...) as fenced code, `\\verb|x|` and a short verb
+  (`|\\cmd|`, as `\\MakeShortVerb` and the LaTeX Project's guides write it) as code spans;
+- a command's braced arguments kept as text (`\\emph{x}`, `\\pkg{x}`, a macro the document defines),
+  except where they are no text (`\\label`, `\\vspace`, `\\includegraphics`, definitions); a reference
+  dropped, a citation kept as its key (`[knuth84]`), a logo as its name (`\\LaTeX` is LaTeX), `~` a
+  space, quotes and dashes as typeset;
+- math kept as written.
+
+Lines stay the source's lines (a paragraph hard-wrapped over four lines is read as four), so a quote's
+lines are the lines of the file that hold it; lines dropped (comments, the preamble) leave gaps the line
+map records (Chunk.lines).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from engine.events import Line
+
+LATEX_READER = "latex-1"  # a change to what latex_lines reads gets a new name (extract.readers)
+
+_SECTIONS = {
+    "part": 1,
+    "chapter": 1,
+    "section": 2,
+    "subsection": 3,
+    "subsubsection": 4,
+    "paragraph": 5,
+    "subparagraph": 6,
+}
+_VERBATIM = frozenset(
+    "verbatim verbatim* Verbatim Verbatim* BVerbatim LVerbatim lstlisting minted alltt "
+    "comment filecontents filecontents* macrocode macrocode*".split()
+)
+_HIDDEN_ENVS = frozenset({"comment", "filecontents", "filecontents*"})  # no typeset text
+_MATH_ENVS = frozenset(
+    "equation equation* align align* alignat alignat* gather gather* multline multline* flalign flalign* "
+    "eqnarray eqnarray* displaymath math".split()
+)
+_LISTS = frozenset("itemize enumerate description list compactitem compactenum asparaitem".split())
+_TABLES = frozenset("tabular tabular* tabularx longtable array supertabular xltabular tabu".split())
+# an environment's braced arguments that are no text, by their count (a table's: its columns, 1)
+_ENV_SETTINGS = {
+    **dict.fromkeys("tabular* tabularx xltabular list wrapfigure wraptable".split(), 2),
+    **dict.fromkeys(
+        "thebibliography minipage multicols multicols* lrbox spacing otherlanguage otherlanguage*".split(), 1
+    ),
+}
+# arguments that are no text: each command's count of braced arguments to drop
+_DROPPED = {
+    **dict.fromkeys(
+        "label index glossary vspace vspace* hspace hspace* vskip hskip includegraphics input include "
+        "includeonly bibliography bibliographystyle pagestyle thispagestyle pagenumbering usepackage "
+        "RequirePackage documentclass hypersetup nocite markright enlargethispage linespread fontsize "
+        "selectfont color pagecolor definecolor geometry graphicspath captionsetup "
+        "ref eqref pageref autoref cref Cref vref nameref".split(),
+        1,
+    ),
+    **dict.fromkeys("setlength addtolength setcounter addtocounter markboth settowidth".split(), 2),
+    "addcontentsline": 3,
+}
+_DEFINITIONS = frozenset(
+    "newcommand renewcommand providecommand DeclareRobustCommand newenvironment renewenvironment "
+    "NewDocumentCommand RenewDocumentCommand ProvideDocumentCommand DeclareDocumentCommand "
+    "NewDocumentEnvironment RenewDocumentEnvironment DeclareOption def gdef edef xdef let newlength "
+    "newcounter newif DeclareMathOperator newtheorem".split()
+)
+_CITES = frozenset("cite citep citet parencite textcite autocite footcite citeauthor citeyear".split())
+_SYMBOLS = {
+    "ldots": "…",
+    "dots": "…",
+    "textellipsis": "…",
+    "textbackslash": "\\",
+    "textbar": "|",
+    "textasciitilde": "~",
+    "textasciicircum": "^",
+    "textless": "<",
+    "textgreater": ">",
+    "textendash": "–",
+    "textemdash": "—",
+    "textquoteleft": "‘",
+    "textquoteright": "’",
+    "textquotedblleft": "“",
+    "textquotedblright": "”",
+    "S": "§",
+    "P": "¶",
+    "copyright": "©",
+    "textregistered": "®",
+    "texttrademark": "™",
+    "LaTeXe": "LaTeX2e",
+    "AmS": "AMS",
+    "AMS": "AMS",
+    "eTeX": "e-TeX",
+    "slash": "/",
+    "par": "\n\n",
+    "newline": "\n",
+    "linebreak": "\n",
+}
+_ESCAPES = {
+    "%": "%",
+    "&": "&",
+    "_": "_",
+    "#": "#",
+    "$": "$",
+    "{": "{",
+    "}": "}",
+    " ": " ",
+    ",": " ",
+    ";": " ",
+}
+_ESCAPES.update({":": " ", "!": "", "/": "", "-": "", "@": "", "'": "", "`": "", '"': "", "^": "", "~": ""})
+_TYPOGRAPHY = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("`", "'"), ("~", " "))
+_COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%.*")
+_BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
+_DOCUMENT_START = re.compile(r"^\s*\\begin\s*\{document\}")  # on its own line: not \verb|\begin{document}|
+_DOCUMENT_END = re.compile(r"^\s*\\end\s*\{document\}")
+_VERB_SPAN = re.compile(r"\\verb\*?([^A-Za-z\s*]).*?\1|\|[^|\n]*\|")
+_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
+_NAME = re.compile(r"[A-Za-z@]+\*?")
+_IF = re.compile(r"\\if[a-z]*(?![A-Za-z@])")
+_FI = re.compile(r"\\fi(?![A-Za-z@])")
+_TOKEN = re.compile(r"\\[A-Za-z@]+|[^\s{}\\]")
+_ASSIGNMENT = re.compile(r"\s*=\s*[^\s\\{}]*")
+_SHORT_VERB = re.compile(r"\|([^|\n]*[^|\s][^|\n]*)\|")
+
+
+def latex_lines(text: str) -> tuple[str, list[Line]]:
+    """The document's title and its lines as Markdown (module doc), each at its 1-based source line."""
+    raw = text.split("\n")
+    lines = _without_comments(raw)
+    starts = [i for i, (t, _) in enumerate(lines) if _DOCUMENT_START.search(t)]
+    title = ""
+    if starts:
+        preamble = lines[: starts[0]]
+        title = _title(preamble)
+        first = lines[starts[0]]
+        after = _DOCUMENT_START.split(first[0], maxsplit=1)[1]
+        lines = [(after, first[1]), *lines[starts[0] + 1 :]]
+    out = _Renderer()
+    for block, verbatim in _blocks(lines):
+        if verbatim:
+            out.fenced(block)
+        else:
+            out.render(block)
+    result = out.lines()
+    if not title:
+        title = next((line.text.lstrip("#").strip() for line in result if line.text.startswith("#")), "")
+    return title, result
+
+
+def _without_comments(raw: Sequence[str]) -> list[tuple[str, int]]:
+    """The lines, each with its 1-based number, their comments cut (not inside a verbatim environment);
+    a line that was only a comment is dropped (in LaTeX it does not end a paragraph), as are
+    `\\iffalse ... \\fi` blocks and everything after `\\end{document}`."""
+    out: list[tuple[str, int]] = []
+    verbatim: str | None = None
+    skipping = 0
+    for number, line in enumerate(raw, 1):
+        if verbatim is not None:
+            out.append((line, number))
+            if f"\\end{{{verbatim}}}" in line:
+                verbatim = None
+            continue
+        cut = _COMMENT.sub(r"\1", line)
+        stripped = cut.strip()
+        if skipping:  # inside \iffalse: its conditionals opened and closed, to the \fi that ends it
+            skipping += len(_IF.findall(cut)) - len(_FI.findall(cut))
+            continue
+        if stripped.startswith("\\iffalse"):
+            skipping = len(_IF.findall(cut)) - len(_FI.findall(cut))
+            continue
+        if _DOCUMENT_END.search(cut):
+            out.append((_DOCUMENT_END.split(cut, maxsplit=1)[0], number))
+            break
+        if cut != line and not stripped:
+            continue  # a comment line
+        out.append((cut, number))
+        for name in _BEGIN.findall(_VERB_SPAN.sub(" ", cut)):
+            if name in _VERBATIM and f"\\end{{{name}}}" not in cut.split(f"\\begin{{{name}}}", 1)[1]:
+                verbatim = name
+    return out
+
+
+def _masked(text: str) -> str:
+    """`text` with its verb spans (`\\verb|...|`, a short verb `|...|`) blanked, offsets kept: what an
+    environment's \\begin is looked for in."""
+    return _VERB_SPAN.sub(lambda m: " " * len(m.group()), text)
+
+
+def _title(preamble: Sequence[tuple[str, int]]) -> str:
+    text = "\n".join(t for t, _ in preamble)
+    match = _TITLE.search(text)
+    if not match:
+        return ""
+    end = _group_end(text, match.end() - 1)
+    inner = _Renderer()
+    inner.render([(text[match.end() : end], 1)])
+    return " ".join(" ".join(line.text for line in inner.lines()).split())
+
+
+def _blocks(lines: Sequence[tuple[str, int]]) -> Iterator[tuple[list[tuple[str, int]], bool]]:
+    """Runs of lines to render, and verbatim environments (their lines as written, the \\begin and \\end
+    lines first and last), in order. A verbatim environment opens at a line's \\begin and is read
+    from the next line (text after the \\begin on its own line is its first line, rare)."""
+    prose: list[tuple[str, int]] = []
+    i = 0
+    while i < len(lines):
+        text, number = lines[i]
+        match = next((m for m in _BEGIN.finditer(_masked(text)) if m.group(1) in _VERBATIM), None)
+        if match is None:
+            prose.append((text, number))
+            i += 1
+            continue
+        name = match.group(1)
+        before, after = text[: match.start()], text[match.end() :]
+        end = f"\\end{{{name}}}"
+        if before.strip():
+            prose.append((before, number))
+        if prose:
+            yield prose, False
+            prose = []
+        body: list[tuple[str, int]] = [("", number)]
+        rest = after
+        j = i
+        while end not in rest:
+            if j > i or rest.strip():
+                body.append((rest, lines[j][1]))
+            j += 1
+            if j >= len(lines):
+                rest = end
+                break
+            rest = lines[j][0]
+        inside, _, tail = rest.partition(end)
+        if inside.strip():
+            body.append((inside, lines[j][1] if j < len(lines) else number))
+        body.append(("", lines[j][1] if j < len(lines) else number))
+        if name not in _HIDDEN_ENVS:
+            yield body, True
+        if tail.strip():
+            prose.append((tail, lines[j][1]))
+        i = j + 1
+    if prose:
+        yield prose, False
+
+
+def _group_end(text: str, open_at: int) -> int:
+    """The offset of the brace closing the group opened at `open_at` (len(text) if it never closes)."""
+    depth = 0
+    i = open_at
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text)
+
+
+class _Renderer:
+    """Reads runs of LaTeX lines into output lines, each at the source line of its first character."""
+
+    def __init__(self) -> None:
+        self._out: list[tuple[str, int, bool]] = []  # (piece, source line, whether kept as written)
+        self._heading = False  # reading a section's title
+
+    def lines(self) -> list[Line]:
+        result: list[Line] = []
+        text, line, raw = "", 0, False
+        for piece, number, written in [*self._out, ("\n", 0, False)]:
+            for part in re.split(r"(\n)", piece):
+                if part == "\n":
+                    cleaned = text.rstrip() if raw else " ".join(text.split())
+                    if cleaned or (result and result[-1].text):
+                        result.append(Line(cleaned, line or number))
+                    text, line, raw = "", 0, False
+                elif part:
+                    if not line and part.strip():
+                        line = number
+                    text += part
+                    raw = raw or written
+        while result and not result[-1].text:
+            result.pop()
+        return result
+
+    def _at_line_start(self) -> bool:
+        """Whether nothing but spaces was written since the last line's end."""
+        for piece, _, _ in reversed(self._out):
+            before, newline, _ = piece.rpartition("\n")
+            if piece[len(before) + len(newline) :].strip():
+                return False
+            if newline:
+                return True
+        return True
+
+    def _emit(self, piece: str, line: int, written: bool = False) -> None:
+        self._out.append((piece, line, written))
+
+    def fenced(self, body: Sequence[tuple[str, int]]) -> None:
+        opener, closer = body[0][1], body[-1][1]
+        self._emit("\n\n", opener)
+        self._emit("```\n", opener)
+        for text, number in body[1:-1]:
+            self._emit(text.rstrip(), number, True)
+            self._emit("\n", number)
+        self._emit("```\n\n", closer)
+
+    def render(self, block: Sequence[tuple[str, int]]) -> None:
+        text = "\n".join(t for t, _ in block)
+        numbers = [n for _, n in block]
+        starts = [0]
+        for t, _ in block[:-1]:
+            starts.append(starts[-1] + len(t) + 1)
+        self._text, self._numbers, self._starts = text, numbers, starts
+        self._envs: list[str] = []
+        self._span(0, len(text))
+
+    def _line(self, offset: int) -> int:
+        lo, hi = 0, len(self._starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return self._numbers[lo]
+
+    def _plain(self, piece: str, at: int) -> None:
+        for old, new in _TYPOGRAPHY:
+            piece = piece.replace(old, new)
+        if self._envs and self._envs[-1] in _TABLES:
+            piece = piece.replace("&", " | ")
+        # a line of its own per source line: the offset of each character's line
+        pos = at
+        for part in re.split(r"(\n)", piece):
+            if part:
+                self._emit(part, self._line(pos))
+                pos += len(part)
+
+    def _span(self, start: int, end: int) -> None:
+        text = self._text
+        i = start
+        plain = start
+        while i < end:
+            c = text[i]
+            if c not in "\\{}$|":
+                i += 1
+                continue
+            if i > plain:
+                self._plain(text[plain:i], plain)
+            if c == "\\":
+                i = self._command(i, end)
+            elif c == "{":
+                close = min(_group_end(text, i), end)
+                self._span(i + 1, close)
+                i = close + 1
+            elif c == "}":
+                i += 1
+            elif c == "$":
+                i = self._math(i, end)
+            else:  # "|": a short verb where it closes on its line, else the character
+                match = _SHORT_VERB.match(text, i, end)
+                if match and not (
+                    self._envs and self._envs[-1] in _MATH_ENVS
+                ):  # a table's rules are its spec's
+                    self._emit(f"`{match.group(1).strip()}`", self._line(i))
+                    i = match.end()
+                else:
+                    self._emit("|", self._line(i))
+                    i += 1
+            plain = i
+        if end > plain:
+            self._plain(text[plain:end], plain)
+
+    def _math(self, i: int, end: int) -> int:
+        text = self._text
+        double = text.startswith("$$", i)
+        opener = "$$" if double else "$"
+        j = i + len(opener)
+        while j < end:
+            if text[j] == "\\":
+                j += 2
+                continue
+            if text.startswith(opener, j):
+                j += len(opener)
+                break
+            j += 1
+        self._emit(text[i:j], self._line(i))
+        return min(j, end)
+
+    def _skip_space(self, i: int, end: int) -> int:
+        text = self._text
+        while i < end and text[i] in " \t":
+            i += 1
+        return i
+
+    def _optional(self, i: int, end: int) -> tuple[str | None, int]:
+        """An optional [argument] at i (after spaces): its text and the offset after it."""
+        text = self._text
+        j = self._skip_space(i, end)
+        if j < end and text[j] == "[":
+            depth, k = 0, j
+            while k < end:
+                if text[k] == "[":
+                    depth += 1
+                elif text[k] == "]":
+                    depth -= 1
+                    if depth == 0:
+                        return text[j + 1 : k], k + 1
+                elif text[k] == "\\":
+                    k += 1
+                k += 1
+        return None, i
+
+    def _group(self, i: int, end: int) -> tuple[int, int] | None:
+        """A braced argument at i (after spaces, one line break at most): (its inside's start, its
+        closing brace)."""
+        text = self._text
+        j = self._skip_space(i, end)
+        if j < end and text[j] == "\n":
+            j = self._skip_space(j + 1, end)
+        if j < end and text[j] == "{":
+            return j + 1, min(_group_end(text, j), end)
+        return None
+
+    def _command(self, i: int, end: int) -> int:
+        text = self._text
+        here = self._line(i)
+        match = _NAME.match(text, i + 1, end)
+        if match is None:  # a control symbol: \\, \%, \&, \ ...
+            symbol = text[i + 1 : i + 2]
+            if symbol == "\\":  # a forced line break: a line's end where the source's line goes on
+                after = self._optional(i + 2 + (text[i + 2 : i + 3] == "*"), end)[1]
+                if not text[self._skip_space(after, end) : end].startswith("\n"):
+                    self._emit("\n", here)
+                return after
+            if symbol == "[" or symbol == "(":  # display or inline math: \[ ... \], \( ... \)
+                closing = "\\]" if symbol == "[" else "\\)"
+                stop = text.find(closing, i + 2, end)
+                stop = end if stop < 0 else stop + 2
+                self._emit(text[i:stop], here)
+                return stop
+            self._emit(_ESCAPES.get(symbol, symbol), here)
+            return i + 2
+        name = match.group()
+        after = match.end()
+        if name in ("begin", "end"):
+            return self._environment(name, after, end, here)
+        if name.rstrip("*") in _SECTIONS:
+            after = self._optional(after, end)[1]
+            group = self._group(after, end)
+            if group is None:
+                return after
+            level = _SECTIONS[name.rstrip("*")]
+            self._emit("\n\n" + "#" * level + " ", here)
+            first = len(self._out)
+            self._heading = True
+            self._span(*group)
+            self._heading = False
+            self._out[first:] = [(p.replace("\n", " "), n, w) for p, n, w in self._out[first:]]  # one line
+            self._emit("\n\n", here)
+            return group[1] + 1
+        if name in ("verb", "verb*"):
+            if after < end:
+                delimiter = text[after]
+                stop = text.find(delimiter, after + 1, end)
+                if stop > 0 and "\n" not in text[after + 1 : stop]:
+                    self._emit(f"`{text[after + 1 : stop]}`", here)
+                    return stop + 1
+            return after
+        if name == "item":
+            label, after = self._optional(after, end)
+            self._emit("- " if self._at_line_start() else "\n- ", here)
+            if label:
+                self._span_text(label, here)
+                self._emit(": ", here)
+            return after
+        if name == "bibitem":  # a bibliography's entry: an item, its citation key no text
+            label, after = self._optional(after, end)
+            if (key := self._group(after, end)) is not None:
+                after = key[1] + 1
+            self._emit("- " if self._at_line_start() else "\n- ", here)
+            if label:
+                self._span_text(label, here)
+                self._emit(" ", here)
+            return after
+        if name in _CITES:
+            after = self._optional(after, end)[1]
+            after = self._optional(after, end)[1]
+            group = self._group(after, end)
+            if group is None:
+                return after
+            self._emit(f"[{text[group[0] : group[1]].strip()}]", here)
+            return group[1] + 1
+        if name in ("href",):
+            link = self._group(after, end)
+            if link is None:
+                return after
+            second = self._group(link[1] + 1, end)
+            if second is None:
+                return link[1] + 1
+            self._span(*second)
+            return second[1] + 1
+        if name in ("url", "path", "nolinkurl"):
+            group = self._group(after, end)
+            if group is None:
+                return after
+            self._emit(text[group[0] : group[1]], here)
+            return group[1] + 1
+        if name in ("footnote", "footnotetext"):
+            after = self._optional(after, end)[1]
+            group = self._group(after, end)
+            if group is None:
+                return after
+            if self._heading:  # a title's footnote is no part of the title
+                return group[1] + 1
+            self._emit(" (", here)
+            self._span(*group)
+            self._emit(")", self._line(group[1]))
+            return group[1] + 1
+        if name.rstrip("*") in _DROPPED:
+            for _count in range(_DROPPED[name.rstrip("*")]):
+                after = self._optional(after, end)[1]
+                if (group := self._group(after, end)) is not None:
+                    after = group[1] + 1
+                elif (token := _TOKEN.match(text, self._skip_space(after, end), end)) is not None:
+                    after = token.end()  # an argument written as one token: \setlength\parskip{...}
+                else:
+                    break
+            return after
+        if (assigned := _ASSIGNMENT.match(text, after, end)) is not None:
+            return assigned.end()  # a TeX assignment (\hyphenpenalty=10000, \parindent=0pt): no text
+        if name in _DEFINITIONS:
+            return self._definition(after, end)
+        if name in _SYMBOLS:
+            self._emit(_SYMBOLS[name], here)
+            return self._skip_empty_group(after, end)
+        if name.endswith(("TeX", "TeXe")) or name in ("LaTeX", "TeX", "BibTeX"):
+            self._emit(name if not name.endswith("TeXe") else name[:-1] + "2e", here)
+            return self._skip_empty_group(after, end)
+        # any other command is dropped and its braced arguments read as text, which _span does as it reads
+        # a group (\emph{x}, \pkg{x}, a macro the document defines); an [option] right after its name is
+        # no text
+        if text.startswith("[", after):
+            after = self._optional(after, end)[1]
+        return after
+
+    def _span_text(self, piece: str, here: int) -> None:
+        """Text read out of an optional argument (an item's label), rendered with its markup read."""
+        saved = self._text, self._numbers, self._starts
+        self._text, self._numbers, self._starts = piece, [here], [0]
+        self._span(0, len(piece))
+        self._text, self._numbers, self._starts = saved
+
+    def _skip_empty_group(self, i: int, end: int) -> int:
+        """After a logo or symbol: `{}` that only ends its name (\\LaTeX{} News)."""
+        if self._text.startswith("{}", i):
+            return i + 2
+        return i
+
+    def _definition(self, i: int, end: int) -> int:
+        """Skips a definition's parts: a command name or braced name, then its [options] and braced
+        bodies, up to a line's end after the last."""
+        text = self._text
+        j = self._skip_space(i, end)
+        if j < end and text[j] == "*":
+            j += 1
+        j = self._skip_space(j, end)
+        if j < end and text[j] == "\\":
+            name = _NAME.match(text, j + 1, end)
+            j = name.end() if name else j + 2
+        elif (group := self._group(j, end)) is not None:
+            j = group[1] + 1
+        while True:
+            k = self._skip_space(j, end)
+            # parameter text of \def (#1#2) up to its body
+            while k < end and text[k] == "#" and k + 1 < end:
+                k = self._skip_space(k + 2, end)
+            option, after = self._optional(k, end)
+            if option is not None:
+                j = after
+                continue
+            group = self._group(k, end)
+            if group is None:
+                return j
+            j = group[1] + 1
+
+    def _environment(self, name: str, after: int, end: int, here: int) -> int:
+        group = self._group(after, end)
+        if group is None:
+            return after
+        env = self._text[group[0] : group[1]].strip()
+        after = group[1] + 1
+        if name == "begin":
+            self._envs.append(env)
+            if env in _TABLES or env in _ENV_SETTINGS:  # its settings (columns, a width) are no text
+                after = self._optional(after, end)[1]
+                for _count in range(_ENV_SETTINGS.get(env, 1)):
+                    if (spec := self._group(after, end)) is not None:
+                        after = spec[1] + 1
+            elif env in _MATH_ENVS:
+                close = self._text.find(f"\\end{{{env}}}", after, end)
+                stop = end if close < 0 else close
+                self._emit("\n", here)
+                self._plain_math(after, stop)
+                self._emit("\n", self._line(stop))
+                return stop
+            else:
+                after = self._optional(after, end)[1]
+            if env in _LISTS or env not in _INLINE_ENVS:
+                self._emit("\n\n", here)
+            return after
+        if self._envs and self._envs[-1] == env:
+            self._envs.pop()
+        if env in _LISTS or env not in _INLINE_ENVS:
+            self._emit("\n\n", here)
+        return after
+
+    def _plain_math(self, start: int, stop: int) -> None:
+        """A display's lines as written (math is kept as its source)."""
+        for part in re.split(r"(\n)", self._text[start:stop]):
+            if part:
+                self._emit(part, self._line(start))
+            start += len(part)
+
+
+# environments that sit inside a paragraph: no paragraph break around them
+_INLINE_ENVS = frozenset({"math", "small", "footnotesize", "scriptsize", "large", "bfseries", "itshape"})
