@@ -133,6 +133,18 @@ _NOTATION = re.compile(
 )
 
 
+# A markup command with its arguments as a question writes it (TeX's "\inteval{7/2}", "\vspace[2]{2cm}"):
+# what is in its brackets and braces is input the user types, as a formula's operands are (_NOTATION); the
+# command's name is kept, a name the folder must hold.
+_COMMAND_ARGUMENTS = re.compile(r"(\\[A-Za-z@]+\*?)((?:\[[^\]\n]*\])*\{[^{}\n]*\})")
+
+
+def without_arguments(text: str) -> str:
+    """`text` with the arguments of the markup commands it writes blanked (`_COMMAND_ARGUMENTS`), its
+    length and offsets kept."""
+    return _COMMAND_ARGUMENTS.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
 def without_examples(text: str) -> str:
     """`text` with the examples it gives (`_EXAMPLE`) and the notation it writes (`_NOTATION`) blanked
     out, its length and offsets kept: what is the user's own, not something the folder must hold."""

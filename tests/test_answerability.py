@@ -162,6 +162,9 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
     ):
         assert premises(premise), premise
     assert premises("What does the report say 50 percent of users do?") == {"50"}
+    # a markup command's arguments are what the user types into it; a figure said of the command is not
+    assert premises(r"What does \inteval{7/2} give: does the slash truncate?") == frozenset()
+    assert premises(r"Why does \extrafloats{500} fail when LaTeX keeps 18 floats?") == {"18"}
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:

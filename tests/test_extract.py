@@ -880,3 +880,23 @@ def test_latex_tables_bibliographies_and_titles_read_as_text(tmp_path: Path) -> 
     line = next(text for text in texts(doc) if "preamble" in text)
     (quote,) = candidates([Hit(1, str(path), 5, 5, None, "", line, 1.0)])
     assert plain(quote.text) == "Add \\extrafloats{500} to the preamble."
+
+
+def test_latex_slides_read_with_their_titles(tmp_path: Path) -> None:
+    """A beamer slide's title, given to its frame or by \\frametitle, is a heading below its section."""
+    path = tmp_path / "talk.tex"
+    path.write_text(
+        "\\documentclass{beamer}\n\\title{Caching}\n\\begin{document}\n\\section{Design}\n"
+        "\\begin{frame}<1->[fragile]{Why an LRU}\nEvictions are rare.\n\\end{frame}\n"
+        "\\begin{frame}\n\\frametitle{Costs}\n\\begin{itemize}\n\\item<2-> Reads are $O(1)$.\n"
+        "\\end{itemize}\n\\end{frame}\n\\end{document}\n"
+    )
+    doc = read(path)
+    assert doc.title == "Caching"
+    assert [(line.line, line.text) for line in doc.lines if line.text] == [
+        (4, "## Design"),
+        (5, "### Why an LRU"),
+        (6, "Evictions are rare."),
+        (9, "### Costs"),
+        (11, "- Reads are $O(1)$."),
+    ]

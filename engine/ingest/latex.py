@@ -32,6 +32,8 @@ from engine.events import Line
 
 LATEX_READER = "latex-1"  # a change to what latex_lines reads gets a new name (extract.readers)
 
+_FRAME_LEVEL = 3  # a beamer slide's title: below its \\section (2)
+_OVERLAY = re.compile(r"<[^>\n]*>")  # right after its command: \item<2->
 _SECTIONS = {
     "part": 1,
     "chapter": 1,
@@ -469,15 +471,10 @@ class _Renderer:
             group = self._group(after, end)
             if group is None:
                 return after
-            level = _SECTIONS[name.rstrip("*")]
-            self._emit("\n\n" + "#" * level + " ", here)
-            first = len(self._out)
-            self._heading = True
-            self._span(*group)
-            self._heading = False
-            self._out[first:] = [(p.replace("\n", " "), n, w) for p, n, w in self._out[first:]]  # one line
-            self._emit("\n\n", here)
-            return group[1] + 1
+            return self._title_line(group, _SECTIONS[name.rstrip("*")], here)
+        if name == "frametitle":  # a slide's title (beamer)
+            group = self._group(self._optional(after, end)[1], end)
+            return after if group is None else self._title_line(group, _FRAME_LEVEL, here)
         if name in ("verb", "verb*"):
             if after < end:
                 delimiter = text[after]
@@ -487,7 +484,7 @@ class _Renderer:
                     return stop + 1
             return after
         if name == "item":
-            label, after = self._optional(after, end)
+            label, after = self._optional(self._past_overlay(after, end), end)
             self._emit("- " if self._at_line_start() else "\n- ", here)
             if label:
                 self._span_text(label, here)
@@ -563,6 +560,22 @@ class _Renderer:
             after = self._optional(after, end)[1]
         return after
 
+    def _past_overlay(self, i: int, end: int) -> int:
+        """The offset after a beamer overlay specification (<2->) at i, if any."""
+        match = _OVERLAY.match(self._text, i, end)
+        return match.end() if match else i
+
+    def _title_line(self, group: tuple[int, int], level: int, here: int) -> int:
+        """A title read from its braced argument onto a heading line of its own; the offset after it."""
+        self._emit("\n\n" + "#" * level + " ", here)
+        first = len(self._out)
+        self._heading = True
+        self._span(*group)
+        self._heading = False
+        self._out[first:] = [(p.replace("\n", " "), n, w) for p, n, w in self._out[first:]]  # one line
+        self._emit("\n\n", here)
+        return group[1] + 1
+
     def _span_text(self, piece: str, here: int) -> None:
         """Text read out of an optional argument (an item's label), rendered with its markup read."""
         saved = self._text, self._numbers, self._starts
@@ -616,6 +629,11 @@ class _Renderer:
                 for _count in range(_ENV_SETTINGS.get(env, 1)):
                     if (spec := self._group(after, end)) is not None:
                         after = spec[1] + 1
+            elif env == "frame":  # a slide: <overlays>, [options], then its {title} where given
+                after = self._optional(self._past_overlay(after, end), end)[1]
+                title = self._past_overlay(after, end)
+                if self._text.startswith("{", title) and (group := self._group(title, end)) is not None:
+                    return self._title_line(group, _FRAME_LEVEL, here)
             elif env in _MATH_ENVS:
                 close = self._text.find(f"\\end{{{env}}}", after, end)
                 stop = end if close < 0 else close
