@@ -343,3 +343,8 @@ def test_a_citation_is_at_its_lines_only_where_those_lines_hold_its_quote(tmp_pa
     assert at_its_lines(Citation(1, str(page), 4, 4, None, quote))
     assert not at_its_lines(Citation(1, str(page), 2, 3, None, quote))
     assert not at_its_lines(Citation(1, str(tmp_path / "gone.md"), 1, 1, None, quote))
+    # a <pre> opens its code fence on its code's first line: the fence is markup apart from the code
+    example = tmp_path / "routing.html"
+    example.write_text('<p>It accepts integers:</p>\n<pre>Rule("/page/&lt;int:page&gt;")\n</pre>\n')
+    shown = 'It accepts integers: ``` Rule("/page/<int:page>") ```'
+    assert at_its_lines(Citation(1, str(example), 1, 2, None, shown))

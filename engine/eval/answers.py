@@ -120,12 +120,14 @@ def _letters(text: str) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _read_lines(path: str) -> dict[tuple[int | None, int], str]:
-    """Each (page, line) of a file's extracted lines, with their text (lines read from one line joined)."""
+    """Each (page, line) of a file's extracted lines, with their text (lines read from one line joined, a
+    line apart: an HTML `<pre>` opens its fence on its code's first line)."""
     file = Path(path)
     out: dict[tuple[int | None, int], str] = {}
     try:
         for line in extract(file, file.read_bytes()).lines:
-            out[(line.page, line.line)] = out.get((line.page, line.line), "") + line.text
+            key = (line.page, line.line)
+            out[key] = f"{out[key]}\n{line.text}" if key in out else line.text  # a fence apart from its code
     except (OSError, ExtractError):
         pass
     return out
