@@ -900,3 +900,14 @@ def test_latex_slides_read_with_their_titles(tmp_path: Path) -> None:
         (9, "### Costs"),
         (11, "- Reads are $O(1)$."),
     ]
+
+
+def test_latex_nested_past_the_stack_is_read_as_written(tmp_path: Path) -> None:
+    """Braces nested (or left open) thousands deep are no document anyone typesets, but such a file still
+    loses nothing: it is read as plain text, every line at its own line."""
+    path = tmp_path / "deep.tex"
+    path.write_text("\\section{Deep}\n" + "{" * 3000 + "core" + "}" * 3000 + "\nlast line\n")
+    doc = read(path)
+    assert doc.kind == "text"
+    assert [(line.line, line.text) for line in doc.lines][-1] == (3, "last line")
+    assert "core" in doc.lines[1].text

@@ -298,7 +298,12 @@ class LatexExtractor:
     at the source line it comes from (engine/ingest/latex.py); title from \\title or the first heading."""
 
     def extract(self, path: Path, data: bytes) -> Document:
-        title, lines = latex_lines("\n".join(split_lines(decode_text(data))))
+        text = "\n".join(split_lines(decode_text(data)))
+        try:
+            title, lines = latex_lines(text)
+        except RecursionError:  # braces nested past Python's stack (or thousands left open): read as written
+            log.warning("%s: LaTeX nested too deep to read as typeset; read as plain text", path)
+            return Document(_numbered(text.split("\n")), kind="text")
         return Document(tuple(lines), kind="markdown", title=title)
 
 
