@@ -136,7 +136,7 @@ _NOTATION = re.compile(
 # A markup command with its arguments as a question writes it (TeX's "\inteval{7/2}", "\vspace[2]{2cm}"):
 # what is in its brackets and braces is input the user types, as a formula's operands are (_NOTATION); the
 # command's name is kept, a name the folder must hold.
-_COMMAND_ARGUMENTS = re.compile(r"(\\[A-Za-z@]+\*?)((?:\[[^\]\n]*\])*\{[^{}\n]*\})")
+_COMMAND_ARGUMENTS = re.compile(r"(\\[A-Za-z@]+\*?)((?:\[[^\]\n]*\]|\{[^{}\n]*\})*\{[^{}\n]*\})")
 
 
 def without_arguments(text: str) -> str:

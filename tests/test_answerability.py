@@ -164,6 +164,7 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
     assert premises("What does the report say 50 percent of users do?") == {"50"}
     # a markup command's arguments are what the user types into it; a figure said of the command is not
     assert premises(r"What does \inteval{7/2} give: does the slash truncate?") == frozenset()
+    assert premises(r"What does \frac{1}{2} render as, and \setlength{\parskip}{6pt}?") == frozenset()
     assert premises(r"Why does \extrafloats{500} fail when LaTeX keeps 18 floats?") == {"18"}
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.backends.extractive import candidates, plain
+from engine.backends.extractive import candidates, plain, titles
 from engine.errors import ExtractError, MissingDependency
 from engine.eval.ocrset import assemble_pdf, lines_pdf
 from engine.events import Document, Hit, Line
@@ -880,6 +880,7 @@ def test_latex_tables_bibliographies_and_titles_read_as_text(tmp_path: Path) -> 
     line = next(text for text in texts(doc) if "preamble" in text)
     (quote,) = candidates([Hit(1, str(path), 5, 5, None, "", line, 1.0)])
     assert plain(quote.text) == "Add \\extrafloats{500} to the preamble."
+    assert plain("the 4{sup}`th` of May") == "the 4th of May"  # a MyST role after a figure is still one
 
 
 def test_latex_slides_read_with_their_titles(tmp_path: Path) -> None:
@@ -911,3 +912,62 @@ def test_latex_nested_past_the_stack_is_read_as_written(tmp_path: Path) -> None:
     assert doc.kind == "text"
     assert [(line.line, line.text) for line in doc.lines][-1] == (3, "last line")
     assert "core" in doc.lines[1].text
+
+
+LATEX_ODD = r"""\documentclass{article}
+\newcommand\cs[1]{\texttt{#1}}
+\begin{document}
+Use -- as ``we said'' -- a dash.
+This line keeps its number.
+See \url{http://example.org/a%20b} and \href{http://x.org}{the site}, as in \cite{knuth84,
+lamport94}.
+\iffalse
+\ifthenelse{\boolean{draft}}{A}{B}
+\fi
+After the draft. \iffalse hidden \fi Kept words. \iffalse old \else new \fi text.
+It costs $5 a month, not $x^2$ dollars.
+\[ a = b
+   + c \]
+\hyphenpenalty=10000 \def\x#1{#1} \cs{NewCommandCopy}\cs{arg}
+\begin{comment}
+not typeset
+\end{comment}
+\begin{lstlisting}[language=Python]
+print(1)
+\end{lstlisting}
+\end{document}
+"""
+
+
+def test_latex_odd_but_plausible_input_keeps_its_lines_and_words(tmp_path: Path) -> None:
+    """Typeset quotes and dashes do not move the lines after them; a % in an address is no comment; an
+    \\iffalse block ends at its own \\fi (a macro named \\if... with braced arguments opens none) and its
+    \\else branch is text; a $ that nothing closes is the character and math is kept at its lines; TeX
+    assignments, definitions and a comment environment are no text; a listing's options are no code."""
+    path = tmp_path / "odd.tex"
+    path.write_text(LATEX_ODD)
+    doc = read(path)
+    assert [(line.line, line.text) for line in doc.lines if line.text] == [
+        (4, "Use – as “we said” – a dash."),
+        (5, "This line keeps its number."),
+        (6, "See http://example.org/a%20b and the site, as in [knuth84, lamport94]."),
+        (11, "After the draft. Kept words. new text."),
+        (12, "It costs $5 a month, not $x^2$ dollars."),
+        (13, "\\[ a = b"),
+        (14, "+ c \\]"),
+        (15, "NewCommandCopy arg"),
+        (19, "```"),
+        (20, "print(1)"),
+        (21, "```"),
+    ]
+
+
+def test_latex_sentences_sit_under_their_section_titles(tmp_path: Path) -> None:
+    """A LaTeX section is a title, as a Markdown heading is: never quoted, and the sentence under it ranked
+    with it (a subsection inside a chunk, which the chunk's heading path does not hold, too)."""
+    path = tmp_path / "results.tex"
+    path.write_text("\\section{Results of the run}\nThe run took five seconds on the laptop.\n")
+    text = "\n".join(texts(read(path)))
+    hit = Hit(1, str(path), 1, 2, None, "", text, 1.0)
+    assert [c.text for c in candidates([hit])] == ["The run took five seconds on the laptop."]
+    assert titles(hit, text.index("The run")) == "Results of the run"

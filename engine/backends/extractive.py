@@ -164,8 +164,9 @@ def clean(sentence: str) -> str:
 
 # MyST {class}`X`, reST :func:`X`; a role's `~pkg.mod.Name` (or `~pkg.Name()`) is shown as its last part
 # (`~mask` alone is code), an intersphinx target's `python:argument` as its term
-_ROLE = re.compile(  # a role opens its own word: not a code span's closing group (`\extrafloats{500}`)
-    r"(?:(?<![\w\\}])\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`(?:~(?:\w+\.)*(?=\w+(?:\(\))?`)|[a-z][\w-]*:(?=[\w.-]+`))?"
+_ROLE = re.compile(  # a role opens its own word or follows a figure (4{sup}`th`): not a code span's closing
+    # group (`\extrafloats{500}`)
+    r"(?:(?<![A-Za-z_\\}])\{[\w:.+-]+\}|(?<![\w:]):[\w:.+-]+:)`(?:~(?:\w+\.)*(?=\w+(?:\(\))?`)|[a-z][\w-]*:(?=[\w.-]+`))?"
 )
 
 

@@ -130,10 +130,15 @@ _BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
 _DOCUMENT_START = re.compile(r"^\s*\\begin\s*\{document\}")  # on its own line: not \verb|\begin{document}|
 _DOCUMENT_END = re.compile(r"^\s*\\end\s*\{document\}")
 _VERB_SPAN = re.compile(r"\\verb\*?([^A-Za-z\s*]).*?\1|\|[^|\n]*\|")
+_URL_SPAN = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{[^{}\n]*\}")
+_OPTION_CHARS = 500  # an [option] longer than this is no option but a bracket the text opens
+_NEXT_ARGUMENT = re.compile(r"\{|\\[A-Za-z]")
+_BLOCK_OPTIONS = re.compile(
+    r"\s*(?:\[[^\]\n]*\])?(?:\{[^}\n]*\})?"
+)  # lstlisting's [language=C], minted's {c}
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
 _NAME = re.compile(r"[A-Za-z@]+\*?")
-_IF = re.compile(r"\\if[a-z]*(?![A-Za-z@])")
-_FI = re.compile(r"\\fi(?![A-Za-z@])")
+_CONDITIONAL = re.compile(r"\\(?:if[a-z@]*(?![A-Za-z@])(?!\s*\{)|else(?![A-Za-z@])|fi(?![A-Za-z@]))")
 _TOKEN = re.compile(r"\\[A-Za-z@]+|[^\s{}\\]")
 _ASSIGNMENT = re.compile(r"\s*=\s*[^\s\\{}]*")
 _SHORT_VERB = re.compile(r"\|([^|\n]*[^|\s][^|\n]*)\|")
@@ -176,14 +181,14 @@ def _without_comments(raw: Sequence[str]) -> list[tuple[str, int]]:
             if f"\\end{{{verbatim}}}" in line:
                 verbatim = None
             continue
-        cut = _COMMENT.sub(r"\1", line)
+        comment = _COMMENT.search(_masked(line, urls=True))
+        cut = line if comment is None else line[: comment.start()] + comment.group(1)
         stripped = cut.strip()
-        if skipping:  # inside \iffalse: its conditionals opened and closed, to the \fi that ends it
-            skipping += len(_IF.findall(cut)) - len(_FI.findall(cut))
-            continue
-        if stripped.startswith("\\iffalse"):
-            skipping = len(_IF.findall(cut)) - len(_FI.findall(cut))
-            continue
+        if skipping or "\\iffalse" in cut:  # what \iffalse ... \fi holds is not typeset
+            cut, skipping = _unskipped(cut, skipping)
+            stripped = cut.strip()
+            if not stripped:
+                continue
         if _DOCUMENT_END.search(cut):
             out.append((_DOCUMENT_END.split(cut, maxsplit=1)[0], number))
             break
@@ -196,10 +201,39 @@ def _without_comments(raw: Sequence[str]) -> list[tuple[str, int]]:
     return out
 
 
-def _masked(text: str) -> str:
+def _unskipped(text: str, depth: int) -> tuple[str, int]:
+    """What a line keeps of its text outside `\\iffalse ... \\fi` (its `\\else` branch is typeset), and the
+    depth of conditionals still open in a skipped block after it (0: not skipping). A conditional is a TeX
+    one (`\\ifx`, `\\ifnum`, a `\\newif`'s `\\ifdraft`), not a macro taking braced arguments
+    (`\\ifthenelse{...}`, `\\iftoggle{...}`), which no `\\fi` closes."""
+    kept: list[str] = []
+    at = 0
+    for token in _CONDITIONAL.finditer(text):
+        word = token.group()
+        if depth == 0:
+            if word == "\\iffalse":
+                kept.append(text[at : token.start()])
+                depth = 1
+            continue
+        if word == "\\fi":
+            depth -= 1
+        elif word == "\\else":
+            depth = 0 if depth == 1 else depth
+        else:
+            depth += 1
+        if depth == 0:
+            at = token.end()
+    if depth == 0:
+        kept.append(text[at:])
+    return "".join(kept), depth
+
+
+def _masked(text: str, urls: bool = False) -> str:
     """`text` with its verb spans (`\\verb|...|`, a short verb `|...|`) blanked, offsets kept: what an
-    environment's \\begin is looked for in."""
-    return _VERB_SPAN.sub(lambda m: " " * len(m.group()), text)
+    environment's \\begin is looked for in; with `urls`, an address's too (`\\url{a%20b}`), where a
+    comment is looked for (a % there is no comment's)."""
+    text = _VERB_SPAN.sub(lambda m: " " * len(m.group()), text)
+    return _URL_SPAN.sub(lambda m: " " * len(m.group()), text) if urls else text
 
 
 def _title(preamble: Sequence[tuple[str, int]]) -> str:
@@ -228,6 +262,8 @@ def _blocks(lines: Sequence[tuple[str, int]]) -> Iterator[tuple[list[tuple[str, 
             continue
         name = match.group(1)
         before, after = text[: match.start()], text[match.end() :]
+        if options := _BLOCK_OPTIONS.match(after):
+            after = after[options.end() :]
         end = f"\\end{{{name}}}"
         if before.strip():
             prose.append((before, number))
@@ -346,16 +382,15 @@ class _Renderer:
         return self._numbers[lo]
 
     def _plain(self, piece: str, at: int) -> None:
-        for old, new in _TYPOGRAPHY:
-            piece = piece.replace(old, new)
-        if self._envs and self._envs[-1] in _TABLES:
-            piece = piece.replace("&", " | ")
-        # a line of its own per source line: the offset of each character's line
-        pos = at
+        table = bool(self._envs) and self._envs[-1] in _TABLES
+        pos = at  # each part at its own source line, found before its quotes and dashes are typeset
         for part in re.split(r"(\n)", piece):
             if part:
-                self._emit(part, self._line(pos))
+                line = self._line(pos)
                 pos += len(part)
+                for old, new in _TYPOGRAPHY:
+                    part = part.replace(old, new)
+                self._emit(part.replace("&", " | ") if table else part, line)
 
     def _span(self, start: int, end: int) -> None:
         text = self._text
@@ -374,6 +409,8 @@ class _Renderer:
                 close = min(_group_end(text, i), end)
                 self._span(i + 1, close)
                 i = close + 1
+                if _NEXT_ARGUMENT.match(text, i, end):  # \cs{a}\arg{b}, {a}{b}: two words, not "ab"
+                    self._emit(" ", self._line(i))
             elif c == "}":
                 i += 1
             elif c == "$":
@@ -393,20 +430,23 @@ class _Renderer:
             self._plain(text[plain:end], plain)
 
     def _math(self, i: int, end: int) -> int:
+        """Math between `$` (or `$$`) kept as written, each line at its own; a `$` that no `$` closes
+        within its paragraph ("costs $5") is the character."""
         text = self._text
-        double = text.startswith("$$", i)
-        opener = "$$" if double else "$"
+        opener = "$$" if text.startswith("$$", i) else "$"
+        stop = text.find("\n\n", i, end)
+        stop = end if stop < 0 else stop
         j = i + len(opener)
-        while j < end:
+        while j < stop:
             if text[j] == "\\":
                 j += 2
                 continue
             if text.startswith(opener, j):
-                j += len(opener)
-                break
+                self._raw(i, j + len(opener))
+                return j + len(opener)
             j += 1
-        self._emit(text[i:j], self._line(i))
-        return min(j, end)
+        self._emit(opener, self._line(i))
+        return i + len(opener)
 
     def _skip_space(self, i: int, end: int) -> int:
         text = self._text
@@ -419,16 +459,21 @@ class _Renderer:
         text = self._text
         j = self._skip_space(i, end)
         if j < end and text[j] == "[":
-            depth, k = 0, j
-            while k < end:
-                if text[k] == "[":
+            stop = text.find("\n\n", j, min(end, j + _OPTION_CHARS))  # an option within its paragraph
+            stop = min(end, j + _OPTION_CHARS) if stop < 0 else stop
+            depth, braces, k = 0, 0, j
+            while k < stop:
+                c = text[k]
+                if c == "\\":
+                    k += 1
+                elif c in "{}":
+                    braces += 1 if c == "{" else -1
+                elif c == "[" and not braces:
                     depth += 1
-                elif text[k] == "]":
+                elif c == "]" and not braces:
                     depth -= 1
                     if depth == 0:
                         return text[j + 1 : k], k + 1
-                elif text[k] == "\\":
-                    k += 1
                 k += 1
         return None, i
 
@@ -451,14 +496,14 @@ class _Renderer:
             symbol = text[i + 1 : i + 2]
             if symbol == "\\":  # a forced line break: a line's end where the source's line goes on
                 after = self._optional(i + 2 + (text[i + 2 : i + 3] == "*"), end)[1]
-                if not text[self._skip_space(after, end) : end].startswith("\n"):
+                if not text.startswith("\n", self._skip_space(after, end)):
                     self._emit("\n", here)
                 return after
             if symbol == "[" or symbol == "(":  # display or inline math: \[ ... \], \( ... \)
                 closing = "\\]" if symbol == "[" else "\\)"
                 stop = text.find(closing, i + 2, end)
                 stop = end if stop < 0 else stop + 2
-                self._emit(text[i:stop], here)
+                self._raw(i, stop)
                 return stop
             self._emit(_ESCAPES.get(symbol, symbol), here)
             return i + 2
@@ -505,7 +550,7 @@ class _Renderer:
             group = self._group(after, end)
             if group is None:
                 return after
-            self._emit(f"[{text[group[0] : group[1]].strip()}]", here)
+            self._emit(f"[{' '.join(text[group[0] : group[1]].split())}]", here)
             return group[1] + 1
         if name in ("href",):
             link = self._group(after, end)
@@ -638,7 +683,7 @@ class _Renderer:
                 close = self._text.find(f"\\end{{{env}}}", after, end)
                 stop = end if close < 0 else close
                 self._emit("\n", here)
-                self._plain_math(after, stop)
+                self._raw(after, stop)
                 self._emit("\n", self._line(stop))
                 return stop
             else:
@@ -652,8 +697,8 @@ class _Renderer:
             self._emit("\n\n", here)
         return after
 
-    def _plain_math(self, start: int, stop: int) -> None:
-        """A display's lines as written (math is kept as its source)."""
+    def _raw(self, start: int, stop: int) -> None:
+        """text[start:stop] as written (math is kept as its source), each line at its own."""
         for part in re.split(r"(\n)", self._text[start:stop]):
             if part:
                 self._emit(part, self._line(start))
