@@ -304,7 +304,7 @@ class LatexExtractor:
         except RecursionError:  # braces nested past Python's stack (or thousands left open): read as written
             log.warning("%s: LaTeX nested too deep to read as typeset; read as plain text", path)
             return Document(_numbered(text.split("\n")), kind="text")
-        return Document(tuple(lines), kind="markdown", title=title)
+        return Document(tuple(lines), kind="markdown", title=title or _first_heading(lines))
 
 
 # ---------------------------------------------------------------------------------------------- html

@@ -25,6 +25,7 @@ map records (Chunk.lines).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 
@@ -52,6 +53,8 @@ _MATH_ENVS = frozenset(
     "equation equation* align align* alignat alignat* gather gather* multline multline* flalign flalign* "
     "eqnarray eqnarray* displaymath math".split()
 )
+# environments that sit inside a paragraph: no paragraph break around them
+_INLINE_ENVS = frozenset({"math", "small", "footnotesize", "scriptsize", "large", "bfseries", "itshape"})
 _LISTS = frozenset("itemize enumerate description list compactitem compactenum asparaitem".split())
 _TABLES = frozenset("tabular tabular* tabularx longtable array supertabular xltabular tabu".split())
 # an environment's braced arguments that are no text, by their count (a table's: its columns, 1)
@@ -122,8 +125,9 @@ _ESCAPES = {
     " ": " ",
     ",": " ",
     ";": " ",
+    ":": " ",
+    **dict.fromkeys(("!", "/", "-", "@", "'", "`", '"', "^", "~"), ""),  # spacing, accents: no letter
 }
-_ESCAPES.update({":": " ", "!": "", "/": "", "-": "", "@": "", "'": "", "`": "", '"': "", "^": "", "~": ""})
 _TYPOGRAPHY = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("`", "'"), ("~", " "))
 _COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%.*")
 _BEGIN = re.compile(r"\\begin\s*\{([^}]*)\}")
@@ -145,7 +149,8 @@ _SHORT_VERB = re.compile(r"\|([^|\n]*[^|\s][^|\n]*)\|")
 
 
 def latex_lines(text: str) -> tuple[str, list[Line]]:
-    """The document's title and its lines as Markdown (module doc), each at its 1-based source line."""
+    """The document's \\title ("" where it gives none) and its lines as Markdown (module doc), each at its
+    1-based source line."""
     raw = text.split("\n")
     lines = _without_comments(raw)
     starts = [i for i, (t, _) in enumerate(lines) if _DOCUMENT_START.search(t)]
@@ -162,10 +167,7 @@ def latex_lines(text: str) -> tuple[str, list[Line]]:
             out.fenced(block)
         else:
             out.render(block)
-    result = out.lines()
-    if not title:
-        title = next((line.text.lstrip("#").strip() for line in result if line.text.startswith("#")), "")
-    return title, result
+    return title, out.lines()
 
 
 def _without_comments(raw: Sequence[str]) -> list[tuple[str, int]]:
@@ -195,7 +197,7 @@ def _without_comments(raw: Sequence[str]) -> list[tuple[str, int]]:
         if cut != line and not stripped:
             continue  # a comment line
         out.append((cut, number))
-        for name in _BEGIN.findall(_VERB_SPAN.sub(" ", cut)):
+        for name in _BEGIN.findall(_masked(cut)):
             if name in _VERBATIM and f"\\end{{{name}}}" not in cut.split(f"\\begin{{{name}}}", 1)[1]:
                 verbatim = name
     return out
@@ -372,24 +374,19 @@ class _Renderer:
         self._span(0, len(text))
 
     def _line(self, offset: int) -> int:
-        lo, hi = 0, len(self._starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self._numbers[lo]
+        return self._numbers[bisect.bisect_right(self._starts, offset) - 1]
 
-    def _plain(self, piece: str, at: int) -> None:
-        table = bool(self._envs) and self._envs[-1] in _TABLES
-        pos = at  # each part at its own source line, found before its quotes and dashes are typeset
+    def _plain(self, piece: str, at: int, typeset: bool = True) -> None:
+        """Text at offset `at`, each line at its own source line (found before its quotes and dashes are
+        typeset); as written where not `typeset` (math is kept as its source)."""
+        table = typeset and bool(self._envs) and self._envs[-1] in _TABLES
         for part in re.split(r"(\n)", piece):
             if part:
-                line = self._line(pos)
-                pos += len(part)
-                for old, new in _TYPOGRAPHY:
-                    part = part.replace(old, new)
+                line = self._line(at)
+                at += len(part)
+                if typeset:
+                    for old, new in _TYPOGRAPHY:
+                        part = part.replace(old, new)
                 self._emit(part.replace("&", " | ") if table else part, line)
 
     def _span(self, start: int, end: int) -> None:
@@ -416,10 +413,9 @@ class _Renderer:
             elif c == "$":
                 i = self._math(i, end)
             else:  # "|": a short verb where it closes on its line, else the character
+                # (in a table too: its rules are its column spec's, which is no text)
                 match = _SHORT_VERB.match(text, i, end)
-                if match and not (
-                    self._envs and self._envs[-1] in _MATH_ENVS
-                ):  # a table's rules are its spec's
+                if match and not (self._envs and self._envs[-1] in _MATH_ENVS):
                     self._emit(f"`{match.group(1).strip()}`", self._line(i))
                     i = match.end()
                 else:
@@ -442,7 +438,7 @@ class _Renderer:
                 j += 2
                 continue
             if text.startswith(opener, j):
-                self._raw(i, j + len(opener))
+                self._plain(text[i : j + len(opener)], i, typeset=False)
                 return j + len(opener)
             j += 1
         self._emit(opener, self._line(i))
@@ -503,7 +499,7 @@ class _Renderer:
                 closing = "\\]" if symbol == "[" else "\\)"
                 stop = text.find(closing, i + 2, end)
                 stop = end if stop < 0 else stop + 2
-                self._raw(i, stop)
+                self._plain(text[i:stop], i, typeset=False)
                 return stop
             self._emit(_ESCAPES.get(symbol, symbol), here)
             return i + 2
@@ -528,21 +524,14 @@ class _Renderer:
                     self._emit(f"`{text[after + 1 : stop]}`", here)
                     return stop + 1
             return after
-        if name == "item":
+        if name in ("item", "bibitem"):  # a list's item; a bibliography's entry, its citation key no text
             label, after = self._optional(self._past_overlay(after, end), end)
-            self._emit("- " if self._at_line_start() else "\n- ", here)
-            if label:
-                self._span_text(label, here)
-                self._emit(": ", here)
-            return after
-        if name == "bibitem":  # a bibliography's entry: an item, its citation key no text
-            label, after = self._optional(after, end)
-            if (key := self._group(after, end)) is not None:
+            if name == "bibitem" and (key := self._group(after, end)) is not None:
                 after = key[1] + 1
             self._emit("- " if self._at_line_start() else "\n- ", here)
             if label:
                 self._span_text(label, here)
-                self._emit(" ", here)
+                self._emit(": " if name == "item" else " ", here)
             return after
         if name in _CITES:
             after = self._optional(after, end)[1]
@@ -683,27 +672,16 @@ class _Renderer:
                 close = self._text.find(f"\\end{{{env}}}", after, end)
                 stop = end if close < 0 else close
                 self._emit("\n", here)
-                self._raw(after, stop)
+                self._plain(self._text[after:stop], after, typeset=False)
                 self._emit("\n", self._line(stop))
                 return stop
             else:
                 after = self._optional(after, end)[1]
-            if env in _LISTS or env not in _INLINE_ENVS:
+            if env not in _INLINE_ENVS:
                 self._emit("\n\n", here)
             return after
         if self._envs and self._envs[-1] == env:
             self._envs.pop()
-        if env in _LISTS or env not in _INLINE_ENVS:
+        if env not in _INLINE_ENVS:
             self._emit("\n\n", here)
         return after
-
-    def _raw(self, start: int, stop: int) -> None:
-        """text[start:stop] as written (math is kept as its source), each line at its own."""
-        for part in re.split(r"(\n)", self._text[start:stop]):
-            if part:
-                self._emit(part, self._line(start))
-            start += len(part)
-
-
-# environments that sit inside a paragraph: no paragraph break around them
-_INLINE_ENVS = frozenset({"math", "small", "footnotesize", "scriptsize", "large", "bfseries", "itshape"})
