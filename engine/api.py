@@ -48,7 +48,7 @@ from engine.ingest.scans import NoTextLayer
 from engine.ingest.secrets import redact_text
 from engine.ingest.tokens import TokenCounter
 from engine.ingest.watcher import FolderWatcher, watch_forever
-from engine.names import lines, location, shown
+from engine.names import lines, location, page_label, shown
 from engine.progress import PhaseRates, time_left
 from engine.retrieve.search import Filters, Mode, Searcher, SearchResult
 from engine.retrieve.snippets import QueryTerms
@@ -103,6 +103,7 @@ __all__ = [
     "lines_block",
     "location",
     "ocr_available",
+    "page_label",
     "read_document",
     "redact_text",
     "rerankers",

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from engine import __version__
-from engine.api import lines, location, shown
+from engine.api import lines, location, page_label, shown
 from engine.errors import CiteError
 from engine.events import FileSkipped, GenerationProgress, IndexProgress
 from engine.progress import time_left
@@ -272,7 +272,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if cited:
             # a conflict note cites the lines an answer sentence cited already: each span once
             spans = ", ".join(dict.fromkeys(lines(c.start_line, c.end_line) for c in cited))
-            page = f" (page {hit.page})" if hit.page else ""
+            page = f" ({page_label(hit.path, hit.page)})" if hit.page else ""
             print(f"[{n}] {shown(hit.path)}:{spans}{page}")
         else:
             read.append(f"[{n}] {location(hit.path, hit.start_line, hit.end_line, hit.page)}")

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from engine.conversation import Thread, Turn
 from engine.conversation_store import answer_to_dict
 from engine.events import Citation, Hit
+from engine.names import page_label
 
 Format = Literal["markdown", "json"]
 CHANGED = "source changed since this answer"
@@ -98,8 +99,12 @@ def _lines(start: int, end: int) -> str:
 
 
 def _place(c: Citation) -> str:
-    return f"{c.path}:{_lines(c.start_line, c.end_line)}" + (f" (page {c.page})" if c.page else "")
+    return f"{c.path}:{_lines(c.start_line, c.end_line)}" + _on_page(c.path, c.page)
 
 
 def _where(h: Hit) -> str:
-    return f"`{h.path}:{_lines(h.start_line, h.end_line)}`" + (f" (page {h.page})" if h.page else "")
+    return f"`{h.path}:{_lines(h.start_line, h.end_line)}`" + _on_page(h.path, h.page)
+
+
+def _on_page(path: str, page: int | None) -> str:
+    return f" ({page_label(path, page)})" if page else ""

@@ -14,10 +14,19 @@ from typing import Literal
 
 from engine.events import Line
 from engine.ingest.extract import decode_text, extract, split_lines
+from engine.ingest.office import SHEET_SUFFIXES, SLIDE_SUFFIXES
 
-DocFormat = Literal["text", "pdf", "docx", "notebook"]
+DocFormat = Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub"]
 # shown as extracted text (a notebook as its cells and outputs, not its JSON); the rest as its own lines
-EXTRACTED: dict[str, DocFormat] = {".pdf": "pdf", ".docx": "docx", ".ipynb": "notebook"}
+EXTRACTED: dict[str, DocFormat] = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".ipynb": "notebook",
+    **dict.fromkeys(SLIDE_SUFFIXES, "slides"),
+    **dict.fromkeys(SHEET_SUFFIXES, "spreadsheet"),
+    ".odt": "odt",
+    ".epub": "epub",
+}
 
 
 @dataclass(frozen=True)

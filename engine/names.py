@@ -69,9 +69,25 @@ def lines(start: int, end: int) -> str:
     return f"{start}" if end <= start else f"{start}-{end}"
 
 
+# What a document's `Line.page` counts where it is no page: a deck's slides, a workbook's sheets, the
+# chapters (the reading order's files) of an e-book (engine/ingest/office.py)
+_PAGE_WORDS = {
+    **dict.fromkeys((".pptx", ".odp"), "slide"),
+    **dict.fromkeys((".xlsx", ".ods"), "sheet"),
+    ".epub": "chapter",
+}
+
+
+def page_label(path: str, page: int) -> str:
+    """A page as a person names it: "page 3" of a PDF, "slide 3" of a deck, "sheet 2" of a workbook."""
+    suffix = path[path.rfind(".") :].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    return f"{_PAGE_WORDS.get(suffix, 'page')} {page}"
+
+
 def location(path: str, start: int, end: int, page: int | None = None) -> str:
-    """Where a passage is, for a person: path:12 or path:12-14, with its page in a PDF."""
-    return f"{shown(path)}:{lines(start, end)}" + (f" (page {page})" if page else "")
+    """Where a passage is, for a person: path:12 or path:12-14, with its page in a PDF (its slide in a
+    deck, its sheet in a workbook)."""
+    return f"{shown(path)}:{lines(start, end)}" + (f" ({page_label(path, page)})" if page else "")
 
 
 # A test module: under a tests/ folder, or named as test runners find them (test_x.py, x_test.go,

@@ -22,7 +22,7 @@ from desktop.widgets.editor import open_in_editor
 from desktop.widgets.highlight import Highlighter, kind_for
 from desktop.widgets.pages import PageRequest, PageView
 from desktop.wrap import breakable
-from engine.api import DocumentLines, Engine, QueryTerms, read_document
+from engine.api import DocumentLines, Engine, QueryTerms, page_label, read_document
 from engine.events import Hit
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -65,7 +65,7 @@ class SourceTarget:
             if self.end_line <= self.start_line
             else (f"lines {self.start_line}–{self.end_line}")
         )
-        return f"page {self.page}, {lines}" if self.page else lines
+        return f"{page_label(self.path, self.page)}, {lines}" if self.page else lines
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,9 @@ def _extracted(doc: DocumentLines, suffix: str) -> LoadedSource:
     for line in doc.lines:
         if line.page is not None and line.page != page:
             page = line.page
-            shown.append(f"──── page {page} ────")
-        index[(line.page, line.line)] = len(shown)
+            shown.append(f"──── {page_label(doc.path, page)} ────")
+        if line.text.strip() or (line.page, line.line) not in index:  # a blank line set after a paragraph
+            index[(line.page, line.line)] = len(shown)  # shares its number: the number names the paragraph
         shown.append(line.text)
     return LoadedSource(doc.path, "\n".join(shown), "text", suffix, index)
 

@@ -33,6 +33,7 @@ from pathlib import PurePath, PurePosixPath
 
 from engine.answer.gate import DocFreq, idf
 from engine.events import Hit
+from engine.names import page_label
 from engine.text import content_terms, question_terms, stem, words
 
 NAME_SHARE = 0.5
@@ -59,7 +60,8 @@ class MissingDocument:
 
     @property
     def reason(self) -> str:
-        where = f"{PurePath(self.listed_in).name}:{self.line}" + (f" (page {self.page})" if self.page else "")
+        name = PurePath(self.listed_in).name
+        where = f"{name}:{self.line}" + (f" ({page_label(name, self.page)})" if self.page else "")
         return f"the question is about {self.reference}, which {where} lists but the indexed folders lack"
 
 

@@ -31,6 +31,14 @@ from engine.errors import ExtractError, MissingDependency
 from engine.events import Document, Line
 from engine.ingest import pdfpages, sandbox
 from engine.ingest.latex import LATEX_READER, latex_lines
+from engine.ingest.office import (
+    OFFICE_READER,
+    OFFICE_SUFFIXES,
+    EpubExtractor,
+    OdfExtractor,
+    PptxExtractor,
+    XlsxExtractor,
+)
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
 if TYPE_CHECKING:
@@ -111,7 +119,8 @@ def extract(path: Path, data: bytes) -> Document:
     if extractor is None:
         raise UnsupportedType(
             f"unsupported file type ({_type_of(path)})",
-            "Citeline reads text, code, Markdown, HTML, PDF, DOCX, JSON, CSV, notebooks and images",
+            "Citeline reads text, code, Markdown, HTML, LaTeX, PDF, Word, PowerPoint, Excel, OpenDocument, "
+            "EPUB, JSON, CSV, notebooks and images",
         )
     if path.suffix.lower() in SANDBOXED and sandbox.enabled():
         document: Document = sandbox.shared().run(extract_here, path, data, what=path.name)
@@ -121,7 +130,7 @@ def extract(path: Path, data: bytes) -> Document:
 
 # Formats parsed by third-party code that can loop or balloon on a crafted file: read in the killable
 # worker of engine/ingest/sandbox.py, with a time and memory limit.
-SANDBOXED = frozenset({".pdf", ".docx"})
+SANDBOXED = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES})
 
 
 def extract_here(path: Path, data: bytes, extractor: Extractor | None = None) -> Document:
@@ -566,7 +575,12 @@ def readers() -> dict[str, str]:
         pdf = PDF_READER
     except MissingDependency:
         pdf = "pypdf"
-    return {".pdf": pdf, ".ipynb": NOTEBOOK_READER, **dict.fromkeys(LATEX_SUFFIXES, LATEX_READER)}
+    return {
+        ".pdf": pdf,
+        ".ipynb": NOTEBOOK_READER,
+        **dict.fromkeys(LATEX_SUFFIXES, LATEX_READER),
+        **dict.fromkeys(OFFICE_SUFFIXES, OFFICE_READER),
+    }
 
 
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
@@ -928,10 +942,10 @@ def _csv_lines(text: str, delimiter: str) -> Iterator[Line]:
             header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
             yield Line("; ".join(header), row_start)
         else:
-            yield Line(_describe(header, cells), row_start)
+            yield Line(describe(header, cells), row_start)
 
 
-def _describe(header: Sequence[str], cells: Sequence[str]) -> str:
+def describe(header: Sequence[str], cells: Sequence[str]) -> str:
     """ "name=value; ..." for the non-empty cells; cells beyond the header get "column N"."""
     names = [*header, *(f"column {index}" for index in range(len(header) + 1, len(cells) + 1))]
     return "; ".join(f"{name}={cell}" for name, cell in zip(names, cells, strict=False) if cell)
@@ -1117,6 +1131,10 @@ def _register_builtins() -> None:
     register((".pdf",), PdfExtractor())
     register(image_suffixes(), ImageExtractor())  # its pixels are read by OCR (engine/ingest/ocr_phase.py)
     register((".docx",), DocxExtractor())
+    register((".pptx",), PptxExtractor())
+    register((".xlsx",), XlsxExtractor())
+    register((".odt", ".ods", ".odp"), OdfExtractor())
+    register((".epub",), EpubExtractor())
     register((".json",), JsonExtractor())
     register((".csv",), CsvExtractor())
     register((".tsv", ".tab"), CsvExtractor("\t"))

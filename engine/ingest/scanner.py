@@ -32,6 +32,7 @@ from pathlib import Path
 import pathspec
 
 from engine.errors import CiteError
+from engine.ingest.office import OFFICE_SUFFIXES
 from engine.ingest.scans import image_suffixes
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
@@ -52,7 +53,7 @@ UNREADABLE = "unreadable"
 IGNORE_FILES = (".gitignore", ".ignore")  # in one directory, .ignore is read last and so wins
 VENV_MARKER = "pyvenv.cfg"
 # Binary files that extractors read: documents, and images (read by OCR).
-DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", *image_suffixes()})
+DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES, *image_suffixes()})
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
     {

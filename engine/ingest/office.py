@@ -1,0 +1,707 @@
+"""Slides, spreadsheets, OpenDocument text and e-books: PowerPoint (.pptx), Excel (.xlsx), OpenDocument
+(.odt, .ods, .odp) and EPUB (.epub), read from their zipped XML with the standard library.
+
+Each is cited where a person finds the text again:
+- a slide deck: the slide (`Line.page`) and the line among the slide's lines of text (its title first
+  where it has one, then its text boxes, tables and speaker notes in the order the slide holds them);
+- a spreadsheet: the sheet (`Line.page`, in the workbook's order) and the row's own number, as the
+  program shows it; each row reads "column=value; ..." under its sheet's first row, as a CSV file's do;
+- an OpenDocument text: the line among its paragraphs, headings and table rows, as a Word file's;
+- an e-book: the chapter (`Line.page`, the reading order's HTML files) and the line of that file, its
+  text read as an HTML page's (`extract.HtmlExtractor`).
+
+A title becomes a Markdown heading ("# Results"), so a passage carries the slide or section it sits in,
+and paragraphs are set apart by a blank line, so a bullet without a full stop ends where it ends. The
+archive's sizes are checked before anything is inflated (`extract.check_zip`), and the XML is parsed by
+expat, which refuses entity expansion bombs and never fetches an external entity.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from urllib.parse import unquote
+from xml.etree import ElementTree as ET
+
+from engine.errors import ExtractError
+from engine.events import Document, Line
+
+OFFICE_READER = "office-1"  # a change to what these readers read gets a new name (extract.readers)
+SLIDE_SUFFIXES = (".pptx", ".odp")
+SHEET_SUFFIXES = (".xlsx", ".ods")
+BOOK_SUFFIXES = (".epub",)
+OFFICE_SUFFIXES = (*SLIDE_SUFFIXES, *SHEET_SUFFIXES, ".odt", *BOOK_SUFFIXES)
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an encrypted Office file, or a legacy .ppt/.xls
+MAX_COLUMNS = 1000  # a row's cells read at most this far right (a stray value in column XFD ends there)
+MAX_REPEATS = 1000  # an OpenDocument row or cell written once for N alike, read at most this many times
+
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_S = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_DC = "{http://purl.org/dc/elements/1.1/}"
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_PRES = "{urn:oasis:names:tc:opendocument:xmlns:presentation:1.0}"
+_OPF = "{http://www.idpf.org/2007/opf}"
+_CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
+
+_NAMES = {
+    ".pptx": "PowerPoint presentation",
+    ".xlsx": "Excel workbook",
+    ".odt": "OpenDocument text",
+    ".ods": "OpenDocument spreadsheet",
+    ".odp": "OpenDocument presentation",
+    ".epub": "EPUB book",
+}
+_SAVE_AS = {".pptx": "PowerPoint", ".xlsx": "Excel", ".epub": "its e-book program"}
+
+
+# ------------------------------------------------------------------------------------------- archive
+
+
+class _Archive:
+    """The zip, and its XML parts parsed; a part that is missing reads as None."""
+
+    def __init__(self, path: Path, data: bytes) -> None:
+        from engine.ingest.extract import check_zip
+
+        self.path = path
+        suffix = path.suffix.lower()
+        what = _NAMES.get(suffix, "document")
+        if data.startswith(_OLE_MAGIC):
+            legacy = {".pptx": " or a legacy .ppt file", ".xlsx": " or a legacy .xls file"}.get(suffix, "")
+            raise ExtractError(
+                f"{path.name} is encrypted{legacy}",
+                f"save an unprotected copy as {suffix} to index it",
+            )
+        check_zip(path, data)
+        try:
+            self.zip = zipfile.ZipFile(io.BytesIO(data))
+        except (zipfile.BadZipFile, ValueError, OSError) as exc:
+            raise ExtractError(
+                f"{path.name} is corrupt or not {_a(what)}",
+                f"re-save it in {_SAVE_AS.get(suffix, 'the program that made it')}",
+            ) from exc
+        self.names = {info.filename for info in self.zip.infolist()}
+
+    def xml(self, name: str) -> ET.Element | None:
+        if name not in self.names:
+            return None
+        try:
+            return ET.fromstring(self.zip.read(name))
+        except ET.ParseError as exc:
+            raise ExtractError(
+                f"{self.path.name} is corrupt ({name}: {exc})", "re-save it in the program that made it"
+            ) from exc
+
+    def stream(self, name: str, tag: str) -> Iterator[ET.Element]:
+        """Each `tag` element of a part as its end is parsed; the caller clears it once read."""
+        try:
+            with self.zip.open(name) as handle:
+                for _, element in ET.iterparse(handle, events=("end",)):
+                    if element.tag == tag:
+                        yield element
+        except ET.ParseError as exc:
+            raise ExtractError(
+                f"{self.path.name} is corrupt ({name}: {exc})", "re-save it in the program that made it"
+            ) from exc
+
+    def required(self, name: str) -> ET.Element:
+        root = self.xml(name)
+        if root is None:
+            raise ExtractError(
+                f"{self.path.name} is corrupt or not {_a(_NAMES.get(self.path.suffix.lower(), 'document'))} "
+                f"(it has no {name})",
+                "re-save it in the program that made it",
+            )
+        return root
+
+    def targets(self, part: str) -> dict[str, str]:
+        """A part's relationships: id -> the target's name in the archive."""
+        folder, name = posixpath.split(part)
+        rels = self.xml(posixpath.join(folder, "_rels", name + ".rels"))
+        if rels is None:
+            return {}
+        return {
+            rel.get("Id", ""): _resolve(folder, rel.get("Target", ""))
+            for rel in rels.iter(f"{_PKG}Relationship")
+            if rel.get("TargetMode") != "External"
+        }
+
+
+def _a(what: str) -> str:
+    return f"{'an' if what[0] in 'AEIOU' else 'a'} {what}"
+
+
+def _resolve(folder: str, target: str) -> str:
+    target = unquote(target)
+    joined = target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target)
+    return posixpath.normpath(joined)
+
+
+def _core_title(archive: _Archive) -> str:
+    core = archive.xml("docProps/core.xml")
+    found = core.find(f"{_DC}title") if core is not None else None
+    return " ".join((found.text or "").split()) if found is not None else ""
+
+
+class _Writer:
+    """A document's lines as they are read: each with its line number (the next one of the page unless
+    given) and page; a title as a Markdown heading, and a blank line after each block."""
+
+    def __init__(self) -> None:
+        self.lines: list[Line] = []
+        self.page: int | None = None
+        self.ordinal = 0
+        self.titled = False
+
+    def new_page(self, page: int) -> None:
+        self.page, self.ordinal = page, 0
+
+    def block(self, text: str, level: int = 0, line: int | None = None) -> None:
+        text = " ".join(text.split())
+        if not text:
+            return
+        self.ordinal = line if line is not None else self.ordinal + 1
+        if level:
+            text = f"{'#' * min(level, 6)} {text}"
+            self.titled = True
+        self.lines.append(Line(text, self.ordinal, self.page))
+        self.lines.append(Line("", self.ordinal, self.page))
+
+    def row(self, cells: Sequence[str]) -> None:
+        """A table's row, Markdown's way ("| a | b |"): the next row is no part of its sentence."""
+        texts = [" ".join(cell.split()).replace("|", "\\|") for cell in cells]
+        if any(texts):
+            self.ordinal += 1
+            self.lines.append(Line("| " + " | ".join(texts) + " |", self.ordinal, self.page))
+
+    def end_table(self) -> None:
+        if self.lines and self.lines[-1].text:
+            self.lines.append(Line("", self.ordinal, self.page))
+
+    def document(self, title: str, kind: str = "") -> Document:
+        while self.lines and not self.lines[-1].text:
+            self.lines.pop()
+        if not kind:
+            kind = "markdown" if self.titled else "text"
+        return Document(tuple(self.lines), kind=kind, title=title)
+
+
+# ------------------------------------------------------------------------------------------- slides
+
+
+@dataclass(frozen=True)
+class PptxExtractor:
+    """PowerPoint: each slide a page, in the deck's order (hidden slides too); its title, text boxes, tables
+    and speaker notes, each paragraph a line. Slide numbers, dates and footers set by placeholders are the
+    deck's furniture, not what a slide says: left out."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        archive = _Archive(path, data)
+        deck = archive.required("ppt/presentation.xml")
+        targets = archive.targets("ppt/presentation.xml")
+        writer = _Writer()
+        first_title = ""
+        listed = deck.find(f"{_P}sldIdLst")
+        for number, slide_id in enumerate(listed if listed is not None else [], 1):
+            part = targets.get(slide_id.get(f"{_R}id", ""), "")
+            slide = archive.xml(part) if part else None
+            if slide is None:
+                continue
+            writer.new_page(number)
+            tree = slide.find(f"{_P}cSld/{_P}spTree")
+            if tree is not None:
+                title = _pptx_shapes(tree, writer)
+                first_title = first_title or title
+            notes = next(
+                (t for t in archive.targets(part).values() if posixpath.basename(t).startswith("notesSlide")),
+                "",
+            )
+            _pptx_notes(archive.xml(notes) if notes else None, writer)
+        return writer.document(_core_title(archive) or first_title, kind="markdown")
+
+
+_FURNITURE = frozenset({"sldNum", "dt", "ftr", "hdr", "sldImg"})
+_TITLES = frozenset({"title", "ctrTitle"})
+
+
+def _placeholder(shape: ET.Element) -> str | None:
+    """A shape's placeholder type ("title", "body", "sldNum"; "obj" when it has none), or None."""
+    for holder in shape.iter(f"{_P}ph"):
+        return holder.get("type", "obj")
+    return None
+
+
+def _pptx_shapes(tree: ET.Element, writer: _Writer) -> str:
+    """Write a shape tree's text; the slide's title, where a title placeholder holds one."""
+    title = ""
+    for shape in tree:
+        tag = shape.tag
+        if tag == f"{_P}grpSp":
+            title = _pptx_shapes(shape, writer) or title
+        elif tag == f"{_P}sp":
+            kind = _placeholder(shape)
+            if kind in _FURNITURE:
+                continue
+            body = shape.find(f"{_P}txBody")
+            if body is None:
+                continue
+            texts = [_drawing_text(p) for p in body.iter(f"{_A}p")]
+            if kind in _TITLES:
+                said = " ".join(" ".join(texts).split())
+                writer.block(said, level=1)
+                title = title or said
+            else:
+                for text in texts:
+                    writer.block(text)
+        elif tag == f"{_P}graphicFrame":
+            for table in shape.iter(f"{_A}tbl"):
+                for row in table.iter(f"{_A}tr"):
+                    cells = row.iter(f"{_A}tc")
+                    writer.row([" ".join(_drawing_text(p) for p in cell.iter(f"{_A}p")) for cell in cells])
+                writer.end_table()
+    return title
+
+
+def _pptx_notes(notes: ET.Element | None, writer: _Writer) -> None:
+    """The speaker notes' text (the notes page's body placeholder), under a heading of its own."""
+    if notes is None:
+        return
+    texts = [
+        text
+        for shape in notes.iter(f"{_P}sp")
+        if _placeholder(shape) == "body"
+        for text in (_drawing_text(p) for p in shape.iter(f"{_A}p"))
+        if text.strip()
+    ]
+    if texts:
+        writer.block("Speaker notes", level=2)
+        for text in texts:
+            writer.block(text)
+
+
+def _drawing_text(paragraph: ET.Element) -> str:
+    """A DrawingML paragraph's text: its runs and fields, a line break as a space."""
+    parts: list[str] = []
+    for node in paragraph:
+        if node.tag in (f"{_A}r", f"{_A}fld"):
+            found = node.find(f"{_A}t")
+            parts.append(found.text or "" if found is not None else "")
+        elif node.tag == f"{_A}br":
+            parts.append(" ")
+    return "".join(parts)
+
+
+# ------------------------------------------------------------------------------------- spreadsheets
+
+
+@dataclass(frozen=True)
+class XlsxExtractor:
+    """Excel: each sheet a page, in the workbook's order; each row with a value a line at its row number,
+    its values as the cell shows them where that is plain (a date as a date, a percentage with its sign,
+    TRUE/FALSE), a formula's as last calculated. The sheet's first row with a value names the columns."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        archive = _Archive(path, data)
+        book = archive.required("xl/workbook.xml")
+        targets = archive.targets("xl/workbook.xml")
+        strings = _shared_strings(archive.xml("xl/sharedStrings.xml"))
+        styles = _Styles(archive.xml("xl/styles.xml"), _date1904(book))
+        lines: list[Line] = []
+        sheets = book.find(f"{_S}sheets")
+        for number, sheet in enumerate(sheets if sheets is not None else [], 1):
+            part = targets.get(sheet.get(f"{_R}id", ""), "")
+            if part not in archive.names:
+                continue
+            rows = _xlsx_rows(archive, part, strings, styles)
+            lines.extend(Line(text, row, number) for row, text in described(rows))
+        return Document(tuple(lines), kind="table", title=_core_title(archive))
+
+
+def described(rows: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, str]]:
+    """A sheet's rows as a CSV file's read (extract._csv_lines): its first row with a value names the
+    columns ("name; price"), each row after it reads "name=Tea; price=3"."""
+    from engine.ingest.extract import describe
+
+    header: list[str] | None = None
+    for number, cells in rows:
+        cells = [" ".join(cell.split()) for cell in cells]
+        if not any(cells):
+            continue
+        if header is None:
+            header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
+            yield number, "; ".join(header)
+        else:
+            yield number, describe(header, cells)
+
+
+def _date1904(book: ET.Element) -> bool:
+    properties = book.find(f"{_S}workbookPr")
+    return properties is not None and properties.get("date1904", "0").lower() in ("1", "true")
+
+
+def _shared_strings(root: ET.Element | None) -> list[str]:
+    if root is None:
+        return []
+    return [_rich_text(item) for item in root.iter(f"{_S}si")]
+
+
+def _rich_text(item: ET.Element) -> str:
+    """A string item's text: its own, or its runs' (not the phonetic guide of East Asian text)."""
+    direct = item.find(f"{_S}t")
+    if direct is not None:
+        return direct.text or ""
+    return "".join((run.findtext(f"{_S}t") or "") for run in item.findall(f"{_S}r"))
+
+
+# Number formats built into Excel that show a date or a time (ECMA-376 18.8.30), and a format code's parts
+# that are not its date letters: a quoted string, an escaped character, a colour or a condition in brackets
+_DATE_FORMATS = frozenset({14, 15, 16, 17, 22, *range(27, 37), *range(50, 59)})
+_TIME_FORMATS = frozenset({18, 19, 20, 21, 45, 46, 47})
+_PERCENT_FORMATS = frozenset({9, 10})
+_LITERALS = re.compile(r'"[^"]*"|\\.|_.|\*.|\[(?![hms]+\])[^\]]*\]')
+_DATE_LETTERS = re.compile(r"[dy]", re.IGNORECASE)
+_TIME_LETTERS = re.compile(r"[hms]", re.IGNORECASE)
+
+
+class _Styles:
+    """What each cell style shows a number as: a date (or time), a percentage, or the number."""
+
+    def __init__(self, root: ET.Element | None, date1904: bool) -> None:
+        self.epoch = datetime(1904, 1, 1) if date1904 else datetime(1899, 12, 30)
+        codes: dict[int, str] = {}
+        self.formats: list[int] = []
+        if root is not None:
+            for fmt in root.iter(f"{_S}numFmt"):
+                codes[_int(fmt.get("numFmtId"))] = fmt.get("formatCode", "")
+            xfs = root.find(f"{_S}cellXfs")
+            self.formats = [_int(xf.get("numFmtId")) for xf in (xfs if xfs is not None else [])]
+        self.kinds = {id_: _format_kind(id_, code) for id_, code in codes.items()}
+
+    def show(self, value: str, style: int) -> str:
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        fmt = self.formats[style] if 0 <= style < len(self.formats) else 0
+        kind = self.kinds.get(fmt) or _format_kind(fmt, "")
+        if kind in ("date", "time") and 0 <= number < 2958466:  # before 10000-01-01
+            return _date(self.epoch, number, kind == "time")
+        if kind == "%":
+            return _number(number * 100) + "%"
+        return _number(number)
+
+
+def _format_kind(id_: int, code: str) -> str:
+    plain = re.sub("general", "", _LITERALS.sub("", code.split(";", 1)[0]), flags=re.IGNORECASE)
+    if not re.search(r"[0#?]", plain):  # no digit placeholder: a date's or a time's letters
+        if _DATE_LETTERS.search(plain):
+            return "date"
+        if _TIME_LETTERS.search(plain):
+            return "time"
+    if "%" in plain:
+        return "%"
+    if id_ in _DATE_FORMATS or id_ in _TIME_FORMATS:
+        return "date" if id_ in _DATE_FORMATS else "time"
+    return "%" if id_ in _PERCENT_FORMATS else ""
+
+
+def _date(epoch: datetime, serial: float, clock: bool = False) -> str:
+    """A date serial as the date (and time of day, where it has one) it stands for, ISO 8601; with `clock`
+    (a format of hours and minutes alone) only its time of day."""
+    whole = int(serial)
+    seconds = round((serial - whole) * 86400)
+    if seconds == 86400:
+        whole, seconds = whole + 1, 0
+    if clock:
+        clock = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}"
+        return clock + (f":{seconds % 60:02d}" if seconds % 60 else "")
+    if epoch.year == 1899 and whole < 60:
+        whole += 1  # Excel counts 1900-02-29, which never was: its dates before March 1900 are a day on
+    moment = epoch + timedelta(days=whole, seconds=seconds)
+    if not seconds:
+        return moment.date().isoformat()
+    return moment.strftime("%Y-%m-%d %H:%M") + (f":{moment.second:02d}" if moment.second else "")
+
+
+def _number(number: float) -> str:
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return f"{number:.12g}"
+
+
+def _int(text: str | None) -> int:
+    try:
+        return int(text or 0)
+    except ValueError:
+        return 0
+
+
+_CELL_REF = re.compile(r"([A-Z]{1,3})(\d+)")
+
+
+def _column(ref: str) -> int:
+    """A cell reference's column, 0-based ("C7" -> 2); -1 if it names none."""
+    match = _CELL_REF.match(ref or "")
+    if not match:
+        return -1
+    index = 0
+    for letter in match.group(1):
+        index = index * 26 + ord(letter) - 64
+    return index - 1
+
+
+def _xlsx_rows(
+    archive: _Archive, part: str, strings: Sequence[str], styles: _Styles
+) -> Iterator[tuple[int, list[str]]]:
+    """A sheet's rows, streamed: each row's cells are read and let go (a sheet's tree whole takes ~20
+    times its XML in memory)."""
+    number = 0
+    for row in archive.stream(part, f"{_S}row"):
+        number = _int(row.get("r")) or number + 1
+        cells: list[str] = []
+        for cell in row.iter(f"{_S}c"):
+            column = _column(cell.get("r", ""))
+            column = len(cells) if column < 0 else column
+            if column >= MAX_COLUMNS:
+                break
+            cells.extend([""] * (column - len(cells)))
+            if column == len(cells):
+                cells.append(_xlsx_value(cell, strings, styles))
+        row.clear()
+        yield number, cells
+
+
+def _xlsx_value(cell: ET.Element, strings: Sequence[str], styles: _Styles) -> str:
+    kind = cell.get("t", "n")
+    if kind == "inlineStr":
+        item = cell.find(f"{_S}is")
+        return _rich_text(item) if item is not None else ""
+    value = cell.findtext(f"{_S}v")
+    if value is None:
+        return ""
+    if kind == "s":
+        index = _int(value)
+        return strings[index] if 0 <= index < len(strings) else ""
+    if kind == "b":
+        return "TRUE" if value.strip() == "1" else "FALSE"
+    if kind in ("str", "e", "d"):
+        return value
+    return styles.show(value, _int(cell.get("s")))
+
+
+# -------------------------------------------------------------------------------------- OpenDocument
+
+
+@dataclass(frozen=True)
+class OdfExtractor:
+    """OpenDocument: a text (.odt) read as a Word file is, each paragraph, heading and table row a line;
+    a spreadsheet (.ods) as an Excel workbook; a presentation (.odp) as a PowerPoint deck."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        archive = _Archive(path, data)
+        content = archive.required("content.xml")
+        body = content.find(f"{_OFFICE}body")
+        meta = archive.xml("meta.xml")
+        found = next(meta.iter(f"{_DC}title"), None) if meta is not None else None
+        title = " ".join((found.text or "").split()) if found is not None else ""
+        writer = _Writer()
+        part = next(iter(body), None) if body is not None else None
+        if part is None:
+            return writer.document(title)
+        if part.tag == f"{_OFFICE}spreadsheet":
+            lines = [
+                Line(text, row, number)
+                for number, table in enumerate(part.iter(f"{_TABLE}table"), 1)
+                for row, text in described(_ods_rows(table))
+            ]
+            return Document(tuple(lines), kind="table", title=title)
+        if part.tag == f"{_OFFICE}presentation":
+            titles = []
+            for number, page in enumerate(part.iter(f"{_DRAW}page"), 1):
+                writer.new_page(number)
+                titles.append(_odp_page(page, writer))
+            return writer.document(title or next(filter(None, titles), ""), kind="markdown")
+        _odf_blocks(part, writer)
+        return writer.document(title)
+
+
+# What holds paragraphs without being one: lists and their items, sections. A table of contents or an
+# index is left out: its lines repeat the headings with page numbers ("Introduction 3")
+_ODF_CONTAINERS = frozenset(f"{_TEXT}{name}" for name in ("list", "list-item", "list-header", "section"))
+
+
+def _odf_blocks(parent: ET.Element, writer: _Writer) -> None:
+    """An OpenDocument text's paragraphs, headings, list items and tables, in order."""
+    for node in parent:
+        tag = node.tag
+        if tag == f"{_TEXT}h":
+            writer.block(_odf_text(node), level=_int(node.get(f"{_TEXT}outline-level")) or 1)
+        elif tag == f"{_TEXT}p":
+            writer.block(_odf_text(node))
+        elif tag == f"{_TABLE}table":
+            for row in node.iter(f"{_TABLE}table-row"):
+                writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
+            writer.end_table()
+        elif tag in _ODF_CONTAINERS:
+            _odf_blocks(node, writer)
+
+
+_SKIPPED = frozenset({f"{_TEXT}note", f"{_OFFICE}annotation", f"{_DRAW}frame", f"{_TEXT}bookmark-ref"})
+
+
+def _odf_text(node: ET.Element) -> str:
+    """A paragraph's text: its spans, links and fields; text:s as its spaces, a tab or line break as one.
+    A footnote's or comment's body and a frame's paragraphs are no part of the sentence around them."""
+    parts: list[str] = [node.text or ""]
+    for child in node:
+        tag = child.tag
+        if tag == f"{_TEXT}s":
+            parts.append(" " * max(1, _int(child.get(f"{_TEXT}c"))))
+        elif tag in (f"{_TEXT}tab", f"{_TEXT}line-break"):
+            parts.append(" ")
+        elif tag not in _SKIPPED:
+            parts.append(_odf_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _cell_text(cell: ET.Element) -> str:
+    return " ".join(_odf_text(p) for p in cell.iter(f"{_TEXT}p"))
+
+
+def _ods_rows(table: ET.Element) -> Iterator[tuple[int, list[str]]]:
+    """A sheet's rows, numbered as the program numbers them: a row written once for N alike (N empty rows
+    at the end of a sheet: often a million) counts N."""
+    number = 0
+    for row in table.iter(f"{_TABLE}table-row"):
+        repeats = max(1, _int(row.get(f"{_TABLE}number-rows-repeated")))
+        cells: list[str] = []
+        empty = 0  # empty cells not yet written: only a value after them does
+        for cell in row:
+            if cell.tag not in (f"{_TABLE}table-cell", f"{_TABLE}covered-table-cell"):
+                continue
+            text = _cell_text(cell)
+            wide = max(1, _int(cell.get(f"{_TABLE}number-columns-repeated")))
+            if not text.strip():
+                empty += wide
+                continue
+            if len(cells) + empty >= MAX_COLUMNS:
+                break
+            cells.extend([""] * empty)
+            empty = 0
+            cells.extend([text] * min(wide, MAX_COLUMNS - len(cells)))
+        if cells:
+            for index in range(min(repeats, MAX_REPEATS)):
+                yield number + index + 1, cells
+        number += repeats
+
+
+def _odp_page(page: ET.Element, writer: _Writer) -> str:
+    """A presentation page's frames in order (its title first where it has one); the title."""
+    title = ""
+    notes: ET.Element | None = None
+    for node in page:
+        if node.tag == f"{_PRES}notes":
+            notes = node
+            continue
+        title = _odp_frames(node, writer) or title
+    if notes is not None:
+        texts = [_odf_text(p) for p in notes.iter(f"{_TEXT}p") if _odf_text(p).strip()]
+        if texts:
+            writer.block("Speaker notes", level=2)
+            for text in texts:
+                writer.block(text)
+    return title
+
+
+_ODP_FURNITURE = frozenset({"page-number", "footer", "header", "date-time", "page"})
+
+
+def _odp_frames(node: ET.Element, writer: _Writer) -> str:
+    title = ""
+    if node.tag == f"{_DRAW}g":
+        for child in node:
+            title = _odp_frames(child, writer) or title
+        return title
+    kind = node.get(f"{_PRES}class", "")
+    if kind in _ODP_FURNITURE:
+        return ""
+    tables = list(node.iter(f"{_TABLE}table"))
+    for table in tables:
+        for row in table.iter(f"{_TABLE}table-row"):
+            writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
+        writer.end_table()
+    if tables:
+        return ""
+    texts = [_odf_text(p) for p in node.iter(f"{_TEXT}p")] + [_odf_text(h) for h in node.iter(f"{_TEXT}h")]
+    if kind == "title":
+        said = " ".join(" ".join(texts).split())
+        writer.block(said, level=1)
+        return said
+    for text in texts:
+        writer.block(text)
+    return ""
+
+
+# -------------------------------------------------------------------------------------------- e-books
+
+
+@dataclass(frozen=True)
+class EpubExtractor:
+    """EPUB 2 and 3: the reading order's (the spine's) HTML files, each a page, read as HTML pages are and
+    cited at their own lines. A book whose text is encrypted (DRM) is refused, not read as noise."""
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        from engine.ingest.extract import HtmlExtractor
+
+        archive = _Archive(path, data)
+        container = archive.required("META-INF/container.xml")
+        rootfile = next(container.iter(f"{_CONTAINER}rootfile"), None)
+        opf_path = posixpath.normpath(unquote(rootfile.get("full-path", ""))) if rootfile is not None else ""
+        opf = archive.required(opf_path)
+        encrypted = _encrypted(archive)
+        folder = posixpath.dirname(opf_path)
+        items = {
+            item.get("id", ""): (_resolve(folder, item.get("href", "")), item.get("media-type", ""))
+            for item in opf.iter(f"{_OPF}item")
+        }
+        lines: list[Line] = []
+        page = 0
+        reader = HtmlExtractor()
+        for ref in opf.iter(f"{_OPF}itemref"):
+            part, media = items.get(ref.get("idref", ""), ("", ""))
+            if "html" not in media or part not in archive.names:
+                continue
+            if part in encrypted:
+                raise ExtractError(f"{path.name} is DRM-protected", "index a copy without DRM")
+            page += 1
+            chapter = reader.extract(Path(part), archive.zip.read(part))
+            lines.extend(Line(line.text, line.line, page, line.level) for line in chapter.lines)
+            if lines and lines[-1].text:
+                lines.append(Line("", lines[-1].line, page))
+        title = next((" ".join((t.text or "").split()) for t in opf.iter(f"{_DC}title")), "")
+        while lines and not lines[-1].text:
+            lines.pop()
+        return Document(tuple(lines), kind="markdown", title=title)
+
+
+def _encrypted(archive: _Archive) -> set[str]:
+    """The parts META-INF/encryption.xml says are encrypted (font obfuscation names fonts, not text)."""
+    root = archive.xml("META-INF/encryption.xml")
+    if root is None:
+        return set()
+    refs = root.iter("{http://www.w3.org/2001/04/xmlenc#}CipherReference")
+    return {posixpath.normpath(unquote(ref.get("URI", ""))) for ref in refs}

@@ -1,0 +1,438 @@
+"""Slides, spreadsheets, OpenDocument and EPUB files (engine/ingest/office.py), made by the libraries that
+write them for real programs (python-pptx, openpyxl, XlsxWriter, odfpy) or, for EPUB, zipped by hand as
+the standard lays it out: what each line reads, where it is cited, and how a broken file is refused."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from engine.api import Engine, page_label
+from engine.documents import document_lines
+from engine.errors import ExtractError
+from engine.events import Document
+from engine.ingest.extract import extract, readers
+from engine.ingest.office import OFFICE_READER, OFFICE_SUFFIXES
+from engine.ingest.scanner import DOCUMENT_SUFFIXES
+from tests.conftest import write
+
+
+def read(path: Path) -> Document:
+    return extract(path, path.read_bytes())
+
+
+def texts(doc: Document) -> list[tuple[int | None, int, str]]:
+    return [(line.page, line.line, line.text) for line in doc.lines if line.text]
+
+
+# ------------------------------------------------------------------------------------------- slides
+
+
+def make_deck(path: Path) -> None:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    first = deck.slides.add_slide(deck.slide_layouts[0])
+    first.shapes.title.text = "Quarterly review"
+    first.placeholders[1].text = "Acme, third quarter"
+    second = deck.slides.add_slide(deck.slide_layouts[1])
+    second.shapes.title.text = "Results"
+    body = second.placeholders[1].text_frame
+    body.text = "Revenue grew 12% to 4.1 million euros"
+    bullet = body.add_paragraph()
+    bullet.text, bullet.level = "Churn fell to 3%", 1
+    second.notes_slide.notes_text_frame.text = "Mention the Berlin office opening."
+    third = deck.slides.add_slide(deck.slide_layouts[5])
+    third.shapes.title.text = "Headcount"
+    table = third.shapes.add_table(3, 2, Inches(1), Inches(2), Inches(4), Inches(2)).table
+    for r, (team, people) in enumerate([("Team", "People"), ("Sales", "14"), ("Support", "9")]):
+        table.cell(r, 0).text, table.cell(r, 1).text = team, people
+    group = third.shapes.add_group_shape()
+    group.shapes.add_textbox(Inches(1), Inches(5), Inches(3), Inches(1)).text_frame.text = "Hiring paused"
+    deck.core_properties.title = "Q3 review"
+    deck.save(str(path))
+
+
+def test_a_deck_reads_slide_by_slide_title_text_tables_and_notes(tmp_path: Path) -> None:
+    path = tmp_path / "review.pptx"
+    make_deck(path)
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Q3 review")
+    assert texts(doc) == [
+        (1, 1, "# Quarterly review"),
+        (1, 2, "Acme, third quarter"),
+        (2, 1, "# Results"),
+        (2, 2, "Revenue grew 12% to 4.1 million euros"),
+        (2, 3, "Churn fell to 3%"),  # a bullet of its own, set apart from the one above it
+        (2, 4, "## Speaker notes"),
+        (2, 5, "Mention the Berlin office opening."),
+        (3, 1, "# Headcount"),
+        (3, 2, "| Team | People |"),
+        (3, 3, "| Sales | 14 |"),
+        (3, 4, "| Support | 9 |"),
+        (3, 5, "Hiring paused"),  # a text box inside a group
+    ]
+    # paragraphs are apart: a bullet without a full stop is no part of the next one's sentence
+    second = [line.text for line in doc.lines if line.page == 2]
+    assert second[second.index("Revenue grew 12% to 4.1 million euros") + 1] == ""
+
+
+def test_a_slides_number_date_and_footer_are_left_out_and_hidden_slides_read(tmp_path: Path) -> None:
+    """Placeholders the master fills on every slide (number, date, footer) are furniture; a hidden slide is
+    still the user's text."""
+    from pptx import Presentation
+
+    path = tmp_path / "deck.pptx"
+    make_deck(path)
+    deck = Presentation(str(path))
+    slide = deck.slides[1]
+    tree = slide.shapes._spTree
+    footer = tree.xpath("./p:sp")[-1]
+    for kind in ("sldNum", "ftr", "dt"):
+        clone = copy.deepcopy(footer)
+        clone.xpath(".//p:ph")[0].set("type", kind)
+        clone.xpath(".//a:t")[0].text = f"furniture {kind}"
+        tree.append(clone)
+    deck.slides[2]._element.set("show", "0")
+    deck.save(str(path))
+    doc = read(path)
+    assert not any("furniture" in line.text for line in doc.lines)
+    assert (3, 1, "# Headcount") in texts(doc)
+
+
+def test_a_slide_is_cited_as_a_slide_in_an_answer_and_in_the_preview(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "kb"
+    (root / "decks").mkdir(parents=True)
+    make_deck(root / "decks" / "review.pptx")
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
+        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    answer = engine.ask("How much did revenue grow?", "extractive")
+    assert not answer.refused, answer.reason
+    cited = answer.sentences[0].citations[0]
+    assert (Path(cited.path).name, cited.page, cited.start_line) == ("review.pptx", 2, 2)
+    assert "4.1 million euros" in answer.text
+    assert page_label(cited.path, 2) == "slide 2"
+    doc = engine.document(cited.path)
+    assert doc.format == "slides"
+    assert [line.text for line in doc.lines if (line.page, line.line) == (2, 2) and line.text] == [
+        "Revenue grew 12% to 4.1 million euros"
+    ]
+
+
+# ------------------------------------------------------------------------------------- spreadsheets
+
+
+def test_a_workbook_reads_sheet_by_sheet_each_row_at_its_own_number(tmp_path: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    budget = book.active
+    budget.title = "Budget"
+    budget.append(["Item", "Amount", "Due", "Share", "Paid"])
+    budget.append(["Rent", 1200, datetime.date(2026, 1, 31), 0.25, True])
+    budget.append(["Travel", 350.5, datetime.datetime(2026, 2, 14, 9, 30), 0.075, False])
+    budget["D2"].number_format = "0%"
+    budget["D3"].number_format = "0.0%"
+    budget["A7"] = "Approved by Dana"  # rows 4-6 empty: row 7 is still row 7
+    notes = book.create_sheet("Notes")
+    notes["B2"] = "Owner"
+    notes["B3"] = "Dana"
+    path = tmp_path / "budget.xlsx"
+    book.save(str(path))
+    doc = read(path)
+    assert doc.kind == "table"
+    assert texts(doc) == [
+        (1, 1, "Item; Amount; Due; Share; Paid"),
+        (1, 2, "Item=Rent; Amount=1200; Due=2026-01-31; Share=25%; Paid=TRUE"),
+        (1, 3, "Item=Travel; Amount=350.5; Due=2026-02-14 09:30; Share=7.5%; Paid=FALSE"),
+        (1, 7, "Item=Approved by Dana"),
+        (2, 2, "column 1; Owner"),  # the sheet's first row with a value names its columns
+        (2, 3, "Owner=Dana"),
+    ]
+    assert page_label(str(path), 2) == "sheet 2"
+
+
+def test_a_formula_reads_as_its_last_value_and_rich_text_as_its_text(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "sums.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Sums")
+    bold = book.add_format({"bold": True})
+    sheet.write_row(0, 0, ["Region", "Total"])
+    sheet.write_rich_string(1, 0, bold, "North", " and east")
+    sheet.write_formula(1, 1, "=SUM(C2:D2)", None, 42)
+    sheet.write_datetime(2, 1, datetime.datetime(1900, 2, 28), book.add_format({"num_format": "yyyy-mm-dd"}))
+    sheet.write_number(3, 1, 0.5, book.add_format({"num_format": "h:mm"}))
+    book.close()
+    assert texts(read(path)) == [
+        (1, 1, "Region; Total"),
+        (1, 2, "Region=North and east; Total=42"),
+        (1, 3, "Total=1900-02-28"),  # Excel's 1900 leap-year bug does not move dates before March
+        (1, 4, "Total=12:00"),
+    ]
+
+
+# -------------------------------------------------------------------------------------- OpenDocument
+
+
+def test_an_opendocument_text_reads_as_a_word_file_does(tmp_path: Path) -> None:
+    from odf import dc
+    from odf.opendocument import OpenDocumentText
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import H, List, ListItem, Note, NoteBody, NoteCitation, P, S
+
+    doc = OpenDocumentText()
+    doc.meta.addElement(dc.Title(text="Field guide"))
+    doc.text.addElement(H(outlinelevel=2, text="Birds"))
+    paragraph = P(text="The robin sings at dawn.")
+    paragraph.addElement(S(c=2))
+    paragraph.addText("It nests in hedges.")
+    note = Note(noteclass="footnote")
+    note.addElement(NoteCitation(text="1"))
+    body = NoteBody()
+    body.addElement(P(text="Seen in 2024."))
+    note.addElement(body)
+    paragraph.addElement(note)
+    doc.text.addElement(paragraph)
+    items = List()
+    for bird in ("Wren", "Jay"):
+        item = ListItem()
+        item.addElement(P(text=bird))
+        items.addElement(item)
+    doc.text.addElement(items)
+    table = Table(name="Eggs")
+    for row_cells in (("Bird", "Eggs"), ("Robin", "4")):
+        row = TableRow()
+        for value in row_cells:
+            cell = TableCell()
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.text.addElement(table)
+    path = tmp_path / "guide.odt"
+    doc.save(str(path))
+    read_back = read(path)
+    assert (read_back.kind, read_back.title) == ("markdown", "Field guide")
+    assert texts(read_back) == [
+        (None, 1, "## Birds"),
+        (None, 2, "The robin sings at dawn. It nests in hedges."),
+        (None, 3, "Wren"),
+        (None, 4, "Jay"),
+        (None, 5, "| Bird | Eggs |"),
+        (None, 6, "| Robin | 4 |"),
+    ]  # the footnote's body is no part of the sentence it marks
+    assert document_lines(path, path.read_bytes())[0] == "odt"
+
+
+def test_an_opendocument_spreadsheet_counts_rows_written_once_for_many(tmp_path: Path) -> None:
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    def cell(value: str = "", columns: int = 1) -> TableCell:
+        made = TableCell(numbercolumnsrepeated=columns) if columns > 1 else TableCell()
+        if value:
+            made.addElement(P(text=value))
+        return made
+
+    book = OpenDocumentSpreadsheet()
+    table = Table(name="Stock")
+    for values in (("Fruit", "Count"), ("Apple", "7")):
+        row = TableRow()
+        for value in values:
+            row.addElement(cell(value))
+        table.addElement(row)
+    gap = TableRow(numberrowsrepeated=3)
+    gap.addElement(cell())
+    table.addElement(gap)
+    late = TableRow()
+    late.addElement(cell("", columns=1))
+    late.addElement(cell("3"))
+    table.addElement(late)
+    tail = TableRow(numberrowsrepeated=1048000)  # what a spreadsheet program writes below the data
+    tail.addElement(cell("", columns=1024))
+    table.addElement(tail)
+    book.spreadsheet.addElement(table)
+    path = tmp_path / "stock.ods"
+    book.save(str(path))
+    assert texts(read(path)) == [(1, 1, "Fruit; Count"), (1, 2, "Fruit=Apple; Count=7"), (1, 6, "Count=3")]
+
+
+def test_an_opendocument_presentation_reads_as_a_deck(tmp_path: Path) -> None:
+    from odf.draw import Frame, Page, TextBox
+    from odf.namespaces import PRESENTATIONNS
+    from odf.opendocument import OpenDocumentPresentation
+    from odf.presentation import Notes
+    from odf.style import MasterPage, PageLayout
+    from odf.text import P
+
+    deck = OpenDocumentPresentation()
+    layout = PageLayout(name="PL")
+    deck.automaticstyles.addElement(layout)
+    master = MasterPage(name="M", pagelayoutname=layout)
+    deck.masterstyles.addElement(master)
+
+    def frame(kind: str, *lines: str) -> Frame:
+        made = Frame(width="20cm", height="3cm", x="1cm", y="1cm")
+        made.setAttrNS(PRESENTATIONNS, "class", kind)
+        box = TextBox()
+        for line in lines:
+            box.addElement(P(text=line))
+        made.addElement(box)
+        return made
+
+    page = Page(masterpagename=master)
+    page.addElement(frame("title", "Launch plan"))
+    page.addElement(frame("outline", "Ship in May", "Beta in March"))
+    page.addElement(frame("page-number", "1"))
+    notes = Notes()
+    notes.addElement(frame("notes", "Ask finance first."))
+    page.addElement(notes)
+    deck.presentation.addElement(page)
+    path = tmp_path / "plan.odp"
+    deck.save(str(path))
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Launch plan")
+    assert texts(doc) == [
+        (1, 1, "# Launch plan"),
+        (1, 2, "Ship in May"),
+        (1, 3, "Beta in March"),
+        (1, 4, "## Speaker notes"),
+        (1, 5, "Ask finance first."),
+    ]
+
+
+# ------------------------------------------------------------------------------------------ e-books
+
+
+def make_epub(path: Path, chapters: list[str], encrypted: tuple[str, ...] = ()) -> None:
+    """An EPUB 3 as the standard lays it out: its package file in a folder, chapter names with spaces
+    (escaped in the manifest), and a spine whose order is not the manifest's."""
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        book.writestr(
+            "META-INF/container.xml",
+            '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:'
+            'container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+            'media-type="application/oebps-package+xml"/></rootfiles></container>',
+        )
+        items = "".join(
+            f'<item id="c{i}" href="text/ch%20{i}.xhtml" media-type="application/xhtml+xml"/>'
+            for i in range(len(chapters))
+        )
+        spine = "".join(f'<itemref idref="c{i}"/>' for i in reversed(range(len(chapters))))
+        book.writestr(
+            "OEBPS/content.opf",
+            '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">'
+            '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Harbour Tales</dc:title>'
+            f"</metadata><manifest>{items}</manifest><spine>{spine}</spine></package>",
+        )
+        for i, body in enumerate(chapters):
+            book.writestr(
+                f"OEBPS/text/ch {i}.xhtml",
+                '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+                f"<head><title>Chapter {i}</title></head>\n<body>\n{body}\n</body></html>",
+            )
+        if encrypted:
+            refs = "".join(
+                f'<enc:EncryptedData><enc:CipherData><enc:CipherReference URI="{uri}"/></enc:CipherData>'
+                "</enc:EncryptedData>"
+                for uri in encrypted
+            )
+            book.writestr(
+                "META-INF/encryption.xml",
+                '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+                f'xmlns:enc="http://www.w3.org/2001/04/xmlenc#">{refs}</encryption>',
+            )
+
+
+def test_an_epub_reads_its_chapters_in_reading_order_each_at_its_own_lines(tmp_path: Path) -> None:
+    path = tmp_path / "tales.epub"
+    make_epub(
+        path,
+        [
+            "<h1>The harbour</h1>\n<p>The ferry leaves at seven.</p>\n<p>It returns at noon.</p>",
+            "<h1>The lighthouse</h1>\n<p>The keeper lights the lamp at dusk.</p>",
+        ],
+    )
+    doc = read(path)
+    assert (doc.kind, doc.title) == ("markdown", "Harbour Tales")
+    assert texts(doc) == [
+        (1, 4, "# The lighthouse"),  # the spine's first chapter, at line 4 of its XHTML file
+        (1, 5, "The keeper lights the lamp at dusk."),
+        (2, 4, "# The harbour"),
+        (2, 5, "The ferry leaves at seven."),
+        (2, 6, "It returns at noon."),
+    ]
+    assert page_label(str(path), 2) == "chapter 2"
+
+
+def test_an_epub_with_encrypted_text_is_refused_as_drm_protected(tmp_path: Path) -> None:
+    path = tmp_path / "locked.epub"
+    make_epub(path, ["<p>Secret.</p>"], encrypted=("OEBPS/text/ch%200.xhtml",))
+    with pytest.raises(ExtractError, match="DRM-protected"):
+        read(path)
+
+
+# ---------------------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("suffix", OFFICE_SUFFIXES)
+def test_a_broken_file_of_each_kind_is_refused_with_a_reason(tmp_path: Path, suffix: str) -> None:
+    corrupt = tmp_path / f"corrupt{suffix}"
+    corrupt.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(ExtractError, match=r"corrupt or not an? "):
+        read(corrupt)
+    empty_zip = tmp_path / f"empty{suffix}"
+    with zipfile.ZipFile(empty_zip, "w") as archive:
+        archive.writestr("hello.txt", "hi")
+    with pytest.raises(ExtractError, match="it has no "):
+        read(empty_zip)
+
+
+def test_an_encrypted_or_legacy_office_file_is_named_as_such(tmp_path: Path) -> None:
+    path = tmp_path / "old.pptx"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 100)
+    with pytest.raises(ExtractError, match=r"encrypted or a legacy \.ppt file"):
+        read(path)
+
+
+def test_entity_expansion_in_a_parts_xml_is_refused_not_expanded(tmp_path: Path) -> None:
+    """A billion laughs in a slide: expat refuses the expansion, so the file is reported, never inflated."""
+    path = tmp_path / "laughs.pptx"
+    make_deck(path)
+    entities = "".join(
+        f'<!ENTITY l{i} "{("&l" + str(i - 1) + ";") * 10 if i else "lol"}">' for i in range(10)
+    )
+    bomb = f'<?xml version="1.0"?><!DOCTYPE p:sld [{entities}]><p:sld>&l9;</p:sld>'.encode()
+    with zipfile.ZipFile(path) as original:
+        parts = {name: original.read(name) for name in original.namelist()}
+    parts["ppt/slides/slide1.xml"] = bomb
+    with zipfile.ZipFile(path, "w") as rebuilt:
+        for name, data in parts.items():
+            rebuilt.writestr(name, data)
+    with pytest.raises(ExtractError, match="corrupt"):
+        read(path)
+
+
+def test_office_files_are_documents_the_scanner_reads_and_an_index_rereads_when_the_reader_changes() -> None:
+    assert set(OFFICE_SUFFIXES) <= DOCUMENT_SUFFIXES
+    assert all(readers()[suffix] == OFFICE_READER for suffix in OFFICE_SUFFIXES)
+
+
+def test_the_preview_marks_a_decks_slides_not_pages(tmp_path: Path) -> None:
+    pytest.importorskip("PySide6")
+    from desktop.widgets.preview import load_source
+
+    path = tmp_path / "review.pptx"
+    make_deck(path)
+    shown = load_source(str(path)).text.splitlines()
+    assert shown[0] == "──── slide 1 ────" and "──── slide 3 ────" in shown
