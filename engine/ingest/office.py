@@ -426,8 +426,8 @@ def _date(epoch: datetime, serial: float, clock: bool = False) -> str:
     if seconds == 86400:
         whole, seconds = whole + 1, 0
     if clock:
-        clock = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}"
-        return clock + (f":{seconds % 60:02d}" if seconds % 60 else "")
+        shown = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}"
+        return shown + (f":{seconds % 60:02d}" if seconds % 60 else "")
     if epoch.year == 1899 and whole < 60:
         whole += 1  # Excel counts 1900-02-29, which never was: its dates before March 1900 are a day on
     moment = epoch + timedelta(days=whole, seconds=seconds)
