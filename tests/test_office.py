@@ -67,8 +67,8 @@ def test_a_deck_reads_slide_by_slide_title_text_tables_and_notes(tmp_path: Path)
         (1, 1, "# Quarterly review"),
         (1, 2, "Acme, third quarter"),
         (2, 1, "# Results"),
-        (2, 2, "Revenue grew 12% to 4.1 million euros"),
-        (2, 3, "Churn fell to 3%"),  # a bullet of its own, set apart from the one above it
+        (2, 2, "- Revenue grew 12% to 4.1 million euros"),  # the content placeholder's bullets
+        (2, 3, "  - Churn fell to 3%"),  # a level down
         (2, 4, "## Speaker notes"),
         (2, 5, "Mention the Berlin office opening."),
         (3, 1, "# Headcount"),
@@ -77,9 +77,9 @@ def test_a_deck_reads_slide_by_slide_title_text_tables_and_notes(tmp_path: Path)
         (3, 4, "| Support | 9 |"),
         (3, 5, "Hiring paused"),  # a text box inside a group
     ]
-    # paragraphs are apart: a bullet without a full stop is no part of the next one's sentence
-    second = [line.text for line in doc.lines if line.page == 2]
-    assert second[second.index("Revenue grew 12% to 4.1 million euros") + 1] == ""
+    # paragraphs are apart: the subtitle, a text box's paragraph, is a block of its own
+    first = [line.text for line in doc.lines if line.page == 1]
+    assert first[first.index("Acme, third quarter") + 1] == ""
 
 
 def test_a_slides_number_date_and_footer_are_left_out_and_hidden_slides_read(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_a_slide_is_cited_as_a_slide_in_an_answer_and_in_the_preview(engine: Eng
     doc = engine.document(cited.path)
     assert doc.format == "slides"
     assert [line.text for line in doc.lines if (line.page, line.line) == (2, 2) and line.text] == [
-        "Revenue grew 12% to 4.1 million euros"
+        "- Revenue grew 12% to 4.1 million euros"
     ]
 
 
@@ -224,12 +224,45 @@ def test_an_opendocument_text_reads_as_a_word_file_does(tmp_path: Path) -> None:
     assert texts(read_back) == [
         (None, 1, "## Birds"),
         (None, 2, "The robin sings at dawn. It nests in hedges."),
-        (None, 3, "Wren"),
-        (None, 4, "Jay"),
+        (None, 3, "- Wren"),
+        (None, 4, "- Jay"),
         (None, 5, "| Bird | Eggs |"),
         (None, 6, "| Robin | 4 |"),
     ]  # the footnote's body is no part of the sentence it marks
     assert document_lines(path, path.read_bytes())[0] == "odt"
+
+
+def test_an_opendocument_texts_fixed_pitch_paragraphs_are_one_program_fenced_as_it_is(tmp_path: Path) -> None:
+    """A paragraph style set in a font declared fixed-pitch (here by the style it inherits) is a program's
+    text: its lines one fenced block, their indentation kept; the lead-in before it is prose."""
+    from odf.opendocument import OpenDocumentText
+    from odf.style import FontFace, Style, TextProperties
+    from odf.text import P, S
+
+    doc = OpenDocumentText()
+    doc.fontfacedecls.addElement(FontFace(name="Mono", fontfamily="Liberation Mono", fontpitch="fixed"))
+    code = Style(name="Code", family="paragraph")
+    code.addElement(TextProperties(fontname="Mono"))
+    doc.styles.addElement(code)
+    line = Style(name="P1", family="paragraph", parentstylename=code)
+    doc.automaticstyles.addElement(line)
+    doc.text.addElement(P(text="To start the server, run:"))
+    doc.text.addElement(P(stylename=line, text="def serve():"))
+    body = P(stylename=line)
+    body.addElement(S(c=4))
+    body.addText("start(port=45484)")
+    doc.text.addElement(body)
+    doc.text.addElement(P(text="It listens on port 45484."))
+    path = tmp_path / "server.odt"
+    doc.save(str(path))
+    assert texts(read(path)) == [
+        (None, 1, "To start the server, run:"),
+        (None, 2, "```"),
+        (None, 2, "def serve():"),
+        (None, 3, "    start(port=45484)"),
+        (None, 3, "```"),
+        (None, 4, "It listens on port 45484."),
+    ]
 
 
 def test_an_opendocument_spreadsheet_counts_rows_written_once_for_many(tmp_path: Path) -> None:

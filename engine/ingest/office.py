@@ -157,23 +157,63 @@ def _core_title(archive: _Archive) -> str:
 
 
 class _Writer:
-    """A document's lines as they are read: each with its line number (the next one of the page unless
-    given) and page; a title as a Markdown heading, and a blank line after each block."""
+    """A document's lines as they are read: each with its line number (the next one of its page) and page;
+    a title as a Markdown heading, a list's items as Markdown's ("- item", nested by two spaces), a
+    blank line after each block and list, and lines set in a fixed-pitch font (a program's text) one
+    fenced block, as they are."""
 
     def __init__(self) -> None:
         self.lines: list[Line] = []
         self.page: int | None = None
         self.ordinal = 0
         self.titled = False
+        self.fenced = False
+        self.listed = False
 
     def new_page(self, page: int) -> None:
+        self.end_code()
+        self.end_list()
         self.page, self.ordinal = page, 0
 
-    def block(self, text: str, level: int = 0, line: int | None = None) -> None:
+    def item(self, text: str, depth: int = 0) -> None:
+        """A list's item: the next item is no part of its sentence, and a lead-in ("...the following
+        codes:") is quoted with the list after it, as in Markdown."""
         text = " ".join(text.split())
         if not text:
             return
-        self.ordinal = line if line is not None else self.ordinal + 1
+        self.end_code()
+        self.ordinal += 1
+        self.lines.append(Line(f"{'  ' * min(depth, 8)}- {text}", self.ordinal, self.page))
+        self.listed = True
+
+    def end_list(self) -> None:
+        if self.listed:
+            self.lines.append(Line("", self.ordinal, self.page))
+            self.listed = False
+
+    def code(self, text: str) -> None:
+        self.end_list()
+        self.ordinal += 1
+        if not self.fenced:
+            self.lines.append(Line("```", self.ordinal, self.page))
+            self.fenced = True
+        self.lines.append(Line(text.rstrip(), self.ordinal, self.page))
+
+    def end_code(self) -> None:
+        if self.fenced:
+            while self.lines[-1].text == "":  # trailing empty lines of the program: no part of it
+                self.lines.pop()
+            self.lines.append(Line("```", self.lines[-1].line, self.page))
+            self.lines.append(Line("", self.lines[-1].line, self.page))
+            self.fenced = False
+
+    def block(self, text: str, level: int = 0) -> None:
+        text = " ".join(text.split())
+        if not text:
+            return
+        self.end_code()
+        self.end_list()
+        self.ordinal += 1
         if level:
             text = f"{'#' * min(level, 6)} {text}"
             self.titled = True
@@ -184,6 +224,8 @@ class _Writer:
         """A table's row, Markdown's way ("| a | b |"): the next row is no part of its sentence."""
         texts = [" ".join(cell.split()).replace("|", "\\|") for cell in cells]
         if any(texts):
+            self.end_code()
+            self.end_list()
             self.ordinal += 1
             self.lines.append(Line("| " + " | ".join(texts) + " |", self.ordinal, self.page))
 
@@ -192,6 +234,8 @@ class _Writer:
             self.lines.append(Line("", self.ordinal, self.page))
 
     def document(self, title: str, kind: str = "") -> Document:
+        self.end_code()
+        self.end_list()
         while self.lines and not self.lines[-1].text:
             self.lines.pop()
         if not kind:
@@ -258,14 +302,19 @@ def _pptx_shapes(tree: ET.Element, writer: _Writer) -> str:
             body = shape.find(f"{_P}txBody")
             if body is None:
                 continue
-            texts = [_drawing_text(p) for p in body.iter(f"{_A}p")]
+            paragraphs = list(body.iter(f"{_A}p"))
             if kind in _TITLES:
-                said = " ".join(" ".join(texts).split())
+                said = " ".join(" ".join(_drawing_text(p) for p in paragraphs).split())
                 writer.block(said, level=1)
                 title = title or said
-            else:
-                for text in texts:
-                    writer.block(text)
+                continue
+            for paragraph in paragraphs:
+                properties = paragraph.find(f"{_A}pPr")
+                level = _int(properties.get("lvl")) if properties is not None else 0
+                if _bulleted(properties, kind in _BULLETED):
+                    writer.item(_drawing_text(paragraph), level)
+                else:
+                    writer.block(_drawing_text(paragraph))
         elif tag == f"{_P}graphicFrame":
             for table in shape.iter(f"{_A}tbl"):
                 for row in table.iter(f"{_A}tr"):
@@ -273,6 +322,22 @@ def _pptx_shapes(tree: ET.Element, writer: _Writer) -> str:
                     writer.row([" ".join(_drawing_text(p) for p in cell.iter(f"{_A}p")) for cell in cells])
                 writer.end_table()
     return title
+
+
+# Placeholders whose paragraphs the slide masters set with bullets: a content placeholder (no type) and a
+# body one. A text box's paragraphs have none unless they say so.
+_BULLETED = frozenset({"obj", "body"})
+
+
+def _bulleted(properties: ET.Element | None, by_default: bool) -> bool:
+    """Whether a DrawingML paragraph shows a bullet or a number: its own say (a:buNone; a:buChar,
+    a:buAutoNum), else its placeholder's default."""
+    if properties is not None:
+        if properties.find(f"{_A}buNone") is not None:
+            return False
+        if properties.find(f"{_A}buChar") is not None or properties.find(f"{_A}buAutoNum") is not None:
+            return True
+    return by_default
 
 
 def _pptx_notes(notes: ET.Element | None, writer: _Writer) -> None:
@@ -534,29 +599,73 @@ class OdfExtractor:
                 writer.new_page(number)
                 titles.append(_odp_page(page, writer))
             return writer.document(title or next(filter(None, titles), ""), kind="markdown")
-        _odf_blocks(part, writer)
+        _odf_blocks(part, writer, _fixed_pitch(content, archive.xml("styles.xml")))
         return writer.document(title)
 
 
-# What holds paragraphs without being one: lists and their items, sections. A table of contents or an
-# index is left out: its lines repeat the headings with page numbers ("Introduction 3")
-_ODF_CONTAINERS = frozenset(f"{_TEXT}{name}" for name in ("list", "list-item", "list-header", "section"))
+# What holds paragraphs without being one: a list's items, sections. A table of contents or an index is
+# left out: its lines repeat the headings with page numbers ("Introduction 3")
+_ODF_CONTAINERS = frozenset(f"{_TEXT}{name}" for name in ("list-item", "list-header", "section"))
 
 
-def _odf_blocks(parent: ET.Element, writer: _Writer) -> None:
-    """An OpenDocument text's paragraphs, headings, list items and tables, in order."""
+def _odf_blocks(
+    parent: ET.Element, writer: _Writer, fixed: frozenset[str] = frozenset(), depth: int = -1
+) -> None:
+    """An OpenDocument text's paragraphs, headings, list items and tables, in order; a paragraph of a
+    `fixed` (fixed-pitch) style is a program's line, one in a list (`depth` 0 and more) an item."""
     for node in parent:
         tag = node.tag
         if tag == f"{_TEXT}h":
             writer.block(_odf_text(node), level=_int(node.get(f"{_TEXT}outline-level")) or 1)
+        elif tag == f"{_TEXT}p" and node.get(f"{_TEXT}style-name") in fixed:
+            writer.code(_odf_text(node))
+        elif tag == f"{_TEXT}p" and depth >= 0:
+            writer.item(_odf_text(node), depth)
         elif tag == f"{_TEXT}p":
             writer.block(_odf_text(node))
+        elif tag == f"{_TEXT}list":
+            _odf_blocks(node, writer, fixed, depth + 1)
         elif tag == f"{_TABLE}table":
             for row in node.iter(f"{_TABLE}table-row"):
                 writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
             writer.end_table()
         elif tag in _ODF_CONTAINERS:
-            _odf_blocks(node, writer)
+            _odf_blocks(node, writer, fixed, depth)
+
+
+_STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+
+
+def _fixed_pitch(content: ET.Element, styles: ET.Element | None) -> frozenset[str]:
+    """The paragraph styles set in a fixed-pitch font (a font face declared `font-pitch="fixed"`, as a
+    word processor declares Courier or Liberation Mono), by their own font or the style they inherit."""
+    parts = [content, *([styles] if styles is not None else [])]
+    fixed_fonts = {
+        face.get(f"{_STYLE}name")
+        for part in parts
+        for face in part.iter(f"{_STYLE}font-face")
+        if face.get(f"{_STYLE}font-pitch") == "fixed"
+    }
+    parent: dict[str, str] = {}
+    font: dict[str, str] = {}
+    for part in parts:
+        for style in part.iter(f"{_STYLE}style"):
+            name = style.get(f"{_STYLE}name", "")
+            parent[name] = style.get(f"{_STYLE}parent-style-name", "")
+            properties = style.find(f"{_STYLE}text-properties")
+            if properties is not None and properties.get(f"{_STYLE}font-name"):
+                font[name] = properties.get(f"{_STYLE}font-name", "")
+
+    def is_fixed(name: str) -> bool:
+        for _ in range(32):  # a chain of parents, never a loop
+            if name in font:
+                return font[name] in fixed_fonts
+            if not parent.get(name):
+                return False
+            name = parent[name]
+        return False
+
+    return frozenset(name for name in parent if is_fixed(name))
 
 
 _SKIPPED = frozenset({f"{_TEXT}note", f"{_OFFICE}annotation", f"{_DRAW}frame", f"{_TEXT}bookmark-ref"})
@@ -646,13 +755,12 @@ def _odp_frames(node: ET.Element, writer: _Writer) -> str:
         writer.end_table()
     if tables:
         return ""
-    texts = [_odf_text(p) for p in node.iter(f"{_TEXT}p")] + [_odf_text(h) for h in node.iter(f"{_TEXT}h")]
     if kind == "title":
-        said = " ".join(" ".join(texts).split())
+        said = " ".join(" ".join(_odf_text(p) for p in node.iter(f"{_TEXT}p")).split())
         writer.block(said, level=1)
         return said
-    for text in texts:
-        writer.block(text)
+    for box in node.iter(f"{_DRAW}text-box"):
+        _odf_blocks(box, writer)
     return ""
 
 
