@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -480,17 +481,19 @@ def test_docx_paragraphs_headings_and_tables(tmp_path: Path) -> None:
 
     document = docx.Document()
     document.core_properties.title = "Handbook"
-    document.add_heading("Onboarding", level=1)  # ordinal 1
-    document.add_paragraph("Welcome aboard.")  # 2
-    document.add_paragraph("")  # 3, empty: no Line
-    document.add_heading("Laptop", level=2)  # 4
-    table = document.add_table(rows=2, cols=3)  # rows are ordinals 5 and 6
+    document.add_heading("Onboarding", level=1)  # line 1
+    document.add_paragraph("Welcome aboard")  # 2: no full stop, still no part of the next sentence
+    document.add_paragraph("")  # empty: no line
+    document.add_paragraph("Bring your ID", style="List Bullet")  # 3: its style numbers it
+    document.add_paragraph("Sign the forms", style="List Bullet")  # 4
+    document.add_heading("Laptop", level=2)  # 5
+    table = document.add_table(rows=2, cols=3)  # rows are lines 6 and 7
     for cell, text in zip(table.rows[0].cells, ["Item", "Owner", "Due"], strict=True):
         cell.text = text
     merged = table.cell(1, 0).merge(table.cell(1, 1))
     merged.text = "Badge"
     table.cell(1, 2).text = "Friday"
-    document.add_paragraph("Ask IT.")  # 7
+    document.add_paragraph("Ask IT.")  # 8
     path = tmp_path / "handbook.docx"
     document.save(str(path))
     doc = read(path)
@@ -498,13 +501,56 @@ def test_docx_paragraphs_headings_and_tables(tmp_path: Path) -> None:
     assert doc.lines == (
         Line("# Onboarding", 1),
         Line("", 1),  # a title ends where its line does
-        Line("Welcome aboard.", 2),
-        Line("## Laptop", 4),
+        Line("Welcome aboard", 2),
+        Line("", 2),
+        Line("- Bring your ID", 3),
+        Line("- Sign the forms", 4),
         Line("", 4),
-        Line("Item | Owner | Due", 5),
-        Line("Badge | Friday", 6),
-        Line("Ask IT.", 7),
+        Line("## Laptop", 5),
+        Line("", 5),
+        Line("| Item | Owner | Due |", 6),
+        Line("| Badge | Friday |", 7),
+        Line("", 7),
+        Line("Ask IT.", 8),
     )
+
+
+def declare_fonts(path: Path, fonts: str) -> None:
+    """Add font declarations to a .docx's font table, as Word writes one for each font the text uses."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["word/fontTable.xml"] = parts["word/fontTable.xml"].replace(
+        b"</w:fonts>", fonts.encode() + b"</w:fonts>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+
+
+def test_a_docx_paragraph_in_a_fixed_pitch_font_is_a_program_fenced_as_it_is(tmp_path: Path) -> None:
+    """Word declares each font's pitch in its font table: paragraphs set in a fixed-pitch one (here by
+    their runs' font) are a program's lines, one fenced block; a run in another font is prose."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("To start the server, run:")
+    for text in ("def serve():", "    start(port=45484)"):
+        document.add_paragraph().add_run(text).font.name = "Courier New"
+    mixed = document.add_paragraph()
+    mixed.add_run("Call ")
+    mixed.add_run("serve()").font.name = "Courier New"
+    mixed.add_run(" once.")
+    path = tmp_path / "server.docx"
+    document.save(str(path))
+    declare_fonts(path, '<w:font w:name="Courier New"><w:pitch w:val="fixed"/></w:font>')
+    assert [(line.line, line.text) for line in read(path).lines if line.text] == [
+        (1, "To start the server, run:"),
+        (2, "```"),
+        (2, "def serve():"),
+        (3, "    start(port=45484)"),
+        (3, "```"),
+        (4, "Call serve() once."),
+    ]
 
 
 def test_a_docx_headings_title_is_never_quoted_with_the_sentence_under_it(tmp_path: Path) -> None:

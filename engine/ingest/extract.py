@@ -37,6 +37,7 @@ from engine.ingest.office import (
     EpubExtractor,
     OdfExtractor,
     PptxExtractor,
+    Writer,
     XlsxExtractor,
 )
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
@@ -580,9 +581,11 @@ def readers() -> dict[str, str]:
         ".ipynb": NOTEBOOK_READER,
         **dict.fromkeys(LATEX_SUFFIXES, LATEX_READER),
         **dict.fromkeys(OFFICE_SUFFIXES, OFFICE_READER),
+        ".docx": DOCX_READER,
     }
 
 
+DOCX_READER = "docx-2"  # DocxExtractor: 2 lists, tables and code as Markdown's, lines among those with text
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
 
 
@@ -706,26 +709,40 @@ _HEADING_STYLE = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class DocxExtractor:
-    """Word: one Line per non-empty paragraph or table row; line = its ordinal among paragraphs and rows.
+    """Word: each paragraph and table row a line, numbered among the document's paragraphs and rows that
+    hold text, read as the other office formats are (engine/ingest/office.py: `Writer`).
 
-    Paragraphs styled "Heading N" become "#"*N-prefixed lines, and the Document is then of kind "markdown"
-    so the chunker can follow the outline. A blank line follows each heading, as Markdown writes one: a
-    title ends where its line does (without it, the sentence splitter read "# Leave policy" and the first
-    sentence under it as one sentence, and quoted the title with it).
+    A paragraph styled "Heading N" becomes a Markdown title ("## Laptop"), and the Document is then of
+    kind "markdown" so the chunker can follow the outline; a numbered or bulleted paragraph a list's item
+    ("- Badge"), nested by its level; a table's row "| Item | Owner |"; a paragraph set in a font the
+    document declares fixed-pitch a program's line, fenced with its neighbours. A blank line follows each
+    paragraph and list, as Markdown writes one: a title or a paragraph ends where its line does (without
+    it, the sentence splitter read "# Leave policy" and the first sentence under it as one sentence, and
+    quoted the title with it).
     """
 
     def extract(self, path: Path, data: bytes) -> Document:
+        from docx.text.paragraph import Paragraph
+
         document = _open_docx(path, data)
-        lines: list[Line] = []
-        headings = False
-        for ordinal, (text, heading) in enumerate(_docx_blocks(document), 1):
-            if text:
-                lines.append(Line(text, ordinal))
-                if heading:
-                    lines.append(Line("", ordinal))
-                headings = headings or heading
-        title = document.core_properties.title or ""
-        return Document(tuple(lines), kind="markdown" if headings else "text", title=title)
+        fixed = _fixed_pitch_fonts(data)
+        writer = Writer()
+        for block in document.iter_inner_content():
+            if not isinstance(block, Paragraph):
+                for row in block.rows:
+                    writer.row(_row_cells(row))
+                writer.end_table()
+                continue
+            level, depth = _docx_heading(block), _docx_list_depth(block)
+            if level:
+                writer.block(block.text, level=level)
+            elif fixed and _docx_fixed(block, fixed):
+                writer.code(block.text)
+            elif depth is not None:
+                writer.item(block.text, depth)
+            else:
+                writer.block(block.text)
+        return writer.document(document.core_properties.title or "")
 
 
 # Zip-based formats (docx; xlsx, pptx, epub, odt alike) are parsed as XML trees that take ~10-20 times
@@ -776,31 +793,73 @@ def _open_docx(path: Path, data: bytes) -> DocxDocument:
         raise ExtractError(f"{path.name} is corrupt or not a Word document", "re-save it in Word") from exc
 
 
-def _docx_blocks(document: DocxDocument) -> Iterator[tuple[str, bool]]:
-    """(text, is_heading) for each body paragraph and table row, in document order."""
-    from docx.text.paragraph import Paragraph
-
-    for block in document.iter_inner_content():
-        if isinstance(block, Paragraph):
-            yield _paragraph_text(block)
-        else:
-            yield from ((_row_text(row), False) for row in block.rows)
-
-
-def _paragraph_text(paragraph: Paragraph) -> tuple[str, bool]:
-    text = " ".join(paragraph.text.split())
+def _docx_heading(paragraph: Paragraph) -> int:
+    """A "Heading N" paragraph's level N, else 0."""
     style = paragraph.style.name if paragraph.style is not None else ""
     level = _HEADING_STYLE.match(style or "")
-    if level and text:
-        return f"{'#' * max(1, int(level.group(1)))} {text}", True
-    return text, False
+    return max(1, int(level.group(1))) if level and paragraph.text.strip() else 0
 
 
-def _row_text(row: _Row) -> str:
+def _docx_list_depth(paragraph: Paragraph) -> int | None:
+    """A numbered or bulleted paragraph's level (0 at the top), by its own numbering or its style's (a
+    "List Bullet" style numbers its paragraphs); None for any other paragraph."""
+    style = paragraph.style
+    for properties in (paragraph._p.pPr, *_style_chain(style)):
+        numbering = properties.numPr if properties is not None else None
+        if numbering is not None:
+            if numbering.numId is not None and numbering.numId.val == 0:
+                return None  # numbering taken off
+            return numbering.ilvl.val if numbering.ilvl is not None else 0
+    return None
+
+
+def _style_chain(style: Any) -> Iterator[Any]:
+    """The paragraph properties of a style and of each style it is based on."""
+    for _ in range(16):  # never a loop
+        if style is None:
+            return
+        yield style.element.pPr
+        style = style.base_style
+
+
+def _fixed_pitch_fonts(data: bytes) -> frozenset[str]:
+    """The fonts the document's font table declares fixed-pitch (Courier New, Consolas, as Word writes)."""
+    from xml.etree import ElementTree
+
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            table = ElementTree.fromstring(archive.read("word/fontTable.xml"))
+    except (KeyError, zipfile.BadZipFile, ElementTree.ParseError):
+        return frozenset()
+    return frozenset(
+        font.get(f"{w}name", "")
+        for font in table.iter(f"{w}font")
+        if (pitch := font.find(f"{w}pitch")) is not None and pitch.get(f"{w}val") == "fixed"
+    )
+
+
+def _docx_fixed(paragraph: Paragraph, fixed: frozenset[str]) -> bool:
+    """Whether a paragraph is set in a fixed-pitch font: each of its runs with text, by the run's own
+    font, its character style's or the paragraph style's."""
+    runs = [run for run in paragraph.runs if run.text.strip()]
+    if not runs:
+        return False
+    style = paragraph.style
+    chain = []
+    for _ in range(16):
+        if style is None:
+            break
+        chain.append(style.font.name)
+        style = style.base_style
+    styled = next((name for name in chain if name), None)
+    return all((run.font.name or (run.style.font.name if run.style is not None else None) or styled) in fixed
+               for run in runs)  # fmt: skip
+
+
+def _row_cells(row: _Row) -> list[str]:
     cells = row.cells  # a horizontally merged cell appears once per grid column it spans
-    unique = [cell for index, cell in enumerate(cells) if index == 0 or cell is not cells[index - 1]]
-    texts = (" ".join(cell.text.split()) for cell in unique)
-    return " | ".join(text for text in texts if text)
+    return [cell.text for index, cell in enumerate(cells) if index == 0 or cell is not cells[index - 1]]
 
 
 # ---------------------------------------------------------------------------------------------- json

@@ -156,7 +156,7 @@ def _core_title(archive: _Archive) -> str:
     return " ".join((found.text or "").split()) if found is not None else ""
 
 
-class _Writer:
+class Writer:
     """A document's lines as they are read: each with its line number (the next one of its page) and page;
     a title as a Markdown heading, a list's items as Markdown's ("- item", nested by two spaces), a
     blank line after each block and list, and lines set in a fixed-pitch font (a program's text) one
@@ -256,7 +256,7 @@ class PptxExtractor:
         archive = _Archive(path, data)
         deck = archive.required("ppt/presentation.xml")
         targets = archive.targets("ppt/presentation.xml")
-        writer = _Writer()
+        writer = Writer()
         first_title = ""
         listed = deck.find(f"{_P}sldIdLst")
         for number, slide_id in enumerate(listed if listed is not None else [], 1):
@@ -288,7 +288,7 @@ def _placeholder(shape: ET.Element) -> str | None:
     return None
 
 
-def _pptx_shapes(tree: ET.Element, writer: _Writer) -> str:
+def _pptx_shapes(tree: ET.Element, writer: Writer) -> str:
     """Write a shape tree's text; the slide's title, where a title placeholder holds one."""
     title = ""
     for shape in tree:
@@ -340,7 +340,7 @@ def _bulleted(properties: ET.Element | None, by_default: bool) -> bool:
     return by_default
 
 
-def _pptx_notes(notes: ET.Element | None, writer: _Writer) -> None:
+def _pptx_notes(notes: ET.Element | None, writer: Writer) -> None:
     """The speaker notes' text (the notes page's body placeholder), under a heading of its own."""
     if notes is None:
         return
@@ -582,7 +582,7 @@ class OdfExtractor:
         meta = archive.xml("meta.xml")
         found = next(meta.iter(f"{_DC}title"), None) if meta is not None else None
         title = " ".join((found.text or "").split()) if found is not None else ""
-        writer = _Writer()
+        writer = Writer()
         part = next(iter(body), None) if body is not None else None
         if part is None:
             return writer.document(title)
@@ -609,7 +609,7 @@ _ODF_CONTAINERS = frozenset(f"{_TEXT}{name}" for name in ("list-item", "list-hea
 
 
 def _odf_blocks(
-    parent: ET.Element, writer: _Writer, fixed: frozenset[str] = frozenset(), depth: int = -1
+    parent: ET.Element, writer: Writer, fixed: frozenset[str] = frozenset(), depth: int = -1
 ) -> None:
     """An OpenDocument text's paragraphs, headings, list items and tables, in order; a paragraph of a
     `fixed` (fixed-pitch) style is a program's line, one in a list (`depth` 0 and more) an item."""
@@ -718,7 +718,7 @@ def _ods_rows(table: ET.Element) -> Iterator[tuple[int, list[str]]]:
         number += repeats
 
 
-def _odp_page(page: ET.Element, writer: _Writer) -> str:
+def _odp_page(page: ET.Element, writer: Writer) -> str:
     """A presentation page's frames in order (its title first where it has one); the title."""
     title = ""
     notes: ET.Element | None = None
@@ -739,7 +739,7 @@ def _odp_page(page: ET.Element, writer: _Writer) -> str:
 _ODP_FURNITURE = frozenset({"page-number", "footer", "header", "date-time", "page"})
 
 
-def _odp_frames(node: ET.Element, writer: _Writer) -> str:
+def _odp_frames(node: ET.Element, writer: Writer) -> str:
     title = ""
     if node.tag == f"{_DRAW}g":
         for child in node:
