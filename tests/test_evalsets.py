@@ -40,3 +40,36 @@ def _texts(path: Path) -> list[str]:
     for line in extract(path, path.read_bytes()).lines:
         pages.setdefault(line.page or 0, []).append(line.text)
     return ["\n".join(lines) for lines in pages.values()]
+
+
+def test_a_set_converted_to_another_format_names_its_gold_files_anew(
+    tmp_path: Path,
+) -> None:
+    """evalsets/formats.py: the Markdown files become (here) OpenDocument files under their own names, the
+    rest is copied, and each gold source names the converted file, so the converted set loads and its
+    gold files read back with the text they had."""
+    import json
+    import shutil
+    import sys
+
+    if shutil.which("pandoc") is None:
+        pytest.skip("pandoc is not installed (Debian: apt-get install pandoc)")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "evalsets"))
+    from formats import convert
+
+    source = tmp_path / "set"
+    (source / "docs" / "guide").mkdir(parents=True)
+    (source / "docs" / "guide" / "ferry.md").write_text("# Ferry\n\nThe ferry leaves at seven.\n")
+    (source / "docs" / "notes.txt").write_text("The pier is closed on Mondays.\n")
+    records = [
+        {"id": f"q{n}", "question": f"When does the ferry leave? ({n})", "gold_sources": ["guide/ferry.md"]}
+        for n in range(3)
+    ] + [{"id": "u1", "question": "Who built the pier?", "category": "unanswerable", "gold_sources": []}]
+    (source / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "odt"
+    assert convert(source, "odt", out) == {"guide/ferry.md": "guide/ferry.odt"}
+    assert (out / "docs" / "notes.txt").read_text() == "The pier is closed on Mondays.\n"
+    data = load(out, tmp_path / "work")
+    assert [sorted(q.relevant) for q in data.queries if q.answerable] == [["guide/ferry.odt"]] * 3
+    ferry = extract(out / "docs" / "guide" / "ferry.odt", (out / "docs" / "guide" / "ferry.odt").read_bytes())
+    assert [line.text for line in ferry.lines if line.text] == ["# Ferry", "The ferry leaves at seven."]
