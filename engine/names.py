@@ -20,6 +20,8 @@ import os
 import re
 from pathlib import PurePath
 
+from engine.ingest.office import BOOK_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
+
 ESCAPE = "\U0010ff7f"  # a private-use code point; a name that holds it is stored with it doubled
 _BYTE_BASE = 0x10FF00  # ESCAPE + chr(_BYTE_BASE + byte) stands for the surrogate of that byte
 _TO_STORE = re.compile("[\udc80-\udcff\U0010ff7f]")
@@ -72,9 +74,9 @@ def lines(start: int, end: int) -> str:
 # What a document's `Line.page` counts where it is no page: a deck's slides, a workbook's sheets, the
 # chapters (the reading order's files) of an e-book (engine/ingest/office.py)
 _PAGE_WORDS = {
-    **dict.fromkeys((".pptx", ".odp"), "slide"),
-    **dict.fromkeys((".xlsx", ".ods"), "sheet"),
-    ".epub": "chapter",
+    **dict.fromkeys(SLIDE_SUFFIXES, "slide"),
+    **dict.fromkeys(SHEET_SUFFIXES, "sheet"),
+    **dict.fromkeys(BOOK_SUFFIXES, "chapter"),
 }
 
 

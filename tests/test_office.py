@@ -469,3 +469,23 @@ def test_the_preview_marks_a_decks_slides_not_pages(tmp_path: Path) -> None:
     make_deck(path)
     shown = load_source(str(path)).text.splitlines()
     assert shown[0] == "──── slide 1 ────" and "──── slide 3 ────" in shown
+
+
+def test_a_slide_show_and_macro_enabled_files_read_as_their_plain_kinds(tmp_path: Path) -> None:
+    """.ppsx (a slide show) and .pptm/.xlsm (macros beside the content) hold the same parts."""
+    import openpyxl
+
+    deck = tmp_path / "review.pptx"
+    make_deck(deck)
+    book = openpyxl.Workbook()
+    book.active.append(["Item", "Amount"])
+    book.active.append(["Rent", 1200])
+    book.save(str(tmp_path / "budget.xlsx"))
+    for plain, other in (
+        ("review.pptx", "review.ppsx"),
+        ("review.pptx", "review.pptm"),
+        ("budget.xlsx", "budget.xlsm"),
+    ):
+        (tmp_path / other).write_bytes((tmp_path / plain).read_bytes())
+        assert texts(read(tmp_path / other)) == texts(read(tmp_path / plain)) != []
+        assert (tmp_path / other).suffix in DOCUMENT_SUFFIXES

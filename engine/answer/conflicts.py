@@ -103,7 +103,7 @@ def name_ident(stem: str) -> tuple[str, ...] | None:
 # that testing.md says differently.
 _PROSE = frozenset(
     ".md .markdown .mdx .txt .text .rst .rest .adoc .asciidoc .org .tex .html .htm .xhtml .pdf .docx .odt "
-    ".pptx .odp .epub "
+    ".pptx .pptm .ppsx .odp .epub "
     ".rtf".split()
 )
 

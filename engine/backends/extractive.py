@@ -82,7 +82,7 @@ _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 _TITLED = frozenset(
     ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
-    + ".pptx .odp .epub".split()  # slides' and e-books' titles (engine/ingest/office.py)
+    + ".pptx .pptm .ppsx .odp .epub".split()  # slides' and e-books' titles (engine/ingest/office.py)
 )
 
 

@@ -32,8 +32,10 @@ from engine.events import Document, Line
 from engine.ingest import pdfpages, sandbox
 from engine.ingest.latex import LATEX_READER, latex_lines
 from engine.ingest.office import (
+    EXCEL_SUFFIXES,
     OFFICE_READER,
     OFFICE_SUFFIXES,
+    POWERPOINT_SUFFIXES,
     EpubExtractor,
     OdfExtractor,
     PptxExtractor,
@@ -1190,8 +1192,8 @@ def _register_builtins() -> None:
     register((".pdf",), PdfExtractor())
     register(image_suffixes(), ImageExtractor())  # its pixels are read by OCR (engine/ingest/ocr_phase.py)
     register((".docx",), DocxExtractor())
-    register((".pptx",), PptxExtractor())
-    register((".xlsx",), XlsxExtractor())
+    register(POWERPOINT_SUFFIXES, PptxExtractor())
+    register(EXCEL_SUFFIXES, XlsxExtractor())
     register((".odt", ".ods", ".odp"), OdfExtractor())
     register((".epub",), EpubExtractor())
     register((".json",), JsonExtractor())

@@ -33,8 +33,10 @@ from engine.errors import ExtractError
 from engine.events import Document, Line
 
 OFFICE_READER = "office-1"  # a change to what these readers read gets a new name (extract.readers)
-SLIDE_SUFFIXES = (".pptx", ".odp")
-SHEET_SUFFIXES = (".xlsx", ".ods")
+POWERPOINT_SUFFIXES = (".pptx", ".pptm", ".ppsx")  # a deck, one with macros, a slide show
+EXCEL_SUFFIXES = (".xlsx", ".xlsm")  # a workbook, one with macros
+SLIDE_SUFFIXES = (*POWERPOINT_SUFFIXES, ".odp")
+SHEET_SUFFIXES = (*EXCEL_SUFFIXES, ".ods")
 BOOK_SUFFIXES = (".epub",)
 OFFICE_SUFFIXES = (*SLIDE_SUFFIXES, *SHEET_SUFFIXES, ".odt", *BOOK_SUFFIXES)
 
@@ -57,14 +59,18 @@ _OPF = "{http://www.idpf.org/2007/opf}"
 _CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
 
 _NAMES = {
-    ".pptx": "PowerPoint presentation",
-    ".xlsx": "Excel workbook",
+    **dict.fromkeys(POWERPOINT_SUFFIXES, "PowerPoint presentation"),
+    **dict.fromkeys(EXCEL_SUFFIXES, "Excel workbook"),
     ".odt": "OpenDocument text",
     ".ods": "OpenDocument spreadsheet",
     ".odp": "OpenDocument presentation",
     ".epub": "EPUB book",
 }
-_SAVE_AS = {".pptx": "PowerPoint", ".xlsx": "Excel", ".epub": "its e-book program"}
+_SAVE_AS = {
+    **dict.fromkeys(POWERPOINT_SUFFIXES, "PowerPoint"),
+    **dict.fromkeys(EXCEL_SUFFIXES, "Excel"),
+    ".epub": "its e-book program",
+}
 
 
 # ------------------------------------------------------------------------------------------- archive
@@ -80,7 +86,8 @@ class _Archive:
         suffix = path.suffix.lower()
         what = _NAMES.get(suffix, "document")
         if data.startswith(_OLE_MAGIC):
-            legacy = {".pptx": " or a legacy .ppt file", ".xlsx": " or a legacy .xls file"}.get(suffix, "")
+            legacy = {**dict.fromkeys(POWERPOINT_SUFFIXES, " or a legacy .ppt file"),
+                      **dict.fromkeys(EXCEL_SUFFIXES, " or a legacy .xls file")}.get(suffix, "")  # fmt: skip
             raise ExtractError(
                 f"{path.name} is encrypted{legacy}",
                 f"save an unprotected copy as {suffix} to index it",
