@@ -2940,3 +2940,18 @@ def test_a_notebooks_printed_lines_are_quoted_one_by_one_and_ranked_with_the_cod
     assert printed_by(two, two.index("AIC")) == "fit()" and printed_by(two, two.index("warning")) == "fit()"
     alone = "We fit it:\n```output\nAIC 2619.4\n```\n"
     assert printed_by(alone, alone.index("AIC")) == ""
+
+
+def test_a_tables_row_is_quoted_alone_not_the_table_around_it(engine: Engine, tmp_path: Path) -> None:
+    """A CSV file's (and a workbook sheet's) rows hold no full stop: read as prose, the sentence splitter
+    took every row of a passage for one sentence, and "When is the rent due?" quoted the whole table. Each
+    row is a record of its own; the header row names columns and is never quoted."""
+    root = tmp_path / "kb"
+    write(root, "money/budget.csv", "Item,Amount,Due\nRent,1200,2026-01-31\nTravel,350.5,2026-02-14\n")
+    index_with_notes(engine, root)
+    answer = engine.ask("When is the rent due and how much is it?", "extractive")
+    assert not answer.refused, answer.reason
+    assert answer.text.startswith("Item=Rent; Amount=1200; Due=2026-01-31")
+    assert "Travel" not in answer.text and "Item; Amount" not in answer.text
+    first = answer.sentences[0].citations[0]
+    assert (Path(first.path).name, first.start_line, first.end_line) == ("budget.csv", 2, 2)

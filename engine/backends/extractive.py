@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
-from engine.ingest.extract import extractor_for, is_source
+from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
 from engine.names import about_tests, is_test
 from engine.text import (
     ANAPHORA,
@@ -522,7 +522,8 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     out: list[Candidate] = []
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
-        spans = printed_apart(hit.text, split_sentences(hit.text))
+        rows = suffix(hit) in TABLE_SUFFIXES
+        spans = records(hit.text) if rows else printed_apart(hit.text, split_sentences(hit.text))
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
             if paged and hit.heading and (start := past_titles(hit, start, end)) >= end:
@@ -607,6 +608,20 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
 # A notebook cell's saved output, as the extractor fences it: "```output" ... "```" (a longer fence where
 # the output prints backticks)
 _OUTPUT_BLOCK = re.compile(r"^(`{3,})output[ \t]*\n(.*?)(?:^\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def records(text: str) -> list[tuple[int, int]]:
+    """A table's passage read row by row: each row ("Item=Rent; Amount=1200") a sentence of its own,
+    whole; the header (the column names, no value) names what the rows hold and answers nothing, so it
+    is not quoted, as a title is not. A row's cells hold no full stop, so the sentence splitter read a
+    table's rows as one sentence: asked when the rent is due, the answer quoted every row."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for line in text.split("\n"):
+        if "=" in line and line.strip():
+            spans.append((at + len(line) - len(line.lstrip()), at + len(line.rstrip())))
+        at += len(line) + 1
+    return spans
 
 
 def printed_apart(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -36,6 +36,7 @@ from engine.ingest.office import (
     OFFICE_READER,
     OFFICE_SUFFIXES,
     POWERPOINT_SUFFIXES,
+    SHEET_SUFFIXES,
     EpubExtractor,
     OdfExtractor,
     PptxExtractor,
@@ -962,6 +963,9 @@ class JsonExtractor:
 
 
 # ----------------------------------------------------------------------------------------------- csv
+
+# Read as tables, a row a line ("name=value; ..."): CSV and TSV files, and the sheets of a workbook
+TABLE_SUFFIXES = frozenset({".csv", ".tsv", ".tab", *SHEET_SUFFIXES})
 
 _CSV_DELIMITERS = ",;\t|"
 
