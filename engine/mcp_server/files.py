@@ -147,7 +147,9 @@ def select_lines(lines: Sequence[Line], start: int | None, end: int | None, page
     if any(line.page is not None for line in lines):
         if page is None and ranged:
             raise CiteError(
-                "Line numbers in a PDF count within a page.", "give page together with start_line"
+                "Line numbers in a PDF count within a page (a deck's within a slide, a workbook's within a "
+                "sheet).",
+                "give page together with start_line",
             )
         if page is None:
             return list(lines)
@@ -156,7 +158,9 @@ def select_lines(lines: Sequence[Line], start: int | None, end: int | None, page
         if not lines:
             raise CiteError(f"There is no page {page} with text.", f"the document has {pages} pages")
     elif page is not None:
-        raise CiteError("page applies to PDFs only.", "leave page out for this file")
+        raise CiteError(
+            "page applies to PDFs, slide decks, workbooks and e-books only.", "leave page out for this file"
+        )
     if not lines or not ranged:
         return list(lines)
     lo, hi = start or 1, end or lines[-1].line

@@ -25,7 +25,10 @@ class SearchHit(_Out):
     path: str = Field(description="Absolute path; pass it to fetch_doc or check_staleness.")
     start_line: int
     end_line: int
-    page: int | None = Field(description="PDF page (line numbers then count within the page).")
+    page: int | None = Field(
+        description="PDF page, or a deck's slide, a workbook's sheet, an e-book's chapter (line numbers then "
+        "count within it)."
+    )
     heading: str = Field(description='Markdown heading path ("Setup > Install") or code symbol.')
     snippet: str = Field(description="The best matching passage, query terms in **bold**.")
     text: str = Field(description="The whole chunk.")
