@@ -8,7 +8,7 @@ citation's line numbers mean the same thing wherever they are shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -35,25 +35,34 @@ class DocumentLines:
     format: DocFormat
     lines: tuple[Line, ...]
     truncated: bool = False  # only the first max_bytes of the file were read
+    page_names: tuple[str, ...] = ()  # what each page is called, page 1 first (a workbook's sheets)
 
 
 def document_lines(path: Path, data: bytes) -> tuple[DocFormat, list[Line]]:
     """The lines citations point at: a PDF, a DOCX or a notebook as extracted (each line with the line or
     page of the file it was read from), anything else as the file's own lines."""
+    read = _document(path, data)
+    return read.format, list(read.lines)
+
+
+def _document(path: Path, data: bytes) -> DocumentLines:
     suffix = path.suffix.lower()
     if suffix in EXTRACTED:
-        return EXTRACTED[suffix], list(extract(path, data).lines)
-    return "text", [Line(text, n) for n, text in enumerate(split_lines(decode_text(data)), 1)]
+        doc = extract(path, data)
+        return DocumentLines(str(path), EXTRACTED[suffix], doc.lines, page_names=doc.page_names)
+    return DocumentLines(
+        str(path), "text", tuple(Line(text, n) for n, text in enumerate(split_lines(decode_text(data)), 1))
+    )
 
 
 def read_document(path: str | Path, max_bytes: int | None = None) -> DocumentLines:
-    """Read and split a file; with `max_bytes`, a text file is cut there and marked truncated (an extracted
-    format is handed to its extractor as read). OSError and ExtractError reach the caller."""
+    """Read and split a file; with `max_bytes`, a text file is cut there and marked truncated. An extracted
+    format is read whole: cut, a zipped document or a PDF would read as corrupt (a slide deck with its
+    pictures passes 4 MB easily), and its extractor bounds what it inflates and parses. OSError and
+    ExtractError reach the caller."""
     file = Path(path)
+    cap = None if file.suffix.lower() in EXTRACTED else max_bytes
     with file.open("rb") as fh:
-        data = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
-    truncated = max_bytes is not None and len(data) > max_bytes
-    if file.suffix.lower() not in EXTRACTED and max_bytes is not None:
-        data = data[:max_bytes]
-    fmt, lines = document_lines(file, data)
-    return DocumentLines(str(file), fmt, tuple(lines), truncated)
+        data = fh.read() if cap is None else fh.read(cap + 1)
+    truncated = cap is not None and len(data) > cap
+    return replace(_document(file, data[:cap] if truncated else data), truncated=truncated)

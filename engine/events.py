@@ -29,6 +29,7 @@ class Document:
     lines: tuple[Line, ...]
     kind: str = "text"
     title: str = ""
+    page_names: tuple[str, ...] = ()  # what a page is called, page 1 first: a workbook's sheets' names
 
 
 def encode_lines(numbers: Sequence[int]) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import Engine, page_label
-from engine.documents import document_lines
+from engine.documents import DocumentLines, document_lines, read_document
 from engine.errors import ExtractError
 from engine.events import Document
 from engine.ingest.extract import extract, readers
@@ -489,3 +489,69 @@ def test_a_slide_show_and_macro_enabled_files_read_as_their_plain_kinds(tmp_path
         (tmp_path / other).write_bytes((tmp_path / plain).read_bytes())
         assert texts(read(tmp_path / other)) == texts(read(tmp_path / plain)) != []
         assert (tmp_path / other).suffix in DOCUMENT_SUFFIXES
+
+
+def make_budget(path: Path) -> None:
+    """A workbook of one sheet a year, whose rows look alike but for their figures."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for n, (year, rent, travel) in enumerate((("2024", 1100, 300), ("2025", 1250, 420))):
+        sheet = book.active if n == 0 else book.create_sheet()
+        sheet.title = year
+        for row in (["Item", "Amount"], ["Rent", rent], ["Travel", travel]):
+            sheet.append(row)
+    book.save(str(path))
+
+
+def test_a_sheets_name_is_its_rows_heading_and_the_previews_mark(tmp_path: Path) -> None:
+    from engine.ingest.chunker import chunk
+
+    path = tmp_path / "budget.xlsx"
+    make_budget(path)
+    doc = read(path)
+    assert doc.page_names == ("2024", "2025")
+    assert [(made.page, made.heading) for made in chunk(doc)] == [(1, "2024"), (2, "2025")]
+    assert engine_document(path).page_names == ("2024", "2025")
+    pytest.importorskip("PySide6")
+    from desktop.widgets.preview import load_source
+
+    assert "──── sheet 2 · 2025 ────" in load_source(str(path)).text.splitlines()
+
+
+def engine_document(path: Path) -> DocumentLines:
+    """The document as the preview reads it, at most 4 MB of a text file."""
+    return read_document(path, 4 * 1024 * 1024)
+
+
+def test_a_question_naming_a_sheet_is_answered_from_that_sheets_row(engine: Engine, tmp_path: Path) -> None:
+    """Two sheets' "Rent" rows read alike; the sheet's name (its rows' heading) tells them apart."""
+    root = tmp_path / "kb"
+    root.mkdir()
+    make_budget(root / "budget.xlsx")
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
+        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    for question, page, said in (
+        ("What was the rent in 2025?", 2, "Item=Rent; Amount=1250"),
+        ("How much did travel cost in 2024?", 1, "Item=Travel; Amount=300"),
+    ):
+        answer = engine.ask(question, "extractive")
+        assert not answer.refused, answer.reason
+        cited = answer.sentences[0].citations[0]
+        assert (cited.page, answer.text.split(" [")[0]) == (page, said), question
+
+
+def test_a_deck_larger_than_the_previews_cap_is_read_whole_not_cut(tmp_path: Path) -> None:
+    """The preview reads at most 4 MB of a text file; a zipped document cut there reads as corrupt (a
+    deck's pictures pass 4 MB easily), so an extracted format is read whole."""
+    import os
+
+    path = tmp_path / "review.pptx"
+    make_deck(path)
+    with zipfile.ZipFile(path, "a", zipfile.ZIP_STORED) as deck:
+        deck.writestr("ppt/media/photo.bin", os.urandom(5 * 1024 * 1024))  # incompressible, as a photo is
+    read_back = engine_document(path)
+    assert not read_back.truncated
+    assert "- Revenue grew 12% to 4.1 million euros" in [line.text for line in read_back.lines]

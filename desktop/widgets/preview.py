@@ -95,7 +95,8 @@ def _extracted(doc: DocumentLines, suffix: str) -> LoadedSource:
     for line in doc.lines:
         if line.page is not None and line.page != page:
             page = line.page
-            shown.append(f"──── {page_label(doc.path, page)} ────")
+            named = doc.page_names[page - 1] if 0 < page <= len(doc.page_names) else ""
+            shown.append(f"──── {page_label(doc.path, page)}{f' · {named}' if named else ''} ────")
         if line.text.strip() or (line.page, line.line) not in index:  # a blank line set after a paragraph
             index[(line.page, line.line)] = len(shown)  # shares its number: the number names the paragraph
         shown.append(line.text)

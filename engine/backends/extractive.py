@@ -83,6 +83,7 @@ _TITLED = frozenset(
     ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
     + ".pptx .pptm .ppsx .odp .epub".split()  # slides' and e-books' titles (engine/ingest/office.py)
+    + ".xlsx .xlsm .ods".split()  # a sheet's name, its rows' heading
 )
 
 

@@ -84,6 +84,9 @@ def chunk(
         page = _Page.of(list(group), budget)
         pdf = doc.kind == "pdf"
         sections = _titled_sections(page, titles) if pdf else _sections(doc.kind, page, budget)
+        named = _page_name(doc, page)
+        if named:  # a workbook's sheet: its rows sit under its name, as a section's under its title
+            sections = [replace(section, path=(named, *section.path)) for section in sections]
         opened = _open_fences(page.lines, budget) if doc.kind == "markdown" else {}
         for section in _merge(sections, page, budget, join=not pdf):
             for lo, hi in _pack(page, section, budget, opened):
@@ -227,6 +230,11 @@ def _open_fences(lines: Sequence[Line], budget: _Budget) -> dict[int, int]:
             same = marker.group(1)[0] == fence.group(1)[0] and len(marker.group(1)) >= len(fence.group(1))
             opener = None if same else opener
     return out
+
+
+def _page_name(doc: Document, page: _Page) -> str:
+    number = page.lines[0].page if page.lines else None
+    return doc.page_names[number - 1] if number and 0 < number <= len(doc.page_names) else ""
 
 
 def _sections(kind: str, page: _Page, budget: _Budget) -> list[_Section]:

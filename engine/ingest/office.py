@@ -392,14 +392,16 @@ class XlsxExtractor:
         strings = _shared_strings(archive.xml("xl/sharedStrings.xml"))
         styles = _Styles(archive.xml("xl/styles.xml"), _date1904(book))
         lines: list[Line] = []
-        sheets = book.find(f"{_S}sheets")
-        for number, sheet in enumerate(sheets if sheets is not None else [], 1):
+        found = book.find(f"{_S}sheets")
+        sheets = list(found if found is not None else [])
+        for number, sheet in enumerate(sheets, 1):
             part = targets.get(sheet.get(f"{_R}id", ""), "")
             if part not in archive.names:
                 continue
             rows = _xlsx_rows(archive, part, strings, styles)
             lines.extend(Line(text, row, number) for row, text in described(rows))
-        return Document(tuple(lines), kind="table", title=_core_title(archive))
+        names = tuple(" ".join(sheet.get("name", "").split()) for sheet in sheets)
+        return Document(tuple(lines), kind="table", title=_core_title(archive), page_names=names)
 
 
 def described(rows: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, str]]:
@@ -594,12 +596,14 @@ class OdfExtractor:
         if part is None:
             return writer.document(title)
         if part.tag == f"{_OFFICE}spreadsheet":
+            tables = list(part.iter(f"{_TABLE}table"))
             lines = [
                 Line(text, row, number)
-                for number, table in enumerate(part.iter(f"{_TABLE}table"), 1)
+                for number, table in enumerate(tables, 1)
                 for row, text in described(_ods_rows(table))
             ]
-            return Document(tuple(lines), kind="table", title=title)
+            names = tuple(" ".join(table.get(f"{_TABLE}name", "").split()) for table in tables)
+            return Document(tuple(lines), kind="table", title=title, page_names=names)
         if part.tag == f"{_OFFICE}presentation":
             titles = []
             for number, page in enumerate(part.iter(f"{_DRAW}page"), 1):
