@@ -555,3 +555,181 @@ def test_a_deck_larger_than_the_previews_cap_is_read_whole_not_cut(tmp_path: Pat
     read_back = engine_document(path)
     assert not read_back.truncated
     assert "- Revenue grew 12% to 4.1 million euros" in [line.text for line in read_back.lines]
+
+
+# ------------------------------------------------------------- bounds and the text a reader must not lose
+
+
+def test_a_run_of_a_hundred_million_spaces_is_a_few_spaces_not_gigabytes(tmp_path: Path) -> None:
+    from odf.opendocument import OpenDocumentText
+    from odf.text import P, S
+
+    doc = OpenDocumentText()
+    paragraph = P(text="Before")
+    for _ in range(30):
+        paragraph.addElement(S(c=100_000_000))
+    paragraph.addText("after.")
+    doc.text.addElement(paragraph)
+    path = tmp_path / "spaces.odt"
+    doc.save(str(path))
+    assert texts(read(path)) == [(None, 1, "Before after.")]
+
+
+def test_one_text_repeated_into_gigabytes_is_refused_and_a_part_listed_twice_read_once(
+    tmp_path: Path,
+) -> None:
+    """A 100 KB shared string in a thousand cells of a few rows reads to hundreds of megabytes: refused
+    as a bomb. A slide listed twice in the deck's slide list is read once."""
+    import xlsxwriter
+
+    path = tmp_path / "bomb.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    book.add_worksheet().write_string(0, 0, "okapi " * 5_000)  # 30 KB, stored once among the shared strings
+    book.close()
+    with zipfile.ZipFile(path) as original:
+        parts = {name: original.read(name) for name in original.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    cell = sheet[sheet.index("<c ") : sheet.index("</c>") + len("</c>")]
+    rows = (
+        "".join(
+            f'<row r="{r}">'
+            + "".join(cell.replace('r="A1"', f'r="{chr(65 + c)}{r}"') for c in range(26))
+            + "</row>"
+            for r in range(1, 21)
+        )
+        * 3
+    )  # 1,560 cells naming it, 26 a row: 47 million characters from 60 KB of XML
+    start, end = sheet.index("<sheetData>"), sheet.index("</sheetData>")
+    parts["xl/worksheets/sheet1.xml"] = (sheet[: start + len("<sheetData>")] + rows + sheet[end:]).encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as rebuilt:
+        for name, data in parts.items():
+            rebuilt.writestr(name, data)
+    with pytest.raises(ExtractError, match="possible bomb"):
+        read(path)
+
+    deck = tmp_path / "twice.pptx"
+    make_deck(deck)
+    with zipfile.ZipFile(deck) as original:
+        parts = {name: original.read(name) for name in original.namelist()}
+    listing = parts["ppt/presentation.xml"].decode()
+    first = listing[listing.index("<p:sldId ") : listing.index("/>", listing.index("<p:sldId ")) + 2]
+    parts["ppt/presentation.xml"] = listing.replace(first, first * 200).encode()
+    with zipfile.ZipFile(deck, "w", zipfile.ZIP_DEFLATED) as rebuilt:
+        for name, data in parts.items():
+            rebuilt.writestr(name, data)
+    assert sum(text == "# Quarterly review" for _, _, text in texts(read(deck))) == 1
+
+
+def test_a_part_named_as_no_xml_still_counts_against_the_inflation_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chapter named "ch1.htm" (or a slide "slide3.dat") is no .xml by name: the zip check before the
+    read does not weigh it, so each part a reader opens is counted as it is read."""
+    import engine.ingest.extract as extract_module
+
+    path = tmp_path / "book.epub"
+    make_epub(path, ["<p>" + "The ferry leaves at seven. " * 200 + "</p>"] * 3)
+    with zipfile.ZipFile(path) as original:
+        parts = {
+            name.replace(".xhtml", ".htm"): data
+            for name, data in ((n, original.read(n)) for n in original.namelist())
+        }
+    parts["OEBPS/content.opf"] = parts["OEBPS/content.opf"].replace(b".xhtml", b".htm")
+    with zipfile.ZipFile(path, "w") as rebuilt:
+        for name, data in parts.items():
+            rebuilt.writestr(name, data)
+    assert len(texts(extract_module.extract_here(path, path.read_bytes()))) == 3
+    monkeypatch.setattr(extract_module, "ZIP_MAX_XML_BYTES", 12_000)
+    with pytest.raises(ExtractError, match="possible zip bomb"):
+        extract_module.extract_here(path, path.read_bytes())
+
+
+def test_a_word_files_insertions_content_controls_and_merged_cells_read_as_word_shows_them(
+    tmp_path: Path,
+) -> None:
+    import docx
+    from docx.oxml import parse_xml
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    document = docx.Document()
+    body = document.element.body
+    for xml in (
+        f'<w:p {w}><w:r><w:t xml:space="preserve">Kept </w:t></w:r><w:ins w:id="1" w:author="A">'
+        '<w:r><w:t xml:space="preserve">inserted </w:t></w:r></w:ins><w:del w:id="2" w:author="A"><w:r>'
+        "<w:delText>deleted </w:delText></w:r></w:del><w:r><w:t>tail.</w:t></w:r></w:p>",
+        f"<w:sdt {w}><w:sdtContent><w:p><w:r><w:t>Text in a content control.</w:t></w:r></w:p>"
+        "</w:sdtContent></w:sdt>",
+        f'<w:tbl {w}><w:tr><w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr><w:p><w:r><w:t>Tall</w:t></w:r>'
+        "</w:p></w:tc><w:tc><w:p><w:r><w:t>one</w:t></w:r></w:p></w:tc></w:tr><w:tr><w:tc><w:tcPr><w:vMerge/>"
+        "</w:tcPr><w:p/></w:tc><w:tc><w:p><w:r><w:t>two</w:t></w:r></w:p></w:tc></w:tr></w:tbl>",
+    ):
+        body.insert(len(body) - 1, parse_xml(xml))
+    path = tmp_path / "tracked.docx"
+    document.save(str(path))
+    assert [text for _, _, text in texts(read(path))] == [
+        "Kept inserted tail.",
+        "Text in a content control.",
+        "| Tall | one |",
+        "|  | two |",  # the merge's covered cell: empty, not "Tall" again
+    ]
+
+
+def test_a_sheets_comment_covered_cells_and_sub_tables_stay_out_of_its_rows(tmp_path: Path) -> None:
+    from odf.office import Annotation
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import CoveredTableCell, Table, TableCell, TableRow
+    from odf.text import P
+
+    book = OpenDocumentSpreadsheet()
+    table = Table(name="Tea")
+    header = TableRow()
+    for name in ("Name", "Price"):
+        cell = TableCell()
+        cell.addElement(P(text=name))
+        header.addElement(cell)
+    table.addElement(header)
+    row = TableRow()
+    named = TableCell()
+    note = Annotation()
+    note.addElement(P(text="Reviewer: check this"))
+    named.addElement(note)
+    named.addElement(P(text="Sencha"))
+    row.addElement(named)
+    hidden = CoveredTableCell()
+    hidden.addElement(P(text="hidden under a merge"))
+    row.addElement(hidden)
+    table.addElement(row)
+    book.spreadsheet.addElement(table)
+    path = tmp_path / "tea.ods"
+    book.save(str(path))
+    doc = read(path)
+    assert texts(doc) == [(1, 1, "Name; Price"), (1, 2, "Name=Sencha")]
+    assert doc.page_names == ("Tea",)
+
+
+def test_a_slides_newer_shapes_are_read_and_merged_cells_not_twice(tmp_path: Path) -> None:
+    """A shape inside mc:AlternateContent (PowerPoint's newer shapes, an older program's copy beside them)
+    is read from its Choice; a table cell a merge covers is not."""
+    path = tmp_path / "deck.pptx"
+    make_deck(path)
+    with zipfile.ZipFile(path) as original:
+        parts = {name: original.read(name) for name in original.namelist()}
+    slide = parts["ppt/slides/slide3.xml"].decode()
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    box = slide[
+        slide.index("<p:sp>", slide.index("<p:grpSp>")) : slide.index("</p:sp>", slide.index("<p:grpSp>")) + 7
+    ]
+    newer = box.replace("Hiring paused", "Hiring resumes in May")
+    slide = slide.replace(
+        "</p:spTree>",
+        f'<mc:AlternateContent xmlns:mc="{mc}"><mc:Choice Requires="p14">{newer}</mc:Choice>'
+        "<mc:Fallback><p:pic/></mc:Fallback></mc:AlternateContent></p:spTree>",
+    )
+    covered = slide.rindex("<a:tc>", 0, slide.index("Sales"))
+    slide = slide[:covered] + '<a:tc hMerge="1">' + slide[covered + len("<a:tc>") :]
+    parts["ppt/slides/slide3.xml"] = slide.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as rebuilt:
+        for name, data in parts.items():
+            rebuilt.writestr(name, data)
+    third = [text for page, _, text in texts(read(path)) if page == 3]
+    assert "Hiring resumes in May" in third and "| 14 |" in third

@@ -523,8 +523,8 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     out: list[Candidate] = []
     # every passage the pipeline gives as evidence: the window lists each, so each may be quoted
     for n, hit in enumerate(evidence, start=1):
-        rows = suffix(hit) in TABLE_SUFFIXES
-        spans = records(hit.text) if rows else printed_apart(hit.text, split_sentences(hit.text))
+        spans = records(hit.text) if suffix(hit) in TABLE_SUFFIXES else []
+        spans = spans or printed_apart(hit.text, split_sentences(hit.text))  # (a row cut into pieces: prose)
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
             if paged and hit.heading and (start := past_titles(hit, start, end)) >= end:

@@ -19,9 +19,11 @@ expat, which refuses entity expansion bombs and never fetches an external entity
 from __future__ import annotations
 
 import io
+import logging
 import posixpath
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,6 +33,8 @@ from xml.etree import ElementTree as ET
 
 from engine.errors import ExtractError
 from engine.events import Document, Line
+
+log = logging.getLogger(__name__)
 
 OFFICE_READER = "office-1"  # a change to what these readers read gets a new name (extract.readers)
 POWERPOINT_SUFFIXES = (".pptx", ".pptm", ".ppsx")  # a deck, one with macros, a slide show
@@ -43,6 +47,11 @@ OFFICE_SUFFIXES = (*SLIDE_SUFFIXES, *SHEET_SUFFIXES, ".odt", *BOOK_SUFFIXES)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an encrypted Office file, or a legacy .ppt/.xls
 MAX_COLUMNS = 1000  # a row's cells read at most this far right (a stray value in column XFD ends there)
 MAX_REPEATS = 1000  # an OpenDocument row or cell written once for N alike, read at most this many times
+# What a document may read to, in characters: a few kilobytes of XML can say "this 100 KB string in each
+# of a thousand cells" or "a hundred million spaces"; such a file is refused, not read into gigabytes
+MAX_TEXT = 32_000_000
+MAX_SPACES = 1000  # an OpenDocument run of spaces (text:s c="N"), at most
+MAX_NESTING = 64  # groups in groups, lists in lists: deeper ones are not read (no document nests so deep)
 
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -101,12 +110,33 @@ class _Archive:
                 f"re-save it in {_SAVE_AS.get(suffix, 'the program that made it')}",
             ) from exc
         self.names = {info.filename for info in self.zip.infolist()}
+        self.inflated = 0  # bytes of the parts read so far, inflated
+
+    def read(self, name: str) -> bytes:
+        """A part's bytes, counted against the cap on what a document may inflate to (`extract.check_zip`
+        weighs the parts named as XML before anything is read; a reader opens what the package names, a
+        chapter "ch1.htm" or a slide "slide3.dat" too)."""
+        from engine.ingest.extract import ZIP_MAX_XML_BYTES
+
+        self.inflated += self.zip.getinfo(name).file_size
+        if self.inflated > ZIP_MAX_XML_BYTES:
+            raise ExtractError(
+                f"{self.path.name} inflates to more than {ZIP_MAX_XML_BYTES / 1e6:,.0f} MB of text; "
+                "skipped as a possible zip bomb",
+                "split the document, or export it to PDF or text to index it",
+            )
+        try:
+            return self.zip.read(name)
+        except (zipfile.BadZipFile, zlib.error, RuntimeError, OSError) as exc:  # a bad CRC, a bad stream,
+            raise ExtractError(  # a password on the member
+                f"{self.path.name} is corrupt ({name}: {exc})", "re-save it in the program that made it"
+            ) from exc
 
     def xml(self, name: str) -> ET.Element | None:
         if name not in self.names:
             return None
         try:
-            return ET.fromstring(self.zip.read(name))
+            return ET.fromstring(self.read(name))
         except ET.ParseError as exc:
             raise ExtractError(
                 f"{self.path.name} is corrupt ({name}: {exc})", "re-save it in the program that made it"
@@ -114,11 +144,11 @@ class _Archive:
 
     def stream(self, name: str, tag: str) -> Iterator[ET.Element]:
         """Each `tag` element of a part as its end is parsed; the caller clears it once read."""
+        data = self.read(name)  # counted, and a broken member refused before any row is read
         try:
-            with self.zip.open(name) as handle:
-                for _, element in ET.iterparse(handle, events=("end",)):
-                    if element.tag == tag:
-                        yield element
+            for _, element in ET.iterparse(io.BytesIO(data), events=("end",)):
+                if element.tag == tag:
+                    yield element
         except ET.ParseError as exc:
             raise ExtractError(
                 f"{self.path.name} is corrupt ({name}: {exc})", "re-save it in the program that made it"
@@ -163,6 +193,15 @@ def _core_title(archive: _Archive) -> str:
     return " ".join((found.text or "").split()) if found is not None else ""
 
 
+class TooMuchText(ExtractError):
+    def __init__(self) -> None:
+        super().__init__(
+            f"reads to more than {MAX_TEXT // 1_000_000} million characters of text (a few kilobytes of XML "
+            "can repeat one text millions of times); skipped as a possible bomb",
+            "split the document, or export it to PDF or text to index it",
+        )
+
+
 class Writer:
     """A document's lines as they are read: each with its line number (the next one of its page) and page;
     a title as a Markdown heading, a list's items as Markdown's ("- item", nested by two spaces), a
@@ -176,6 +215,13 @@ class Writer:
         self.titled = False
         self.fenced = False
         self.listed = False
+        self.size = 0
+
+    def _add(self, text: str) -> None:
+        self.size += len(text)
+        if self.size > MAX_TEXT:
+            raise TooMuchText()
+        self.lines.append(Line(text, self.ordinal, self.page))
 
     def new_page(self, page: int) -> None:
         self.end_code()
@@ -190,7 +236,7 @@ class Writer:
             return
         self.end_code()
         self.ordinal += 1
-        self.lines.append(Line(f"{'  ' * min(depth, 8)}- {text}", self.ordinal, self.page))
+        self._add(f"{'  ' * min(depth, 8)}- {text}")
         self.listed = True
 
     def end_list(self) -> None:
@@ -204,7 +250,8 @@ class Writer:
         if not self.fenced:
             self.lines.append(Line("```", self.ordinal, self.page))
             self.fenced = True
-        self.lines.append(Line(text.rstrip(), self.ordinal, self.page))
+        for piece in text.split("\n"):  # a line break within the paragraph: a line of the program
+            self._add(piece.rstrip())
 
     def end_code(self) -> None:
         if self.fenced:
@@ -224,7 +271,7 @@ class Writer:
         if level:
             text = f"{'#' * min(level, 6)} {text}"
             self.titled = True
-        self.lines.append(Line(text, self.ordinal, self.page))
+        self._add(text)
         self.lines.append(Line("", self.ordinal, self.page))
 
     def row(self, cells: Sequence[str]) -> None:
@@ -234,7 +281,7 @@ class Writer:
             self.end_code()
             self.end_list()
             self.ordinal += 1
-            self.lines.append(Line("| " + " | ".join(texts) + " |", self.ordinal, self.page))
+            self._add("| " + " | ".join(texts) + " |")
 
     def end_table(self) -> None:
         if self.lines and self.lines[-1].text:
@@ -265,9 +312,13 @@ class PptxExtractor:
         targets = archive.targets("ppt/presentation.xml")
         writer = Writer()
         first_title = ""
+        seen: set[str] = set()
         listed = deck.find(f"{_P}sldIdLst")
         for number, slide_id in enumerate(listed if listed is not None else [], 1):
             part = targets.get(slide_id.get(f"{_R}id", ""), "")
+            if part in seen:  # a part listed twice is read once
+                continue
+            seen.add(part)
             slide = archive.xml(part) if part else None
             if slide is None:
                 continue
@@ -276,11 +327,14 @@ class PptxExtractor:
             if tree is not None:
                 title = _pptx_shapes(tree, writer)
                 first_title = first_title or title
-            notes = next(
-                (t for t in archive.targets(part).values() if posixpath.basename(t).startswith("notesSlide")),
-                "",
-            )
-            _pptx_notes(archive.xml(notes) if notes else None, writer)
+            try:
+                related = archive.targets(part).values()
+                notes = next((t for t in related if posixpath.basename(t).startswith("notesSlide")), "")
+                notes_tree = archive.xml(notes) if notes else None
+            except ExtractError as exc:  # broken notes lose the notes, not the deck
+                log.info("%s: slide %d's notes unreadable: %s", path, number, exc)
+                notes_tree = None
+            _pptx_notes(notes_tree, writer)
         return writer.document(_core_title(archive) or first_title, kind="markdown")
 
 
@@ -295,13 +349,20 @@ def _placeholder(shape: ET.Element) -> str | None:
     return None
 
 
-def _pptx_shapes(tree: ET.Element, writer: Writer) -> str:
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+
+
+def _pptx_shapes(tree: ET.Element, writer: Writer, nest: int = 0) -> str:
     """Write a shape tree's text; the slide's title, where a title placeholder holds one."""
     title = ""
-    for shape in tree:
+    for shape in tree if nest <= MAX_NESTING else ():
         tag = shape.tag
         if tag == f"{_P}grpSp":
-            title = _pptx_shapes(shape, writer) or title
+            title = _pptx_shapes(shape, writer, nest + 1) or title
+        elif tag == f"{_MC}AlternateContent":  # a newer shape (its Choice) beside an older program's copy
+            choice = shape.find(f"{_MC}Choice")
+            chosen = choice if choice is not None else shape.find(f"{_MC}Fallback")
+            title = (_pptx_shapes(chosen, writer, nest + 1) if chosen is not None else "") or title
         elif tag == f"{_P}sp":
             kind = _placeholder(shape)
             if kind in _FURNITURE:
@@ -325,10 +386,15 @@ def _pptx_shapes(tree: ET.Element, writer: Writer) -> str:
         elif tag == f"{_P}graphicFrame":
             for table in shape.iter(f"{_A}tbl"):
                 for row in table.iter(f"{_A}tr"):
-                    cells = row.iter(f"{_A}tc")
+                    cells = [cell for cell in row.iter(f"{_A}tc") if not _merged_away(cell)]
                     writer.row([" ".join(_drawing_text(p) for p in cell.iter(f"{_A}p")) for cell in cells])
                 writer.end_table()
     return title
+
+
+def _merged_away(cell: ET.Element) -> bool:
+    """A table cell that a merge covers (its text, if any, is not shown)."""
+    return cell.get("hMerge") in ("1", "true") or cell.get("vMerge") in ("1", "true")
 
 
 # Placeholders whose paragraphs the slide masters set with bullets: a content placeholder (no type) and a
@@ -394,10 +460,12 @@ class XlsxExtractor:
         lines: list[Line] = []
         found = book.find(f"{_S}sheets")
         sheets = list(found if found is not None else [])
+        read: set[str] = set()
         for number, sheet in enumerate(sheets, 1):
             part = targets.get(sheet.get(f"{_R}id", ""), "")
-            if part not in archive.names:
+            if part not in archive.names or part in read:  # a part listed twice is read once
                 continue
+            read.add(part)
             rows = _xlsx_rows(archive, part, strings, styles)
             lines.extend(Line(text, row, number) for row, text in described(rows))
         names = tuple(" ".join(sheet.get("name", "").split()) for sheet in sheets)
@@ -410,15 +478,22 @@ def described(rows: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, str]
     from engine.ingest.extract import describe
 
     header: list[str] | None = None
+    size = 0
     for number, cells in rows:
+        if size + sum(len(cell) for cell in cells) > MAX_TEXT:  # before a row of huge cells is joined
+            raise TooMuchText()
         cells = [" ".join(cell.split()) for cell in cells]
         if not any(cells):
             continue
         if header is None:
             header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
-            yield number, "; ".join(header)
+            said = "; ".join(header)
         else:
-            yield number, describe(header, cells)
+            said = describe(header, cells)
+        size += len(said)
+        if size > MAX_TEXT:
+            raise TooMuchText()
+        yield number, said
 
 
 def _date1904(book: ET.Element) -> bool:
@@ -433,11 +508,19 @@ def _shared_strings(root: ET.Element | None) -> list[str]:
 
 
 def _rich_text(item: ET.Element) -> str:
-    """A string item's text: its own, or its runs' (not the phonetic guide of East Asian text)."""
+    """A string item's text: its own, or its runs' (not the phonetic guide of East Asian text), with the
+    characters XML cannot hold written back ("_x000D_" is a carriage return, "_x005F_" an underscore)."""
     direct = item.find(f"{_S}t")
     if direct is not None:
-        return direct.text or ""
-    return "".join((run.findtext(f"{_S}t") or "") for run in item.findall(f"{_S}r"))
+        return _unescaped(direct.text or "")
+    return _unescaped("".join((run.findtext(f"{_S}t") or "") for run in item.findall(f"{_S}r")))
+
+
+_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text) if "_x" in text else text
 
 
 # Number formats built into Excel that show a date or a time (ECMA-376 18.8.30), and a format code's parts
@@ -544,7 +627,8 @@ def _xlsx_rows(
     times its XML in memory)."""
     number = 0
     for row in archive.stream(part, f"{_S}row"):
-        number = _int(row.get("r")) or number + 1
+        given = _int(row.get("r"))
+        number = given if given > number else number + 1
         cells: list[str] = []
         for cell in row.iter(f"{_S}c"):
             column = _column(cell.get("r", ""))
@@ -554,6 +638,8 @@ def _xlsx_rows(
             cells.extend([""] * (column - len(cells)))
             if column == len(cells):
                 cells.append(_xlsx_value(cell, strings, styles))
+            elif not cells[column]:  # written out of order
+                cells[column] = _xlsx_value(cell, strings, styles)
         row.clear()
         yield number, cells
 
@@ -571,8 +657,10 @@ def _xlsx_value(cell: ET.Element, strings: Sequence[str], styles: _Styles) -> st
         return strings[index] if 0 <= index < len(strings) else ""
     if kind == "b":
         return "TRUE" if value.strip() == "1" else "FALSE"
-    if kind in ("str", "e", "d"):
-        return value
+    if kind == "d":  # an ISO 8601 date, a time of day only where it has one
+        return value.replace("T00:00:00", "").replace("T", " ").rstrip("Z")
+    if kind in ("str", "e"):
+        return _unescaped(value)
     return styles.show(value, _int(cell.get("s")))
 
 
@@ -596,7 +684,7 @@ class OdfExtractor:
         if part is None:
             return writer.document(title)
         if part.tag == f"{_OFFICE}spreadsheet":
-            tables = list(part.iter(f"{_TABLE}table"))
+            tables = [table for table in part if table.tag == f"{_TABLE}table"]
             lines = [
                 Line(text, row, number)
                 for number, table in enumerate(tables, 1)
@@ -620,10 +708,13 @@ _ODF_CONTAINERS = frozenset(f"{_TEXT}{name}" for name in ("list-item", "list-hea
 
 
 def _odf_blocks(
-    parent: ET.Element, writer: Writer, fixed: frozenset[str] = frozenset(), depth: int = -1
+    parent: ET.Element, writer: Writer, fixed: frozenset[str] = frozenset(), depth: int = -1, nest: int = 0
 ) -> None:
     """An OpenDocument text's paragraphs, headings, list items and tables, in order; a paragraph of a
-    `fixed` (fixed-pitch) style is a program's line, one in a list (`depth` 0 and more) an item."""
+    `fixed` (fixed-pitch) style is a program's line, one in a list (`depth` 0 and more) an item. The text
+    boxes a paragraph anchors (a frame's text, a figure's caption) follow it, blocks of their own."""
+    if nest > MAX_NESTING:
+        return
     for node in parent:
         tag = node.tag
         if tag == f"{_TEXT}h":
@@ -632,16 +723,35 @@ def _odf_blocks(
             writer.code(_odf_text(node))
         elif tag == f"{_TEXT}p" and depth >= 0:
             writer.item(_odf_text(node), depth)
-        elif tag == f"{_TEXT}p":
+        elif tag in (f"{_TEXT}p", f"{_TEXT}numbered-paragraph"):
             writer.block(_odf_text(node))
         elif tag == f"{_TEXT}list":
-            _odf_blocks(node, writer, fixed, depth + 1)
+            _odf_blocks(node, writer, fixed, depth + 1, nest + 1)
         elif tag == f"{_TABLE}table":
-            for row in node.iter(f"{_TABLE}table-row"):
+            for row in _table_rows(node):
                 writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
             writer.end_table()
         elif tag in _ODF_CONTAINERS:
-            _odf_blocks(node, writer, fixed, depth)
+            _odf_blocks(node, writer, fixed, depth, nest + 1)
+        if tag in (f"{_TEXT}p", f"{_TEXT}h"):
+            for box in node.iter(f"{_DRAW}text-box"):
+                _odf_blocks(box, writer, fixed, -1, nest + 1)
+
+
+_ROW_GROUPS = frozenset(f"{_TABLE}{name}" for name in ("table-header-rows", "table-rows", "table-row-group"))
+
+
+def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
+    """A table's own rows, in order (in their groups), not those of a table nested in a cell."""
+    stack = [iter(table)]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+        elif node.tag == f"{_TABLE}table-row":
+            yield node
+        elif node.tag in _ROW_GROUPS and len(stack) < MAX_NESTING:
+            stack.append(iter(node))
 
 
 _STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
@@ -683,37 +793,57 @@ _SKIPPED = frozenset({f"{_TEXT}note", f"{_OFFICE}annotation", f"{_DRAW}frame", f
 
 
 def _odf_text(node: ET.Element) -> str:
-    """A paragraph's text: its spans, links and fields; text:s as its spaces, a tab or line break as one.
-    A footnote's or comment's body and a frame's paragraphs are no part of the sentence around them."""
+    """A paragraph's text: its spans, links and fields; text:s as its spaces (MAX_SPACES at most), a tab or
+    line break as one. A footnote's or comment's body and a frame's paragraphs are no part of the sentence
+    around them. Walked without recursion: spans nest as deep as a file likes."""
     parts: list[str] = [node.text or ""]
-    for child in node:
+    stack = [(node, iter(node))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:
+                parts.append(parent.tail or "")
+            continue
         tag = child.tag
         if tag == f"{_TEXT}s":
-            parts.append(" " * max(1, _int(child.get(f"{_TEXT}c"))))
+            parts.append(" " * min(max(1, _int(child.get(f"{_TEXT}c"))), MAX_SPACES))
         elif tag in (f"{_TEXT}tab", f"{_TEXT}line-break"):
             parts.append(" ")
         elif tag not in _SKIPPED:
-            parts.append(_odf_text(child))
+            parts.append(child.text or "")
+            stack.append((child, iter(child)))
+            continue
         parts.append(child.tail or "")
     return "".join(parts)
 
 
 def _cell_text(cell: ET.Element) -> str:
-    return " ".join(_odf_text(p) for p in cell.iter(f"{_TEXT}p"))
+    """A cell's paragraphs (a nested table's too), not the comment pinned to it."""
+    texts: list[str] = []
+    for child in cell:
+        if child.tag == f"{_OFFICE}annotation":
+            continue
+        if child.tag in (f"{_TEXT}p", f"{_TEXT}h"):
+            texts.append(_odf_text(child))
+        else:
+            texts.extend(_odf_text(p) for p in child.iter(f"{_TEXT}p"))
+    return " ".join(texts)
 
 
 def _ods_rows(table: ET.Element) -> Iterator[tuple[int, list[str]]]:
     """A sheet's rows, numbered as the program numbers them: a row written once for N alike (N empty rows
     at the end of a sheet: often a million) counts N."""
     number = 0
-    for row in table.iter(f"{_TABLE}table-row"):
+    for row in _table_rows(table):
         repeats = max(1, _int(row.get(f"{_TABLE}number-rows-repeated")))
         cells: list[str] = []
         empty = 0  # empty cells not yet written: only a value after them does
         for cell in row:
             if cell.tag not in (f"{_TABLE}table-cell", f"{_TABLE}covered-table-cell"):
                 continue
-            text = _cell_text(cell)
+            text = _cell_text(cell) if cell.tag == f"{_TABLE}table-cell" else ""  # a covered cell: hidden
             wide = max(1, _int(cell.get(f"{_TABLE}number-columns-repeated")))
             if not text.strip():
                 empty += wide
@@ -750,18 +880,18 @@ def _odp_page(page: ET.Element, writer: Writer) -> str:
 _ODP_FURNITURE = frozenset({"page-number", "footer", "header", "date-time", "page"})
 
 
-def _odp_frames(node: ET.Element, writer: Writer) -> str:
+def _odp_frames(node: ET.Element, writer: Writer, nest: int = 0) -> str:
     title = ""
     if node.tag == f"{_DRAW}g":
-        for child in node:
-            title = _odp_frames(child, writer) or title
+        for child in node if nest < MAX_NESTING else ():
+            title = _odp_frames(child, writer, nest + 1) or title
         return title
     kind = node.get(f"{_PRES}class", "")
     if kind in _ODP_FURNITURE:
         return ""
     tables = list(node.iter(f"{_TABLE}table"))
     for table in tables:
-        for row in table.iter(f"{_TABLE}table-row"):
+        for row in _table_rows(table):
             writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
         writer.end_table()
     if tables:
@@ -770,7 +900,8 @@ def _odp_frames(node: ET.Element, writer: Writer) -> str:
         said = " ".join(" ".join(_odf_text(p) for p in node.iter(f"{_TEXT}p")).split())
         writer.block(said, level=1)
         return said
-    for box in node.iter(f"{_DRAW}text-box"):
+    boxes = list(node.iter(f"{_DRAW}text-box"))
+    for box in boxes or [node]:  # a drawn shape (a rectangle, a custom shape) holds its paragraphs itself
         _odf_blocks(box, writer)
     return ""
 
@@ -799,15 +930,17 @@ class EpubExtractor:
         }
         lines: list[Line] = []
         page = 0
+        read: set[str] = set()
         reader = HtmlExtractor()
         for ref in opf.iter(f"{_OPF}itemref"):
             part, media = items.get(ref.get("idref", ""), ("", ""))
-            if "html" not in media or part not in archive.names:
-                continue
+            if "html" not in media or part not in archive.names or part in read:
+                continue  # a chapter the spine lists twice is read once
+            read.add(part)
             if part in encrypted:
                 raise ExtractError(f"{path.name} is DRM-protected", "index a copy without DRM")
             page += 1
-            chapter = reader.extract(Path(part), archive.zip.read(part))
+            chapter = reader.extract(Path(part), archive.read(part))
             lines.extend(Line(line.text, line.line, page, line.level) for line in chapter.lines)
             if lines and lines[-1].text:
                 lines.append(Line("", lines[-1].line, page))
