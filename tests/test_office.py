@@ -733,3 +733,25 @@ def test_a_slides_newer_shapes_are_read_and_merged_cells_not_twice(tmp_path: Pat
             rebuilt.writestr(name, data)
     third = [text for page, _, text in texts(read(path)) if page == 3]
     assert "Hiring resumes in May" in third and "| 14 |" in third
+
+
+def test_a_layout_that_takes_the_bullets_off_makes_its_placeholders_text_not_items(tmp_path: Path) -> None:
+    """The master sets a body placeholder's paragraphs with bullets; a Section Header's layout (or a
+    Comparison's headings, a caption) takes them off in its own list style, as PowerPoint shows it."""
+    from pptx import Presentation
+
+    deck = Presentation()
+    section = deck.slides.add_slide(deck.slide_layouts[2])  # Section Header
+    section.shapes.title.text = "Part two"
+    section.placeholders[1].text = "Where we go next"
+    content = deck.slides.add_slide(deck.slide_layouts[1])  # Title and Content: bullets
+    content.shapes.title.text = "Plan"
+    content.placeholders[1].text = "Hire two engineers"
+    path = tmp_path / "sections.pptx"
+    deck.save(str(path))
+    assert texts(read(path)) == [
+        (1, 1, "# Part two"),
+        (1, 2, "Where we go next"),
+        (2, 1, "# Plan"),
+        (2, 2, "- Hire two engineers"),
+    ]

@@ -325,7 +325,7 @@ class PptxExtractor:
             writer.new_page(number)
             tree = slide.find(f"{_P}cSld/{_P}spTree")
             if tree is not None:
-                title = _pptx_shapes(tree, writer)
+                title = _pptx_shapes(tree, writer, unbulleted=_unbulleted(archive, part))
                 first_title = first_title or title
             try:
                 related = archive.targets(part).values()
@@ -352,17 +352,21 @@ def _placeholder(shape: ET.Element) -> str | None:
 _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 
 
-def _pptx_shapes(tree: ET.Element, writer: Writer, nest: int = 0) -> str:
-    """Write a shape tree's text; the slide's title, where a title placeholder holds one."""
+def _pptx_shapes(
+    tree: ET.Element, writer: Writer, nest: int = 0, unbulleted: frozenset[str] = frozenset()
+) -> str:
+    """Write a shape tree's text; the slide's title, where a title placeholder holds one. `unbulleted`: the
+    placeholders (by index) whose layout takes the master's bullets off."""
     title = ""
     for shape in tree if nest <= MAX_NESTING else ():
         tag = shape.tag
         if tag == f"{_P}grpSp":
-            title = _pptx_shapes(shape, writer, nest + 1) or title
+            title = _pptx_shapes(shape, writer, nest + 1, unbulleted) or title
         elif tag == f"{_MC}AlternateContent":  # a newer shape (its Choice) beside an older program's copy
             choice = shape.find(f"{_MC}Choice")
             chosen = choice if choice is not None else shape.find(f"{_MC}Fallback")
-            title = (_pptx_shapes(chosen, writer, nest + 1) if chosen is not None else "") or title
+            if chosen is not None:
+                title = _pptx_shapes(chosen, writer, nest + 1, unbulleted) or title
         elif tag == f"{_P}sp":
             kind = _placeholder(shape)
             if kind in _FURNITURE:
@@ -379,7 +383,7 @@ def _pptx_shapes(tree: ET.Element, writer: Writer, nest: int = 0) -> str:
             for paragraph in paragraphs:
                 properties = paragraph.find(f"{_A}pPr")
                 level = _int(properties.get("lvl")) if properties is not None else 0
-                if _bulleted(properties, kind in _BULLETED):
+                if _bulleted(properties, kind in _BULLETED and _index(shape) not in unbulleted):
                     writer.item(_drawing_text(paragraph), level)
                 else:
                     writer.block(_drawing_text(paragraph))
@@ -390,6 +394,29 @@ def _pptx_shapes(tree: ET.Element, writer: Writer, nest: int = 0) -> str:
                     writer.row([" ".join(_drawing_text(p) for p in cell.iter(f"{_A}p")) for cell in cells])
                 writer.end_table()
     return title
+
+
+def _index(shape: ET.Element) -> str:
+    """A placeholder's index, by which a slide's placeholder finds its layout's ("" for none)."""
+    holder = next(shape.iter(f"{_P}ph"), None)
+    return holder.get("idx", "") if holder is not None else ""
+
+
+def _unbulleted(archive: _Archive, slide: str) -> frozenset[str]:
+    """The placeholders of a slide's layout whose list style takes the bullets off (a Section Header's or a
+    Comparison's text, a caption): their paragraphs are text, not items."""
+    layout = next((t for t in archive.targets(slide).values() if "slideLayout" in posixpath.basename(t)), "")
+    try:
+        tree = archive.xml(layout) if layout else None
+    except ExtractError:  # a broken layout: the master's bullets, as PowerPoint would fall back to
+        return frozenset()
+    if tree is None:
+        return frozenset()
+    return frozenset(
+        _index(shape)
+        for shape in tree.iter(f"{_P}sp")
+        if shape.find(f"{_P}txBody/{_A}lstStyle/{_A}lvl1pPr/{_A}buNone") is not None
+    )
 
 
 def _merged_away(cell: ET.Element) -> bool:
