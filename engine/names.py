@@ -82,8 +82,7 @@ _PAGE_WORDS = {
 
 def page_label(path: str, page: int) -> str:
     """A page as a person names it: "page 3" of a PDF, "slide 3" of a deck, "sheet 2" of a workbook."""
-    suffix = path[path.rfind(".") :].lower() if "." in path.rsplit("/", 1)[-1] else ""
-    return f"{_PAGE_WORDS.get(suffix, 'page')} {page}"
+    return f"{_PAGE_WORDS.get(PurePath(path).suffix.lower(), 'page')} {page}"
 
 
 def location(path: str, start: int, end: int, page: int | None = None) -> str:

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
+from engine.ingest.office import BOOK_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
 from engine.names import about_tests, is_test
 from engine.text import (
     ANAPHORA,
@@ -82,8 +83,8 @@ _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 _TITLED = frozenset(
     ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
-    + ".pptx .pptm .ppsx .odp .epub".split()  # slides' and e-books' titles (engine/ingest/office.py)
-    + ".xlsx .xlsm .ods".split()  # a sheet's name, its rows' heading
+    + [*SLIDE_SUFFIXES, *BOOK_SUFFIXES]  # slides' and e-books' titles (engine/ingest/office.py)
+    + [*SHEET_SUFFIXES]  # a sheet's name, its rows' heading
 )
 
 

@@ -33,6 +33,7 @@ from engine.ingest import pdfpages, sandbox
 from engine.ingest.latex import LATEX_READER, latex_lines
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
+    MAX_NESTING,
     OFFICE_READER,
     OFFICE_SUFFIXES,
     POWERPOINT_SUFFIXES,
@@ -42,6 +43,7 @@ from engine.ingest.office import (
     PptxExtractor,
     Writer,
     XlsxExtractor,
+    described,
 )
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
@@ -787,7 +789,6 @@ _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fal
 _DOCX_SKIPPED = frozenset(
     {f"{_W}del", f"{_W}moveFrom", f"{_W}txbxContent", _MC_FALLBACK, f"{_W}instrText", f"{_W}delText"}
 )
-_DOCX_NESTING = 64
 
 
 @dataclass(frozen=True)
@@ -851,7 +852,7 @@ def _numbering(properties: Any) -> int | None:
 
 def _docx_body(parent: Any, styles: _DocxStyles, writer: Writer, nest: int) -> None:
     """A body's (or a content control's) paragraphs and tables, in order."""
-    for node in parent if nest <= _DOCX_NESTING else ():
+    for node in parent if nest <= MAX_NESTING else ():
         if node.tag == f"{_W}p":
             _docx_paragraph(node, styles, writer)
         elif node.tag == f"{_W}tbl":
@@ -899,7 +900,7 @@ def _docx_runs(paragraph: Any) -> list[tuple[Any, str]]:
                 said.append(part.text or "" if tag == f"{_W}t" else "\t" if tag == f"{_W}tab" else "-"
                             if tag == f"{_W}noBreakHyphen" else "\n")  # fmt: skip
             runs.append((node, "".join(said)))
-        elif len(stack) < _DOCX_NESTING:
+        elif len(stack) < MAX_NESTING:
             stack.append(iter(node))
     return runs
 
@@ -1084,26 +1085,16 @@ def _sniff(text: str) -> str:
 
 
 def _csv_lines(text: str, delimiter: str) -> Iterator[Line]:
-    """Rows as Lines; the reader's line_num tells where each row (maybe spanning lines) ended."""
+    """Rows as Lines, read as a sheet's are (`office.described`), each at the line its row starts on."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header: list[str] | None = None
-    row_end = 0
-    for row in reader:
-        row_start, row_end = row_end + 1, reader.line_num
-        cells = [" ".join(cell.split()) for cell in row]
-        if not any(cells):
-            continue
-        if header is None:
-            header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
-            yield Line("; ".join(header), row_start)
-        else:
-            yield Line(describe(header, cells), row_start)
 
+    def rows() -> Iterator[tuple[int, list[str]]]:
+        row_end = 0
+        for row in reader:  # the reader's line_num tells where each row (maybe spanning lines) ended
+            row_start, row_end = row_end + 1, reader.line_num
+            yield row_start, row
 
-def describe(header: Sequence[str], cells: Sequence[str]) -> str:
-    """ "name=value; ..." for the non-empty cells; cells beyond the header get "column N"."""
-    names = [*header, *(f"column {index}" for index in range(len(header) + 1, len(cells) + 1))]
-    return "; ".join(f"{name}={cell}" for name, cell in zip(names, cells, strict=False) if cell)
+    return (Line(said, number) for number, said in described(rows(), limit=None))
 
 
 # ------------------------------------------------------------------------------------------ notebook

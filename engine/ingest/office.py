@@ -111,6 +111,7 @@ class _Archive:
             ) from exc
         self.names = {info.filename for info in self.zip.infolist()}
         self.inflated = 0  # bytes of the parts read so far, inflated
+        self._targets: dict[str, dict[str, str]] = {}  # a part's relationships, read once
 
     def read(self, name: str) -> bytes:
         """A part's bytes, counted against the cap on what a document may inflate to (`extract.check_zip`
@@ -165,16 +166,17 @@ class _Archive:
         return root
 
     def targets(self, part: str) -> dict[str, str]:
-        """A part's relationships: id -> the target's name in the archive."""
-        folder, name = posixpath.split(part)
-        rels = self.xml(posixpath.join(folder, "_rels", name + ".rels"))
-        if rels is None:
-            return {}
-        return {
-            rel.get("Id", ""): _resolve(folder, rel.get("Target", ""))
-            for rel in rels.iter(f"{_PKG}Relationship")
-            if rel.get("TargetMode") != "External"
-        }
+        """A part's relationships: id -> the target's name in the archive (read once: a slide's are asked
+        for its notes and for its layout)."""
+        if part not in self._targets:
+            folder, name = posixpath.split(part)
+            rels = self.xml(posixpath.join(folder, "_rels", name + ".rels"))
+            self._targets[part] = {
+                rel.get("Id", ""): _resolve(folder, rel.get("Target", ""))
+                for rel in (rels.iter(f"{_PKG}Relationship") if rels is not None else ())
+                if rel.get("TargetMode") != "External"
+            }
+        return self._targets[part]
 
 
 def _a(what: str) -> str:
@@ -283,6 +285,13 @@ class Writer:
             self.ordinal += 1
             self._add("| " + " | ".join(texts) + " |")
 
+    def notes(self, texts: Sequence[str]) -> None:
+        """A slide's speaker notes, under a heading of their own."""
+        if texts:
+            self.block("Speaker notes", level=2)
+            for text in texts:
+                self.block(text)
+
     def end_table(self) -> None:
         if self.lines and self.lines[-1].text:
             self.lines.append(Line("", self.ordinal, self.page))
@@ -313,6 +322,7 @@ class PptxExtractor:
         writer = Writer()
         first_title = ""
         seen: set[str] = set()
+        layouts: dict[str, frozenset[str]] = {}  # a layout's unbulleted placeholders: many slides share one
         listed = deck.find(f"{_P}sldIdLst")
         for number, slide_id in enumerate(listed if listed is not None else [], 1):
             part = targets.get(slide_id.get(f"{_R}id", ""), "")
@@ -325,7 +335,7 @@ class PptxExtractor:
             writer.new_page(number)
             tree = slide.find(f"{_P}cSld/{_P}spTree")
             if tree is not None:
-                title = _pptx_shapes(tree, writer, unbulleted=_unbulleted(archive, part))
+                title = _pptx_shapes(tree, writer, unbulleted=_unbulleted(archive, part, layouts))
                 first_title = first_title or title
             try:
                 related = archive.targets(part).values()
@@ -402,21 +412,21 @@ def _index(shape: ET.Element) -> str:
     return holder.get("idx", "") if holder is not None else ""
 
 
-def _unbulleted(archive: _Archive, slide: str) -> frozenset[str]:
+def _unbulleted(archive: _Archive, slide: str, layouts: dict[str, frozenset[str]]) -> frozenset[str]:
     """The placeholders of a slide's layout whose list style takes the bullets off (a Section Header's or a
-    Comparison's text, a caption): their paragraphs are text, not items."""
+    Comparison's text, a caption): their paragraphs are text, not items. `layouts`: those read already."""
     layout = next((t for t in archive.targets(slide).values() if "slideLayout" in posixpath.basename(t)), "")
-    try:
-        tree = archive.xml(layout) if layout else None
-    except ExtractError:  # a broken layout: the master's bullets, as PowerPoint would fall back to
-        return frozenset()
-    if tree is None:
-        return frozenset()
-    return frozenset(
-        _index(shape)
-        for shape in tree.iter(f"{_P}sp")
-        if shape.find(f"{_P}txBody/{_A}lstStyle/{_A}lvl1pPr/{_A}buNone") is not None
-    )
+    if layout not in layouts:
+        try:
+            tree = archive.xml(layout) if layout else None
+        except ExtractError:  # a broken layout: the master's bullets, as PowerPoint would fall back to
+            tree = None
+        layouts[layout] = frozenset(
+            _index(shape)
+            for shape in (tree.iter(f"{_P}sp") if tree is not None else ())
+            if shape.find(f"{_P}txBody/{_A}lstStyle/{_A}lvl1pPr/{_A}buNone") is not None
+        )
+    return layouts[layout]
 
 
 def _merged_away(cell: ET.Element) -> bool:
@@ -451,10 +461,7 @@ def _pptx_notes(notes: ET.Element | None, writer: Writer) -> None:
         for text in (_drawing_text(p) for p in shape.iter(f"{_A}p"))
         if text.strip()
     ]
-    if texts:
-        writer.block("Speaker notes", level=2)
-        for text in texts:
-            writer.block(text)
+    writer.notes(texts)
 
 
 def _drawing_text(paragraph: ET.Element) -> str:
@@ -499,15 +506,17 @@ class XlsxExtractor:
         return Document(tuple(lines), kind="table", title=_core_title(archive), page_names=names)
 
 
-def described(rows: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, str]]:
-    """A sheet's rows as a CSV file's read (extract._csv_lines): its first row with a value names the
-    columns ("name; price"), each row after it reads "name=Tea; price=3"."""
-    from engine.ingest.extract import describe
-
+def described(
+    rows: Iterator[tuple[int, list[str]]], limit: int | None = MAX_TEXT
+) -> Iterator[tuple[int, str]]:
+    """A table's rows as lines (a CSV file's, a sheet's): its first row with a value names the columns
+    ("name; price"), each row after it reads "name=Tea; price=3". A sheet's text is bounded by `limit`
+    (its cells may repeat one string); a CSV file's is what the file holds (None)."""
     header: list[str] | None = None
     size = 0
+    cap = float("inf") if limit is None else limit
     for number, cells in rows:
-        if size + sum(len(cell) for cell in cells) > MAX_TEXT:  # before a row of huge cells is joined
+        if size + sum(len(cell) for cell in cells) > cap:  # before a row of huge cells is joined
             raise TooMuchText()
         cells = [" ".join(cell.split()) for cell in cells]
         if not any(cells):
@@ -518,9 +527,15 @@ def described(rows: Iterator[tuple[int, list[str]]]) -> Iterator[tuple[int, str]
         else:
             said = describe(header, cells)
         size += len(said)
-        if size > MAX_TEXT:
+        if size > cap:
             raise TooMuchText()
         yield number, said
+
+
+def describe(header: Sequence[str], cells: Sequence[str]) -> str:
+    """ "name=value; ..." for the non-empty cells; cells beyond the header get "column N"."""
+    names = [*header, *(f"column {index}" for index in range(len(header) + 1, len(cells) + 1))]
+    return "; ".join(f"{name}={cell}" for name, cell in zip(names, cells, strict=False) if cell)
 
 
 def _date1904(book: ET.Element) -> bool:
@@ -755,9 +770,7 @@ def _odf_blocks(
         elif tag == f"{_TEXT}list":
             _odf_blocks(node, writer, fixed, depth + 1, nest + 1)
         elif tag == f"{_TABLE}table":
-            for row in _table_rows(node):
-                writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
-            writer.end_table()
+            _odf_table(node, writer)
         elif tag in _ODF_CONTAINERS:
             _odf_blocks(node, writer, fixed, depth, nest + 1)
         if tag in (f"{_TEXT}p", f"{_TEXT}h"):
@@ -766,6 +779,12 @@ def _odf_blocks(
 
 
 _ROW_GROUPS = frozenset(f"{_TABLE}{name}" for name in ("table-header-rows", "table-rows", "table-row-group"))
+
+
+def _odf_table(table: ET.Element, writer: Writer) -> None:
+    for row in _table_rows(table):
+        writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
+    writer.end_table()
 
 
 def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
@@ -896,11 +915,7 @@ def _odp_page(page: ET.Element, writer: Writer) -> str:
             continue
         title = _odp_frames(node, writer) or title
     if notes is not None:
-        texts = [_odf_text(p) for p in notes.iter(f"{_TEXT}p") if _odf_text(p).strip()]
-        if texts:
-            writer.block("Speaker notes", level=2)
-            for text in texts:
-                writer.block(text)
+        writer.notes([text for text in map(_odf_text, notes.iter(f"{_TEXT}p")) if text.strip()])
     return title
 
 
@@ -918,9 +933,7 @@ def _odp_frames(node: ET.Element, writer: Writer, nest: int = 0) -> str:
         return ""
     tables = list(node.iter(f"{_TABLE}table"))
     for table in tables:
-        for row in _table_rows(table):
-            writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
-        writer.end_table()
+        _odf_table(table, writer)
     if tables:
         return ""
     if kind == "title":
