@@ -16,7 +16,7 @@ from engine.events import Line
 from engine.ingest.extract import decode_text, extract, split_lines
 from engine.ingest.office import SHEET_SUFFIXES, SLIDE_SUFFIXES
 
-DocFormat = Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub"]
+DocFormat = Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf"]
 # shown as extracted text (a notebook as its cells and outputs, not its JSON); the rest as its own lines
 EXTRACTED: dict[str, DocFormat] = {
     ".pdf": "pdf",
@@ -26,6 +26,7 @@ EXTRACTED: dict[str, DocFormat] = {
     **dict.fromkeys(SHEET_SUFFIXES, "spreadsheet"),
     ".odt": "odt",
     ".epub": "epub",
+    ".rtf": "rtf",
 }
 
 

@@ -2,7 +2,7 @@
 """An evaluation set's Markdown files in another document format: the same questions over the same text,
 to measure what a reader keeps of it.
 
-    python3 evalsets/formats.py evalsets/docs_black odt /tmp/black_odt    # odt, docx, epub or pptx
+    python3 evalsets/formats.py evalsets/docs_black odt /tmp/black_odt    # odt, docx, epub, pptx or rtf
     .venv/bin/citeline eval /tmp/black_odt --modes hybrid --answers
 
 Each ``.md`` file under the set's ``docs/`` is converted by pandoc (Debian's ``pandoc`` package; the
@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-FORMATS = ("odt", "docx", "epub", "pptx")
+FORMATS = ("odt", "docx", "epub", "pptx", "rtf")
 
 
 def convert(source: Path, fmt: str, out: Path) -> dict[str, str]:
@@ -47,6 +47,8 @@ def convert(source: Path, fmt: str, out: Path) -> dict[str, str]:
         command += ["--resource-path", str(path.parent)]
         if fmt == "epub":  # a book needs a title: its file's name
             command += ["--metadata", f"title={path.stem}"]
+        if fmt == "rtf":  # a whole document, not a fragment to paste into one
+            command += ["--standalone"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
         if done.returncode:
             print(f"kept as Markdown: {rel} ({done.stderr.strip().splitlines()[-1][:160]})", file=sys.stderr)

@@ -81,7 +81,7 @@ _MARKUP = re.compile(
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 _TITLED = frozenset(
-    ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .ipynb .pdf".split()
+    ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .rtf .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
     + [*SLIDE_SUFFIXES, *BOOK_SUFFIXES]  # slides' and e-books' titles (engine/ingest/office.py)
     + [*SHEET_SUFFIXES]  # a sheet's name, its rows' heading

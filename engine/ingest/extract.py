@@ -45,6 +45,7 @@ from engine.ingest.office import (
     XlsxExtractor,
     described,
 )
+from engine.ingest.rtf import RTF_READER, RTF_SUFFIXES, RtfExtractor
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class UnsupportedType(ExtractError):
 
 
 # Text formats whose text is drawing or layout code rather than something to read or cite.
-NOT_READ_AS_TEXT = frozenset({".svg", ".svgz", ".eps", ".ps", ".ai", ".rtf"})
+NOT_READ_AS_TEXT = frozenset({".svg", ".svgz", ".eps", ".ps", ".ai"})
 SNIFF_BYTES = 8 * 1024
 
 
@@ -124,7 +125,7 @@ def extract(path: Path, data: bytes) -> Document:
         raise UnsupportedType(
             f"unsupported file type ({_type_of(path)})",
             "Citeline reads text, code, Markdown, HTML, LaTeX, PDF, Word, PowerPoint, Excel, OpenDocument, "
-            "EPUB, JSON, CSV, notebooks and images",
+            "EPUB, RTF, JSON, CSV, notebooks and images",
         )
     if path.suffix.lower() in SANDBOXED and sandbox.enabled():
         document: Document = sandbox.shared().run(extract_here, path, data, what=path.name)
@@ -134,7 +135,7 @@ def extract(path: Path, data: bytes) -> Document:
 
 # Formats parsed by third-party code that can loop or balloon on a crafted file: read in the killable
 # worker of engine/ingest/sandbox.py, with a time and memory limit.
-SANDBOXED = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES})
+SANDBOXED = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES, *RTF_SUFFIXES})
 
 
 def extract_here(path: Path, data: bytes, extractor: Extractor | None = None) -> Document:
@@ -585,6 +586,7 @@ def readers() -> dict[str, str]:
         **dict.fromkeys(LATEX_SUFFIXES, LATEX_READER),
         **dict.fromkeys(OFFICE_SUFFIXES, OFFICE_READER),
         ".docx": DOCX_READER,
+        **dict.fromkeys(RTF_SUFFIXES, RTF_READER),
     }
 
 
@@ -1281,6 +1283,7 @@ def _register_builtins() -> None:
     register(EXCEL_SUFFIXES, XlsxExtractor())
     register((".odt", ".ods", ".odp"), OdfExtractor())
     register((".epub",), EpubExtractor())
+    register(RTF_SUFFIXES, RtfExtractor())
     register((".json",), JsonExtractor())
     register((".csv",), CsvExtractor())
     register((".tsv", ".tab"), CsvExtractor("\t"))

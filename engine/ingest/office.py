@@ -230,15 +230,16 @@ class Writer:
         self.end_list()
         self.page, self.ordinal = page, 0
 
-    def item(self, text: str, depth: int = 0) -> None:
+    def item(self, text: str, depth: int = 0, marker: str = "-") -> None:
         """A list's item: the next item is no part of its sentence, and a lead-in ("...the following
-        codes:") is quoted with the list after it, as in Markdown."""
+        codes:") is quoted with the list after it, as in Markdown; `marker` is its number where the
+        document writes one ("2.")."""
         text = " ".join(text.split())
         if not text:
             return
         self.end_code()
         self.ordinal += 1
-        self._add(f"{'  ' * min(depth, 8)}- {text}")
+        self._add(f"{'  ' * min(depth, 8)}{marker} {text}")
         self.listed = True
 
     def end_list(self) -> None:
