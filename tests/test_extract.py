@@ -553,6 +553,34 @@ def test_a_docx_paragraph_in_a_fixed_pitch_font_is_a_program_fenced_as_it_is(tmp
     ]
 
 
+def test_a_docx_paragraph_in_a_monospaced_face_is_code_whatever_the_font_table_declares(tmp_path: Path) -> None:
+    """pandoc's Word files declare Courier New variable-pitch and set code in Consolas, which the font
+    table leaves out: a face PANOSE classifies monospaced, or one named as a monospaced face, is code."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Run:")
+    document.add_paragraph().add_run("make release").font.name = "Consolas"
+    document.add_paragraph().add_run("make clean").font.name = "Courier New"
+    document.add_paragraph().add_run("Set in Georgia, a face of letters of their own widths.").font.name = "Georgia"
+    path = tmp_path / "release.docx"
+    document.save(str(path))
+    declare_fonts(
+        path,
+        '<w:font w:name="Courier New"><w:panose1 w:val="02070309020205020404"/><w:pitch w:val="variable"/>'
+        '</w:font><w:font w:name="Georgia"><w:panose1 w:val="02040502050405020303"/>'
+        '<w:pitch w:val="variable"/></w:font>',
+    )
+    assert [line.text for line in read(path).lines if line.text] == [
+        "Run:",
+        "```",
+        "make release",
+        "make clean",
+        "```",
+        "Set in Georgia, a face of letters of their own widths.",
+    ]
+
+
 def test_a_docx_headings_title_is_never_quoted_with_the_sentence_under_it(tmp_path: Path) -> None:
     import docx
 

@@ -232,17 +232,25 @@ def test_an_opendocument_text_reads_as_a_word_file_does(tmp_path: Path) -> None:
     assert document_lines(path, path.read_bytes())[0] == "odt"
 
 
-def test_an_opendocument_texts_fixed_pitch_paragraphs_are_one_program_fenced_as_it_is(tmp_path: Path) -> None:
-    """A paragraph style set in a font declared fixed-pitch (here by the style it inherits) is a program's
-    text: its lines one fenced block, their indentation kept; the lead-in before it is prose."""
+@pytest.mark.parametrize(
+    "face",
+    [{"fontfamily": "Liberation Sans", "fontpitch": "fixed"}, {"fontfamily": "'DejaVu Sans Mono'"}],
+    ids=["declared fixed-pitch", "a monospaced face, its pitch not declared"],
+)
+def test_an_opendocument_texts_fixed_pitch_paragraphs_are_one_program_fenced_as_it_is(
+    tmp_path: Path, face: dict[str, str]
+) -> None:
+    """A paragraph style set in a font declared fixed-pitch, or a monospaced face (here by the style it
+    inherits), is a program's text: its lines one fenced block, their indentation kept; the lead-in
+    before it is prose."""
     from odf.opendocument import OpenDocumentText
     from odf.style import FontFace, Style, TextProperties
     from odf.text import P, S
 
     doc = OpenDocumentText()
-    doc.fontfacedecls.addElement(FontFace(name="Mono", fontfamily="Liberation Mono", fontpitch="fixed"))
+    doc.fontfacedecls.addElement(FontFace(name="Body", **face))
     code = Style(name="Code", family="paragraph")
-    code.addElement(TextProperties(fontname="Mono"))
+    code.addElement(TextProperties(fontname="Body"))
     doc.styles.addElement(code)
     line = Style(name="P1", family="paragraph", parentstylename=code)
     doc.automaticstyles.addElement(line)

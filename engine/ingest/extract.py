@@ -44,6 +44,7 @@ from engine.ingest.office import (
     Writer,
     XlsxExtractor,
     described,
+    monospaced,
 )
 from engine.ingest.rtf import RTF_READER, RTF_SUFFIXES, RtfExtractor
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
@@ -590,7 +591,8 @@ def readers() -> dict[str, str]:
     }
 
 
-DOCX_READER = "docx-2"  # DocxExtractor: 2 lists, tables and code as Markdown's, lines among those with text
+# DocxExtractor: 2 lists, tables and code as Markdown's, lines among those with text; 3 monospaced faces code
+DOCX_READER = "docx-3"
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
 
 
@@ -874,7 +876,7 @@ def _docx_paragraph(paragraph: Any, styles: _DocxStyles, writer: Writer) -> None
     text = "".join(said for _, said in runs)
     if style.heading and text.strip():
         writer.block(text, level=style.heading)
-    elif styles.fixed and _docx_fixed(runs, styles, style):
+    elif _docx_fixed(runs, styles, style):
         writer.code(text)
     elif depth is not None and depth >= 0:
         writer.item(text, depth)
@@ -917,7 +919,8 @@ def _within_skipped(part: Any, run: Any) -> bool:
 
 
 def _fixed_pitch_fonts(data: bytes) -> frozenset[str]:
-    """The fonts the document's font table declares fixed-pitch (Courier New, Consolas, as Word writes)."""
+    """The fonts the document's font table declares fixed-pitch (Courier New, Consolas, as Word writes), by
+    their pitch or their PANOSE classification."""
     from xml.etree import ElementTree
 
     try:
@@ -928,15 +931,24 @@ def _fixed_pitch_fonts(data: bytes) -> frozenset[str]:
     return frozenset(
         font.get(f"{_W}name", "")
         for font in table.iter(f"{_W}font")
-        if (pitch := font.find(f"{_W}pitch")) is not None and pitch.get(f"{_W}val") == "fixed"
+        if ((pitch := font.find(f"{_W}pitch")) is not None and pitch.get(f"{_W}val") == "fixed")
+        or ((panose := font.find(f"{_W}panose1")) is not None and _panose_monospaced(panose.get(f"{_W}val")))
     )
 
 
+def _panose_monospaced(panose: str | None) -> bool:
+    """Whether a PANOSE classification (ten bytes in hex) says a Latin text face is monospaced: its family
+    byte 2, its proportion byte 9 (Courier New's "02070309...", though pandoc declares it variable)."""
+    code = panose or ""
+    return len(code) >= 8 and code[:2] == "02" and code[6:8] == "09"
+
+
 def _docx_fixed(runs: list[tuple[Any, str]], styles: _DocxStyles, style: _DocxStyle) -> bool:
-    """Whether a paragraph is set in a fixed-pitch font: each of its runs with text, by the run's own
-    font, its character style's or the paragraph style's."""
+    """Whether a paragraph is set in a fixed-pitch font (the font table's, or a `monospaced` face): each
+    of its runs with text, by the run's own font, its character style's or the paragraph style's."""
     shown = [run for run, said in runs if said.strip()]
-    return bool(shown) and all(_run_font(run, styles, style) in styles.fixed for run in shown)
+    fonts = [_run_font(run, styles, style) for run in shown]
+    return bool(shown) and all(font in styles.fixed or monospaced(font) for font in fonts)
 
 
 def _run_font(run: Any, styles: _DocxStyles, style: _DocxStyle) -> str | None:

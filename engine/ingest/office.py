@@ -36,7 +36,8 @@ from engine.events import Document, Line
 
 log = logging.getLogger(__name__)
 
-OFFICE_READER = "office-1"  # a change to what these readers read gets a new name (extract.readers)
+# a change to what these readers read gets a new name (extract.readers); 2: monospaced faces are code
+OFFICE_READER = "office-2"
 POWERPOINT_SUFFIXES = (".pptx", ".pptm", ".ppsx")  # a deck, one with macros, a slide show
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")  # a workbook, one with macros
 SLIDE_SUFFIXES = (*POWERPOINT_SUFFIXES, ".odp")
@@ -80,6 +81,18 @@ _SAVE_AS = {
     **dict.fromkeys(EXCEL_SUFFIXES, "Excel"),
     ".epub": "its e-book program",
 }
+
+
+# Faces drawn fixed-pitch whatever a font table declares (pandoc's Word files declare Courier New
+# variable; TextEdit writes Menlo as a font of no family): a paragraph in one is a program's text
+_MONOSPACED = re.compile(
+    r"courier|mono|consolas|menlo|monaco|console|inconsolata|typewriter|fixedsys|\bcode\b", re.IGNORECASE
+)
+
+
+def monospaced(face: str | None) -> bool:
+    """Whether a font face (its name as a document gives it) is one whose letters are all as wide."""
+    return bool(face) and bool(_MONOSPACED.search(face or ""))
 
 
 # ------------------------------------------------------------------------------------------- archive
@@ -276,6 +289,20 @@ class Writer:
             self.titled = True
         self._add(text)
         self.lines.append(Line("", self.ordinal, self.page))
+
+    def plain(self, lines: Sequence[str]) -> None:
+        """Lines of plain text (an e-mail's) as they are, each its own line, a blank one between
+        paragraphs and after the last."""
+        self.end_code()
+        self.end_list()
+        for text in lines:
+            if text.strip():
+                self.ordinal += 1
+                self._add(text.rstrip())
+            elif self.lines and self.lines[-1].text:
+                self.lines.append(Line("", self.ordinal, self.page))
+        if self.lines and self.lines[-1].text:
+            self.lines.append(Line("", self.ordinal, self.page))
 
     def row(self, cells: Sequence[str]) -> None:
         """A table's row, Markdown's way ("| a | b |"): the next row is no part of its sentence."""
@@ -802,17 +829,20 @@ def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
 
 
 _STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+_SVG = "{urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0}"
 
 
 def _fixed_pitch(content: ET.Element, styles: ET.Element | None) -> frozenset[str]:
     """The paragraph styles set in a fixed-pitch font (a font face declared `font-pitch="fixed"`, as a
-    word processor declares Courier or Liberation Mono), by their own font or the style they inherit."""
+    word processor declares Courier or Liberation Mono, or a `monospaced` face), by their own font or the
+    style they inherit."""
     parts = [content, *([styles] if styles is not None else [])]
     fixed_fonts = {
         face.get(f"{_STYLE}name")
         for part in parts
         for face in part.iter(f"{_STYLE}font-face")
         if face.get(f"{_STYLE}font-pitch") == "fixed"
+        or monospaced(face.get(f"{_SVG}font-family", "").strip("'\"") or face.get(f"{_STYLE}name"))
     }
     parent: dict[str, str] = {}
     font: dict[str, str] = {}

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from engine.errors import ExtractError
 from engine.events import Document
-from engine.ingest.office import Writer
+from engine.ingest.office import Writer, monospaced
 
 RTF_READER = "rtf-1"  # a change to what this reader reads gets a new name (extract.readers)
 RTF_SUFFIXES = (".rtf",)
@@ -69,8 +69,6 @@ _CHARSETS = {
     161: "cp1253", 162: "cp1254", 163: "cp1258", 177: "cp1255", 178: "cp1256", 186: "cp1257",
     204: "cp1251", 222: "cp874", 238: "cp1250", 254: "cp437",
 }  # fmt: skip
-# Faces drawn fixed-pitch that a font table may not declare so (TextEdit writes Menlo as \fnil)
-_MONOSPACED = re.compile(r"courier|mono|consolas|menlo|monaco|console|inconsolata|typewriter|code\b", re.I)
 _HEADING_STYLE = re.compile(r"(?i)^\s*heading\s+(\d)\s*$")
 # A bullet or a number a list's paragraph writes itself before a tab ("•\titem", "2.\tsecond")
 _BULLETS = "\u2022\u00b7\u25aa\u25e6\u2023\u25cb\u25a0\u25a1\u2013\u2014*-"
@@ -200,7 +198,7 @@ class _Reader:
         name, end, _ = text.partition(";")
         self.font.name += name
         if end:
-            self.font.fixed = self.font.fixed or bool(_MONOSPACED.search(self.font.name))
+            self.font.fixed = self.font.fixed or monospaced(self.font.name)
             self.font = None
 
     def _style_name(self, text: str) -> None:
