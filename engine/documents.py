@@ -14,9 +14,10 @@ from typing import Literal
 
 from engine.events import Line
 from engine.ingest.extract import decode_text, extract, split_lines
+from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_NAMES
 from engine.ingest.office import SHEET_SUFFIXES, SLIDE_SUFFIXES
 
-DocFormat = Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf"]
+DocFormat = Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf", "email"]
 # shown as extracted text (a notebook as its cells and outputs, not its JSON); the rest as its own lines
 EXTRACTED: dict[str, DocFormat] = {
     ".pdf": "pdf",
@@ -27,7 +28,13 @@ EXTRACTED: dict[str, DocFormat] = {
     ".odt": "odt",
     ".epub": "epub",
     ".rtf": "rtf",
+    **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], "email"),
 }
+
+
+def _format(path: Path) -> DocFormat | None:
+    """How `path` is shown where it is extracted: by its suffix, or its name (Apple Mail's "mbox")."""
+    return EXTRACTED.get(path.suffix.lower()) or EXTRACTED.get(path.name.lower())
 
 
 @dataclass(frozen=True)
@@ -47,10 +54,9 @@ def document_lines(path: Path, data: bytes) -> tuple[DocFormat, list[Line]]:
 
 
 def _document(path: Path, data: bytes) -> DocumentLines:
-    suffix = path.suffix.lower()
-    if suffix in EXTRACTED:
+    if shown := _format(path):
         doc = extract(path, data)
-        return DocumentLines(str(path), EXTRACTED[suffix], doc.lines, page_names=doc.page_names)
+        return DocumentLines(str(path), shown, doc.lines, page_names=doc.page_names)
     return DocumentLines(
         str(path), "text", tuple(Line(text, n) for n, text in enumerate(split_lines(decode_text(data)), 1))
     )
@@ -62,7 +68,7 @@ def read_document(path: str | Path, max_bytes: int | None = None) -> DocumentLin
     pictures passes 4 MB easily), and its extractor bounds what it inflates and parses. OSError and
     ExtractError reach the caller."""
     file = Path(path)
-    cap = None if file.suffix.lower() in EXTRACTED else max_bytes
+    cap = None if _format(file) else max_bytes
     with file.open("rb") as fh:
         data = fh.read() if cap is None else fh.read(cap + 1)
     truncated = cap is not None and len(data) > cap

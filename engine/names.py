@@ -20,6 +20,7 @@ import os
 import re
 from pathlib import PurePath
 
+from engine.ingest.mail import MAILBOX_NAMES, MAILBOX_SUFFIXES
 from engine.ingest.office import BOOK_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
 
 ESCAPE = "\U0010ff7f"  # a private-use code point; a name that holds it is stored with it doubled
@@ -77,12 +78,15 @@ _PAGE_WORDS = {
     **dict.fromkeys(SLIDE_SUFFIXES, "slide"),
     **dict.fromkeys(SHEET_SUFFIXES, "sheet"),
     **dict.fromkeys(BOOK_SUFFIXES, "chapter"),
+    **dict.fromkeys([*MAILBOX_SUFFIXES, *MAILBOX_NAMES], "message"),  # a mailbox's (engine/ingest/mail.py)
 }
 
 
 def page_label(path: str, page: int) -> str:
     """A page as a person names it: "page 3" of a PDF, "slide 3" of a deck, "sheet 2" of a workbook."""
-    return f"{_PAGE_WORDS.get(PurePath(path).suffix.lower(), 'page')} {page}"
+    file = PurePath(path.replace("\\", "/"))
+    word = _PAGE_WORDS.get(file.suffix.lower()) or _PAGE_WORDS.get(file.name.lower(), "page")
+    return f"{word} {page}"
 
 
 def location(path: str, start: int, end: int, page: int | None = None) -> str:

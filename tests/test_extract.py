@@ -553,7 +553,7 @@ def test_a_docx_paragraph_in_a_fixed_pitch_font_is_a_program_fenced_as_it_is(tmp
     ]
 
 
-def test_a_docx_paragraph_in_a_monospaced_face_is_code_whatever_the_font_table_declares(tmp_path: Path) -> None:
+def test_a_docx_paragraph_in_a_monospaced_face_is_code_whatever_its_font_table_says(tmp_path: Path) -> None:
     """pandoc's Word files declare Courier New variable-pitch and set code in Consolas, which the font
     table leaves out: a face PANOSE classifies monospaced, or one named as a monospaced face, is code."""
     import docx
@@ -562,7 +562,8 @@ def test_a_docx_paragraph_in_a_monospaced_face_is_code_whatever_the_font_table_d
     document.add_paragraph("Run:")
     document.add_paragraph().add_run("make release").font.name = "Consolas"
     document.add_paragraph().add_run("make clean").font.name = "Courier New"
-    document.add_paragraph().add_run("Set in Georgia, a face of letters of their own widths.").font.name = "Georgia"
+    prose = "Set in Georgia, a face of letters of their own widths."
+    document.add_paragraph().add_run(prose).font.name = "Georgia"
     path = tmp_path / "release.docx"
     document.save(str(path))
     declare_fonts(

@@ -31,6 +31,7 @@ from engine.errors import ExtractError, MissingDependency
 from engine.events import Document, Line
 from engine.ingest import pdfpages, sandbox
 from engine.ingest.latex import LATEX_READER, latex_lines
+from engine.ingest.mail import MAIL_READER, MAIL_SUFFIXES, MAILBOX_NAMES, MailExtractor
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
     MAX_NESTING,
@@ -126,9 +127,9 @@ def extract(path: Path, data: bytes) -> Document:
         raise UnsupportedType(
             f"unsupported file type ({_type_of(path)})",
             "Citeline reads text, code, Markdown, HTML, LaTeX, PDF, Word, PowerPoint, Excel, OpenDocument, "
-            "EPUB, RTF, JSON, CSV, notebooks and images",
+            "EPUB, RTF, e-mail, JSON, CSV, notebooks and images",
         )
-    if path.suffix.lower() in SANDBOXED and sandbox.enabled():
+    if (path.suffix.lower() in SANDBOXED or path.name.lower() in MAILBOX_NAMES) and sandbox.enabled():
         document: Document = sandbox.shared().run(extract_here, path, data, what=path.name)
         return document
     return extract_here(path, data, extractor)
@@ -136,7 +137,7 @@ def extract(path: Path, data: bytes) -> Document:
 
 # Formats parsed by third-party code that can loop or balloon on a crafted file: read in the killable
 # worker of engine/ingest/sandbox.py, with a time and memory limit.
-SANDBOXED = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES, *RTF_SUFFIXES})
+SANDBOXED = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES, *RTF_SUFFIXES, *MAIL_SUFFIXES})
 
 
 def extract_here(path: Path, data: bytes, extractor: Extractor | None = None) -> Document:
@@ -588,6 +589,7 @@ def readers() -> dict[str, str]:
         **dict.fromkeys(OFFICE_SUFFIXES, OFFICE_READER),
         ".docx": DOCX_READER,
         **dict.fromkeys(RTF_SUFFIXES, RTF_READER),
+        **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], MAIL_READER),
     }
 
 
@@ -1296,6 +1298,7 @@ def _register_builtins() -> None:
     register((".odt", ".ods", ".odp"), OdfExtractor())
     register((".epub",), EpubExtractor())
     register(RTF_SUFFIXES, RtfExtractor())
+    register([*MAIL_SUFFIXES, *MAILBOX_NAMES], MailExtractor())
     register((".json",), JsonExtractor())
     register((".csv",), CsvExtractor())
     register((".tsv", ".tab"), CsvExtractor("\t"))
