@@ -14,10 +14,13 @@ from typing import Literal
 
 from engine.events import Line
 from engine.ingest.extract import decode_text, extract, split_lines
+from engine.ingest.legacy import DOC_SUFFIXES
 from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_NAMES
 from engine.ingest.office import SHEET_SUFFIXES, SLIDE_SUFFIXES
 
-DocFormat = Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf", "email"]
+DocFormat = Literal[
+    "text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf", "email", "doc"
+]
 # shown as extracted text (a notebook as its cells and outputs, not its JSON); the rest as its own lines
 EXTRACTED: dict[str, DocFormat] = {
     ".pdf": "pdf",
@@ -28,6 +31,7 @@ EXTRACTED: dict[str, DocFormat] = {
     ".odt": "odt",
     ".epub": "epub",
     ".rtf": "rtf",
+    **dict.fromkeys(DOC_SUFFIXES, "doc"),
     **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], "email"),
 }
 

@@ -102,8 +102,8 @@ def name_ident(stem: str) -> tuple[str, ...] | None:
 # code, data, configuration) is a version only of a file of its own suffix: testing.py documents nothing
 # that testing.md says differently.
 _PROSE = frozenset(
-    ".md .markdown .mdx .txt .text .rst .rest .adoc .asciidoc .org .tex .html .htm .xhtml .pdf .docx .odt "
-    ".pptx .pptm .ppsx .odp .epub "
+    ".md .markdown .mdx .txt .text .rst .rest .adoc .asciidoc .org .tex .html .htm .xhtml .pdf .docx .doc "
+    ".odt .pptx .pptm .ppsx .odp .epub "
     ".rtf".split()
 )
 

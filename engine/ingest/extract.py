@@ -31,6 +31,7 @@ from engine.errors import ExtractError, MissingDependency
 from engine.events import Document, Line
 from engine.ingest import pdfpages, sandbox
 from engine.ingest.latex import LATEX_READER, latex_lines
+from engine.ingest.legacy import DOC_READER, DOC_SUFFIXES, DocExtractor
 from engine.ingest.mail import MAIL_READER, MAIL_SUFFIXES, MAILBOX_NAMES, MailExtractor
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
@@ -126,8 +127,8 @@ def extract(path: Path, data: bytes) -> Document:
     if extractor is None:
         raise UnsupportedType(
             f"unsupported file type ({_type_of(path)})",
-            "Citeline reads text, code, Markdown, HTML, LaTeX, PDF, Word, PowerPoint, Excel, OpenDocument, "
-            "EPUB, RTF, e-mail, JSON, CSV, notebooks and images",
+            "Citeline reads text, code, Markdown, HTML, LaTeX, PDF, Word (.docx, .doc), PowerPoint, Excel, "
+            "OpenDocument, EPUB, RTF, e-mail, JSON, CSV, notebooks and images",
         )
     if (path.suffix.lower() in SANDBOXED or path.name.lower() in MAILBOX_NAMES) and sandbox.enabled():
         document: Document = sandbox.shared().run(extract_here, path, data, what=path.name)
@@ -137,7 +138,7 @@ def extract(path: Path, data: bytes) -> Document:
 
 # Formats parsed by third-party code that can loop or balloon on a crafted file: read in the killable
 # worker of engine/ingest/sandbox.py, with a time and memory limit.
-SANDBOXED = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES, *RTF_SUFFIXES, *MAIL_SUFFIXES})
+SANDBOXED = frozenset({".pdf", ".docx", *DOC_SUFFIXES, *OFFICE_SUFFIXES, *RTF_SUFFIXES, *MAIL_SUFFIXES})
 
 
 def extract_here(path: Path, data: bytes, extractor: Extractor | None = None) -> Document:
@@ -589,6 +590,7 @@ def readers() -> dict[str, str]:
         **dict.fromkeys(OFFICE_SUFFIXES, OFFICE_READER),
         ".docx": DOCX_READER,
         **dict.fromkeys(RTF_SUFFIXES, RTF_READER),
+        **dict.fromkeys(DOC_SUFFIXES, DOC_READER),
         **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], MAIL_READER),
     }
 
@@ -733,6 +735,8 @@ class DocxExtractor:
     """
 
     def extract(self, path: Path, data: bytes) -> Document:
+        if data.startswith(_OLE_MAGIC) and b"W\x00o\x00r\x00d\x00D\x00o\x00c" in data:
+            return DocExtractor().extract(path, data)  # a Word 97-2003 document named .docx
         document = _open_docx(path, data)
         styles = _DocxStyles(document, _fixed_pitch_fonts(data))
         writer = Writer()
@@ -778,9 +782,7 @@ def _open_docx(path: Path, data: bytes) -> DocxDocument:
     import docx
 
     if data.startswith(_OLE_MAGIC):
-        raise ExtractError(
-            f"{path.name} is encrypted or a legacy .doc file", "save it as an unprotected .docx to index it"
-        )
+        raise ExtractError(f"{path.name} is encrypted", "save an unprotected copy to index it")
     check_zip(path, data)
     try:
         return docx.Document(io.BytesIO(data))
@@ -1293,6 +1295,7 @@ def _register_builtins() -> None:
     register((".pdf",), PdfExtractor())
     register(image_suffixes(), ImageExtractor())  # its pixels are read by OCR (engine/ingest/ocr_phase.py)
     register((".docx",), DocxExtractor())
+    register(DOC_SUFFIXES, DocExtractor())
     register(POWERPOINT_SUFFIXES, PptxExtractor())
     register(EXCEL_SUFFIXES, XlsxExtractor())
     register((".odt", ".ods", ".odp"), OdfExtractor())

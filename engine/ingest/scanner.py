@@ -32,6 +32,7 @@ from pathlib import Path
 import pathspec
 
 from engine.errors import CiteError
+from engine.ingest.legacy import DOC_SUFFIXES
 from engine.ingest.office import OFFICE_SUFFIXES
 from engine.ingest.rtf import RTF_SUFFIXES
 from engine.ingest.scans import image_suffixes
@@ -54,7 +55,9 @@ UNREADABLE = "unreadable"
 IGNORE_FILES = (".gitignore", ".ignore")  # in one directory, .ignore is read last and so wins
 VENV_MARKER = "pyvenv.cfg"
 # Binary files that extractors read: documents, and images (read by OCR).
-DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", *OFFICE_SUFFIXES, *RTF_SUFFIXES, *image_suffixes()})
+DOCUMENT_SUFFIXES = frozenset(
+    {".pdf", ".docx", *DOC_SUFFIXES, *OFFICE_SUFFIXES, *RTF_SUFFIXES, *image_suffixes()}
+)
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
     {

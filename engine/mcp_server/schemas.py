@@ -55,7 +55,9 @@ class SearchOut(_Out):
 
 class DocText(_Out):
     path: str
-    format: Literal["text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf", "email"]
+    format: Literal[
+        "text", "pdf", "docx", "notebook", "slides", "spreadsheet", "odt", "epub", "rtf", "email", "doc"
+    ]
     total_lines: int = Field(description="Last line number (for a PDF: lines in all pages).")
     pages: int | None
     start_line: int | None = Field(description="First line shown.")
