@@ -31,6 +31,7 @@ from engine.events import (
     encode_lines,
 )
 from engine.ingest.extract import is_source
+from engine.ingest.mail import is_mailbox
 from engine.names import about_tests, is_test
 from engine.retrieve.search import hit_from_row
 from engine.text import (
@@ -415,15 +416,17 @@ def crowded(hits: list[Hit], cap: int = SAME_FILE) -> list[Hit]:
     """The ranked hits with at most `cap` passages of one file among the first EVIDENCE (the rest of that
     file's move down, after them, in their order): one long file whose sections all share the question's
     words (a reference manual, a changelog, an article) otherwise fills every place, and the file that
-    answers, ranked seventh, is never read. Search engines cap results per site for the same reason. The
-    siblings (score 0) stay where they are, after."""
+    answers, ranked seventh, is never read. Search engines cap results per site for the same reason. A
+    mailbox's messages are each a document of their own (a year's mail is one file). The siblings (score 0)
+    stay where they are, after."""
     first: list[Hit] = []
     later: list[Hit] = []
-    count: dict[str, int] = {}
+    count: dict[tuple[str, int | None], int] = {}
     for h in hits:
-        if h.score > 0.0 and len(first) < EVIDENCE and count.get(h.path, 0) < cap:
+        one = (h.path, h.page if is_mailbox(h.path) else None)  # a mailbox's messages are its documents
+        if h.score > 0.0 and len(first) < EVIDENCE and count.get(one, 0) < cap:
             first.append(h)
-            count[h.path] = count.get(h.path, 0) + 1
+            count[one] = count.get(one, 0) + 1
         else:
             later.append(h)
     return first + later

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
+from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_SUFFIXES, is_mailbox
 from engine.ingest.office import BOOK_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
 from engine.names import about_tests, is_test
 from engine.text import (
@@ -81,16 +82,19 @@ _MARKUP = re.compile(
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 _TITLED = frozenset(
-    ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .odt .rtf .ipynb .pdf".split()
+    ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .doc .odt .rtf .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
     + [*SLIDE_SUFFIXES, *BOOK_SUFFIXES]  # slides' and e-books' titles (engine/ingest/office.py)
     + [*SHEET_SUFFIXES]  # a sheet's name, its rows' heading
+    + [*MAIL_SUFFIXES]  # a message's subject (engine/ingest/mail.py)
 )
 
 
 def suffix(hit: Hit) -> str:
-    """The passage's file's extension, lower case (".md")."""
-    return PurePosixPath(hit.path.replace("\\", "/")).suffix.lower()
+    """The passage's file's extension, lower case (".md"); an mbox's for Apple Mail's exported mailbox,
+    a file named "mbox"."""
+    path = PurePosixPath(hit.path.replace("\\", "/"))
+    return path.suffix.lower() or (MAILBOX_SUFFIXES[0] if is_mailbox(path) else "")
 
 
 def _in_fence(text: str, at: int) -> bool:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from engine.errors import ExtractError
 from engine.events import Document
@@ -31,7 +31,7 @@ from engine.ingest.office import MAX_NESTING, Writer
 
 log = logging.getLogger(__name__)
 
-MAIL_READER = "mail-1"  # a change to what this reader reads gets a new name (extract.readers)
+MAIL_READER = "mail-2"  # a change to what this reader reads gets a new name (extract.readers)
 MESSAGE_SUFFIXES = (".eml", ".emlx")
 MAILBOX_SUFFIXES = (".mbox",)
 MAILBOX_NAMES = ("mbox",)  # Apple Mail's export: "Inbox.mbox/mbox"
@@ -44,9 +44,9 @@ _SEPARATOR = re.compile(rb"^From [^\r\n]*\r?\n", re.MULTILINE)  # an mbox's line
 _ESCAPED_FROM = re.compile(r"^>(>*From )", re.MULTILINE)  # a body line "From ..." an mbox escaped
 
 
-def is_mailbox(path: str | Path) -> bool:
+def is_mailbox(path: str | PurePath) -> bool:
     """Whether `path` names a mailbox (a file of many messages) by its suffix or its name."""
-    p = Path(path)
+    p = PurePath(path)
     return p.suffix.lower() in MAILBOX_SUFFIXES or p.name.lower() in MAILBOX_NAMES
 
 
@@ -106,20 +106,28 @@ def _html_lines(html: str) -> list[str]:
 
 
 def _calendar_lines(text: str) -> list[str]:
-    """A calendar invitation's events (iCalendar, RFC 5545): summary, start, end, place, description."""
+    """A calendar invitation's events (iCalendar, RFC 5545), each as a person reads one: its summary,
+    start, end, place and description (a time zone's own rules, which have start times too, are not
+    events)."""
     unfolded = re.sub(r"\r?\n[ \t]", "", text)
-    out: list[str] = []
     labels = {"SUMMARY": "Event", "DTSTART": "Starts", "DTEND": "Ends", "LOCATION": "Where"}
+    labels["DESCRIPTION"] = ""  # said as it is
+    out: list[str] = []
+    event: dict[str, str] | None = None
     for line in unfolded.splitlines():
         key, _, value = line.partition(":")
         name = key.split(";", 1)[0].upper()
-        value = value.replace("\\n", " ").replace("\\N", " ").replace("\\,", ",").replace("\\;", ";")
+        value = value.replace("\\n", " ").replace("\\N", " ").replace("\\,", ",").replace("\\;", ";").strip()
         if name == "BEGIN" and value.upper() == "VEVENT":
+            event = {}
+        elif name == "END" and value.upper() == "VEVENT" and event is not None:
             out.append("")
-        elif name in labels and value.strip():
-            out.append(f"{labels[name]}: {_ics_time(value) if name.startswith('DT') else value.strip()}")
-        elif name == "DESCRIPTION" and value.strip():
-            out.append(value.strip())
+            for field, label in labels.items():
+                if said := event.get(field):
+                    out.append(f"{label}: {said}" if label else said)
+            event = None
+        elif event is not None and name in labels and value:
+            event[name] = _ics_time(value) if name.startswith("DT") else value
     return out
 
 
