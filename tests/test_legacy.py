@@ -1,5 +1,8 @@
-"""Word 97-2003 documents (engine/ingest/legacy.py), read from a real one: tests/files/travel-policy.doc,
-which LibreOffice wrote ("MS Word 97") from a Word file pandoc made of a short Markdown policy."""
+"""Office 97-2003 files (engine/ingest/legacy.py), read from real ones LibreOffice wrote: a Word document
+(tests/files/travel-policy.doc, from a Word file pandoc made of a short Markdown policy), an Excel workbook
+(budget.xls, from an .xlsx openpyxl made: dates, percentages, a formula, 500 notes whose shared strings run
+across CONTINUE records) and a PowerPoint deck (review.ppt, from a .pptx python-pptx made; its thumbnail
+blanked)."""
 
 from __future__ import annotations
 
@@ -8,15 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.api import Engine
+from engine.api import Engine, page_label
 from engine.documents import read_document
 from engine.errors import ExtractError
 from engine.ingest.extract import extract, readers
-from engine.ingest.legacy import DOC_READER, DOC_SUFFIXES
+from engine.ingest.legacy import DOC_READER, DOC_SUFFIXES, LEGACY_READER, PPT_SUFFIXES, XLS_SUFFIXES
 from engine.ingest.scanner import DOCUMENT_SUFFIXES
 from tests.conftest import write
 
-FIXTURE = Path(__file__).parent / "files" / "travel-policy.doc"
+FILES = Path(__file__).parent / "files"
+FIXTURE = FILES / "travel-policy.doc"
 EXPECTED = [
     (1, "# Travel policy"),
     (
@@ -88,9 +92,10 @@ def test_a_cut_or_garbled_document_is_refused_not_a_crash(tmp_path: Path) -> Non
             extract(path, path.read_bytes())
 
 
-def test_word_97_files_are_documents_an_index_rereads_when_the_reader_changes() -> None:
-    assert set(DOC_SUFFIXES) <= DOCUMENT_SUFFIXES
+def test_97_2003_files_are_documents_an_index_rereads_when_their_reader_changes() -> None:
+    assert {*DOC_SUFFIXES, *XLS_SUFFIXES, *PPT_SUFFIXES} <= DOCUMENT_SUFFIXES
     assert all(readers()[suffix] == DOC_READER for suffix in DOC_SUFFIXES)
+    assert all(readers()[suffix] == LEGACY_READER for suffix in (*XLS_SUFFIXES, *PPT_SUFFIXES))
 
 
 def test_an_answer_from_a_word_97_document_cites_the_row_the_preview_shows(
@@ -110,3 +115,74 @@ def test_an_answer_from_a_word_97_document_cites_the_row_the_preview_shows(
     doc = read_document(cited.path)
     assert doc.format == "doc"
     assert [line.text for line in doc.lines if line.line == 2 and line.text] == [EXPECTED[1][1]]
+
+
+def test_an_excel_97_workbook_reads_sheet_by_sheet_as_an_xlsx_does(tmp_path: Path) -> None:
+    path = FILES / "budget.xls"
+    doc = extract(path, path.read_bytes())
+    assert doc.kind == "table" and doc.page_names == ("2025", "Contacts", "Notes")
+    first = [(line.line, line.text) for line in doc.lines if line.page == 1]
+    assert first == [
+        (1, "Item; Amount; Due; Share; Paid"),
+        (2, "Item=Rent; Amount=1200; Due=2025-01-31; Share=45%; Paid=TRUE"),  # a date, a percentage, a bool
+        (3, "Item=Broadband; Amount=36.4; Due=2025-02-14; Share=5%; Paid=FALSE"),  # dd/mm/yyyy: a date too
+        (4, "Item=Café “Brûlé”; Amount=12.5"),
+        (6, "Item=Total; Amount=1236.4"),  # a formula, as last calculated
+    ]
+    notes = [line.text for line in doc.lines if line.page == 3][1:]
+    words = ["Ωμέγα" if i % 3 == 0 else "plain" for i in range(1, 501)]
+    assert notes == [
+        f"Note=Note {i}: " + " ".join([words[i - 1]] * (1 + i % 7)) + " end" for i in range(1, 501)
+    ]
+    renamed = tmp_path / "budget.xlsx"  # a 97-2003 workbook saved under the newer name reads as what it is
+    shutil.copy(path, renamed)
+    assert extract(renamed, renamed.read_bytes()).lines == doc.lines
+
+
+def test_a_powerpoint_97_deck_reads_slide_by_slide_with_its_notes(tmp_path: Path) -> None:
+    path = FILES / "review.ppt"
+    doc = extract(path, path.read_bytes())
+    slides = {}
+    for line in doc.lines:
+        if line.text:
+            slides.setdefault(line.page, []).append(line.text)
+    assert slides == {
+        1: ["# Quarterly review", "Acme, third quarter"],
+        2: [
+            "# Results",
+            "Revenue grew 12% to 4.1 million euros",
+            "Churn fell to 3%",
+            "## Speaker notes",
+            "Mention the Berlin office opening.",
+        ],
+        3: ["# Headcount", "Team", "People", "Sales", "14", "Support", "9", "Hiring paused"],
+    }
+    assert page_label(str(path), 2) == "slide 2"
+    renamed = tmp_path / "review.pptx"
+    shutil.copy(path, renamed)
+    assert extract(renamed, renamed.read_bytes()).lines == doc.lines
+
+
+@pytest.mark.parametrize("name", ["budget.xls", "review.ppt", "budget.xlsx", "review.pptx"])
+def test_a_cut_workbook_or_deck_is_refused_not_a_crash(tmp_path: Path, name: str) -> None:
+    source = FILES / (Path(name).stem + (".xls" if "budget" in name else ".ppt"))
+    path = tmp_path / name
+    path.write_bytes(source.read_bytes()[:1536])
+    with pytest.raises(ExtractError, match="corrupt"):
+        extract(path, path.read_bytes())
+
+
+def test_an_answer_from_an_excel_97_workbook_cites_the_sheets_row(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "kb"
+    root.mkdir()
+    shutil.copy(FILES / "budget.xls", root / "budget.xls")
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
+        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    answer = engine.ask("When is the rent due?", "extractive")
+    assert not answer.refused, answer.reason
+    cited = answer.sentences[0].citations[0]
+    assert (Path(cited.path).name, cited.page, cited.start_line) == ("budget.xls", 1, 2)
+    assert "2025-01-31" in answer.text
+    assert read_document(cited.path).format == "spreadsheet"

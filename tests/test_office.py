@@ -439,11 +439,25 @@ def test_a_broken_file_of_each_kind_is_refused_with_a_reason(tmp_path: Path, suf
         read(empty_zip)
 
 
-def test_an_encrypted_or_legacy_office_file_is_named_as_such(tmp_path: Path) -> None:
+def test_an_encrypted_office_file_is_named_as_such_and_a_broken_compound_file_as_corrupt(
+    tmp_path: Path,
+) -> None:
+    """An encrypted .pptx (or .xlsx, .docx) is a compound file holding the encrypted package, as a
+    97-2003 file is one: it is read as one (engine/ingest/legacy.py), which names the encryption."""
     path = tmp_path / "old.pptx"
     path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 100)
-    with pytest.raises(ExtractError, match=r"encrypted or a legacy \.ppt file"):
+    with pytest.raises(ExtractError, match=r"old\.pptx is corrupt or not a PowerPoint deck"):
         read(path)
+    data = bytearray((Path(__file__).parent / "files" / "review.ppt").read_bytes())
+    entry = data.find("Pictures".encode("utf-16-le") + b"\x00\x00")  # a stream's directory entry: renamed
+    name = "EncryptedPackage".encode("utf-16-le") + b"\x00\x00"
+    data[entry : entry + len(name)] = name
+    data[entry + 64 : entry + 66] = len(name).to_bytes(2, "little")
+    for suffix in (".pptx", ".ppt"):
+        path = tmp_path / f"locked{suffix}"
+        path.write_bytes(bytes(data))
+        with pytest.raises(ExtractError, match=r"is encrypted"):
+            read(path)
 
 
 def test_entity_expansion_in_a_parts_xml_is_refused_not_expanded(tmp_path: Path) -> None:

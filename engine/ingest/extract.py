@@ -31,7 +31,16 @@ from engine.errors import ExtractError, MissingDependency
 from engine.events import Document, Line
 from engine.ingest import pdfpages, sandbox
 from engine.ingest.latex import LATEX_READER, latex_lines
-from engine.ingest.legacy import DOC_READER, DOC_SUFFIXES, DocExtractor
+from engine.ingest.legacy import (
+    DOC_READER,
+    DOC_SUFFIXES,
+    LEGACY_READER,
+    PPT_SUFFIXES,
+    XLS_SUFFIXES,
+    DocExtractor,
+    PptExtractor,
+    XlsExtractor,
+)
 from engine.ingest.mail import MAIL_READER, MAIL_SUFFIXES, MAILBOX_NAMES, MailExtractor
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
@@ -138,7 +147,10 @@ def extract(path: Path, data: bytes) -> Document:
 
 # Formats parsed by third-party code that can loop or balloon on a crafted file: read in the killable
 # worker of engine/ingest/sandbox.py, with a time and memory limit.
-SANDBOXED = frozenset({".pdf", ".docx", *DOC_SUFFIXES, *OFFICE_SUFFIXES, *RTF_SUFFIXES, *MAIL_SUFFIXES})
+SANDBOXED = frozenset(
+    {".pdf", ".docx", *DOC_SUFFIXES, *XLS_SUFFIXES, *PPT_SUFFIXES, *OFFICE_SUFFIXES, *RTF_SUFFIXES}
+    | set(MAIL_SUFFIXES)
+)
 
 
 def extract_here(path: Path, data: bytes, extractor: Extractor | None = None) -> Document:
@@ -591,6 +603,7 @@ def readers() -> dict[str, str]:
         ".docx": DOCX_READER,
         **dict.fromkeys(RTF_SUFFIXES, RTF_READER),
         **dict.fromkeys(DOC_SUFFIXES, DOC_READER),
+        **dict.fromkeys([*XLS_SUFFIXES, *PPT_SUFFIXES], LEGACY_READER),
         **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], MAIL_READER),
     }
 
@@ -1296,6 +1309,8 @@ def _register_builtins() -> None:
     register(image_suffixes(), ImageExtractor())  # its pixels are read by OCR (engine/ingest/ocr_phase.py)
     register((".docx",), DocxExtractor())
     register(DOC_SUFFIXES, DocExtractor())
+    register(XLS_SUFFIXES, XlsExtractor())
+    register(PPT_SUFFIXES, PptExtractor())
     register(POWERPOINT_SUFFIXES, PptxExtractor())
     register(EXCEL_SUFFIXES, XlsxExtractor())
     register((".odt", ".ods", ".odp"), OdfExtractor())

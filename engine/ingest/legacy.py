@@ -18,12 +18,20 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.errors import ExtractError, MissingDependency
-from engine.events import Document
-from engine.ingest.office import Writer
+from engine.events import Document, Line
+from engine.ingest.office import (
+    LEGACY_SHEET_SUFFIXES,
+    LEGACY_SLIDE_SUFFIXES,
+    MAX_COLUMNS,
+    MAX_NESTING,
+    Writer,
+)
 
-DOC_READER = "doc-1"  # a change to what this reader reads gets a new name (extract.readers)
+DOC_READER = "doc-1"  # a change to what these readers read gets a new name (extract.readers)
+LEGACY_READER = "ole-1"  # the workbooks' and decks'
 DOC_SUFFIXES = (".doc", ".dot")
 _WORD97 = 0xA5EC  # the FIB's wIdent
 _FKP = 512  # a formatted disk page's size
@@ -37,6 +45,25 @@ _SIZES = {0: 1, 1: 1, 2: 2, 3: 4, 4: 2, 5: 2, 7: 3}  # a sprm's operand size by 
 # a separator line, an optional hyphen
 _DROPPED = {chr(c) for c in (0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x1F)}
 _SHOWN = {"\x0b": "\n", "\x1e": "-", "\xa0": " ", "\t": "\t"}
+
+
+def open_ole(path: Path, data: bytes, what: str, program: str) -> Any:
+    """The compound file (olefile); an encrypted document (an encrypted .docx, .xlsx or .pptx is one too,
+    its package inside) refused as such, a broken one as corrupt."""
+    try:
+        import olefile
+    except ImportError as exc:  # pragma: no cover - a dependency of the engine
+        raise MissingDependency("olefile is not installed", "pip install olefile") from exc
+    try:
+        ole = olefile.OleFileIO(io.BytesIO(data))
+        encrypted = ole.exists("EncryptedPackage") or ole.exists("EncryptedSummary")
+    except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:  # olefile's own errors too
+        raise ExtractError(
+            f"{path.name} is corrupt or not {what} ({exc})", f"re-save it in {program}"
+        ) from exc
+    if encrypted:
+        raise ExtractError(f"{path.name} is encrypted", "save an unprotected copy to index it")
+    return ole
 
 
 def _unpack(fmt: str, data: bytes, at: int) -> int:
@@ -66,12 +93,8 @@ class _Para:
 
 class _Doc:
     def __init__(self, path: Path, data: bytes) -> None:
+        ole = open_ole(path, data, "a Word document", "Word")
         try:
-            import olefile
-        except ImportError as exc:  # pragma: no cover - a dependency of the engine
-            raise MissingDependency("olefile is not installed", "pip install olefile") from exc
-        try:
-            ole = olefile.OleFileIO(io.BytesIO(data))
             self.word = ole.openstream("WordDocument").read()
         except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:  # olefile's own errors too
             raise ExtractError(
@@ -318,3 +341,351 @@ def _paragraph(text: str, para: _Para, doc: _Doc, writer: Writer) -> None:
         writer.item(text, para.ilvl)
     else:
         writer.block(text)
+
+
+# ------------------------------------------------------------------------------------------ workbooks
+
+XLS_SUFFIXES = LEGACY_SHEET_SUFFIXES
+_BOF, _EOF, _SHEET, _SST, _CONTINUE, _FORMAT, _XF, _DATEMODE, _FILEPASS = (
+    0x0809, 0x000A, 0x0085, 0x00FC, 0x003C, 0x041E, 0x00E0, 0x0022, 0x002F,
+)  # fmt: skip
+_LABELSST, _LABEL, _NUMBER, _RK, _MULRK, _FORMULA, _STRING, _BOOLERR = (
+    0x00FD, 0x0204, 0x0203, 0x027E, 0x00BD, 0x0006, 0x0207, 0x0205,
+)  # fmt: skip
+_MAX_ROWS = 1_048_576
+
+
+def _records(stream: bytes, at: int = 0) -> Iterator[tuple[int, int, bytes]]:
+    """A BIFF stream's records from `at`: (offset, type, data)."""
+    end = len(stream)
+    while at + 4 <= end:
+        kind, size = struct.unpack_from("<HH", stream, at)
+        yield at, kind, stream[at + 4 : at + 4 + size]
+        at += 4 + size
+
+
+def _rk(value: int) -> float:
+    """An RK number: a 30-bit integer or the top 30 bits of a double, divided by 100 where flagged."""
+    if value & 0x02:
+        number = float(value >> 2 if value < 0x80000000 else (value >> 2) - (1 << 30))
+    else:
+        number = struct.unpack("<d", struct.pack("<Q", (value & 0xFFFFFFFC) << 32))[0]
+    return number / 100 if value & 0x01 else number
+
+
+def _xl_string(data: bytes, at: int, wide_count: bool) -> tuple[str, int]:
+    """An XLUnicodeString (a 16-bit count, `wide_count`) or ShortXLUnicodeString (an 8-bit one) at `at`,
+    and where it ends: its flags say whether its characters are 16-bit or compressed to 8."""
+    count = _unpack("<H", data, at) if wide_count else data[at]
+    at += 2 if wide_count else 1
+    flags = data[at] if at < len(data) else 0
+    at += 1
+    width = 2 if flags & 0x01 else 1
+    raw = data[at : at + count * width]
+    return (raw.decode("utf-16-le", "replace") if width == 2 else raw.decode("latin-1")), at + count * width
+
+
+class _Pieces:
+    """The SST record and the CONTINUE records after it, read as one run of bytes, except that a string's
+    characters carried on into the next record start there with a flags byte of their own."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces, self.piece, self.at = pieces, 0, 0
+
+    def _next(self) -> bytes:
+        while self.at >= len(self.pieces[self.piece]):
+            self.piece, self.at = self.piece + 1, 0
+            if self.piece >= len(self.pieces):
+                raise ExtractError("the workbook's shared strings are cut short", "re-save it in Excel")
+        return self.pieces[self.piece]
+
+    def take(self, size: int) -> bytes:
+        got = b""
+        while len(got) < size:
+            data = self._next()
+            part = data[self.at : self.at + size - len(got)]
+            got += part
+            self.at += len(part)
+        return got
+
+    def chars(self, count: int, wide: bool) -> str:
+        out: list[str] = []
+        while count:
+            if self.at >= len(self.pieces[self.piece]):  # carried on: a new flags byte first
+                self._next()
+                wide = bool(self.take(1)[0] & 0x01)
+            width = 2 if wide else 1
+            fit = max(1, min(count, (len(self.pieces[self.piece]) - self.at) // width))
+            raw = self.take(fit * width)
+            out.append(raw.decode("utf-16-le", "replace") if wide else raw.decode("latin-1"))
+            count -= fit
+        return "".join(out)
+
+
+def _shared_strings(pieces: list[bytes]) -> list[str]:
+    """The SST's strings (rich-text runs and extended data after each skipped, across records too); what
+    a cut record leaves out is left out."""
+    out: list[str] = []
+    if not pieces or len(pieces[0]) < 8:
+        return out
+    unique = _unpack("<I", pieces[0], 4)
+    read = _Pieces(pieces)
+    read.at = 8
+    try:
+        for _ in range(min(unique, 10_000_000)):
+            count, flags = struct.unpack("<HB", read.take(3))
+            runs = struct.unpack("<H", read.take(2))[0] if flags & 0x08 else 0
+            extra = struct.unpack("<I", read.take(4))[0] if flags & 0x04 else 0
+            out.append(read.chars(count, bool(flags & 0x01)))
+            read.take(4 * runs + extra)
+    except ExtractError:
+        pass
+    return out
+
+
+@dataclass(frozen=True)
+class XlsExtractor:
+    """An Excel 97-2003 workbook (BIFF8): each sheet a page, in the workbook's order, each row with a value
+    a line at its row number, read as an .xlsx sheet's rows are (`office.described`): values as the cell
+    shows them where that is plain (a date as a date, a percentage with its sign), a formula's as last
+    calculated. Charts and macro sheets are not read; an encrypted workbook, and one older than Excel 97,
+    is refused with the reason."""
+
+    kind: str = "xls"
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        from engine.ingest.office import _format_kind, _Styles, described
+
+        ole = open_ole(path, data, "an Excel workbook", "Excel")
+        try:
+            if not ole.exists("Workbook"):
+                old = ole.exists("Book")
+                what = "older than Excel 97 (Excel 5 or 95)" if old else "not an Excel workbook"
+                raise ExtractError(
+                    f"{path.name} is {what}", "open it in Excel or LibreOffice and save it as .xlsx"
+                )
+            stream = ole.openstream("Workbook").read()
+        except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:
+            raise ExtractError(
+                f"{path.name} is corrupt or not an Excel workbook ({exc})", "re-save it in Excel"
+            ) from exc
+        sheets: list[tuple[int, str]] = []
+        formats: dict[int, str] = {}
+        xfs: list[int] = []
+        sst: list[bytes] = []
+        date1904 = False
+        records = _records(stream)
+        for _, kind, body in records:
+            if kind == _FILEPASS:
+                raise ExtractError(f"{path.name} is encrypted", "save an unprotected copy to index it")
+            if kind == _SHEET and len(body) >= 8 and body[5] == 0:  # a worksheet (not a chart or macros)
+                sheets.append((_unpack("<I", body, 0), _xl_string(body, 6, False)[0]))
+            elif kind == _FORMAT and len(body) >= 5:
+                formats[_unpack("<H", body, 0)] = _xl_string(body, 2, True)[0]
+            elif kind == _XF and len(body) >= 4:
+                xfs.append(_unpack("<H", body, 2))
+            elif kind == _DATEMODE and len(body) >= 2:
+                date1904 = bool(_unpack("<H", body, 0))
+            elif kind == _SST:
+                sst = [body]
+            elif kind == _CONTINUE and sst and len(sst) < 100_000:
+                sst.append(body)
+            elif kind == _EOF:
+                break
+        strings = _shared_strings(sst)
+        styles = _Styles(None, date1904)
+        styles.formats = xfs
+        styles.kinds = {id_: _format_kind(id_, code) for id_, code in formats.items()}
+        lines: list[Line] = []
+        for number, (offset, _) in enumerate(sheets, 1):
+            rows = _xls_rows(stream, offset, strings, styles)
+            lines.extend(Line(text, row, number) for row, text in described(iter(sorted(rows.items()))))
+        return Document(tuple(lines), kind="table", page_names=tuple(name for _, name in sheets))
+
+
+def _xls_rows(stream: bytes, at: int, strings: list[str], styles: Any) -> dict[int, list[str]]:
+    """A sheet's rows from its substream at `at`: row number (1-based) -> the cells' shown values."""
+    rows: dict[int, list[str]] = {}
+
+    def put(row: int, col: int, value: str) -> None:
+        if row < _MAX_ROWS and col < MAX_COLUMNS and value:
+            cells = rows.setdefault(row + 1, [])
+            cells.extend([""] * (col + 1 - len(cells)))
+            cells[col] = value
+
+    def shown(value: float, xf: int) -> str:
+        return str(styles.show(repr(value), xf))
+
+    formula: tuple[int, int] | None = None
+    for n, (_, kind, body) in enumerate(_records(stream, at)):
+        if n == 0 and kind != _BOF:
+            break
+        if kind == _EOF:
+            break
+        if kind == _STRING and formula is not None:  # the text a formula before it gave
+            put(*formula, _xl_string(body, 0, True)[0])
+        if len(body) < 6:
+            continue
+        row, col, xf = struct.unpack_from("<HHH", body, 0)  # every cell record opens so
+        formula = None
+        if kind == _LABELSST and len(body) >= 10:
+            index = _unpack("<I", body, 6)
+            put(row, col, strings[index] if index < len(strings) else "")
+        elif kind == _LABEL and len(body) >= 9:
+            put(row, col, _xl_string(body, 6, True)[0])
+        elif kind == _NUMBER and len(body) >= 14:
+            put(row, col, shown(struct.unpack_from("<d", body, 6)[0], xf))
+        elif kind == _RK and len(body) >= 10:
+            put(row, col, shown(_rk(_unpack("<I", body, 6)), xf))
+        elif kind == _MULRK:
+            for i in range((len(body) - 6) // 6):
+                put(row, col + i, shown(_rk(_unpack("<I", body, 6 + 6 * i)), _unpack("<H", body, 4 + 6 * i)))
+        elif kind == _BOOLERR and len(body) >= 8 and not body[7]:  # a boolean, not an error
+            put(row, col, "TRUE" if body[6] else "FALSE")
+        elif kind == _FORMULA and len(body) >= 14:
+            if body[12:14] != b"\xff\xff":  # its last value, a number
+                put(row, col, shown(struct.unpack_from("<d", body, 6)[0], xf))
+            elif body[6] == 0:  # a string, in the STRING record after it
+                formula = (row, col)
+            elif body[6] == 1:
+                put(row, col, "TRUE" if body[8] else "FALSE")
+    return rows
+
+
+# ------------------------------------------------------------------------------------------ slide decks
+
+PPT_SUFFIXES = LEGACY_SLIDE_SUFFIXES
+_DOCUMENT, _SLWT, _SLIDE_PERSIST, _SLIDE, _NOTES, _NOTES_ATOM = 0x03E8, 0x0FF0, 0x03F3, 0x03EE, 0x03F0, 0x03F1
+_TEXT_HEADER, _TEXT_CHARS, _TEXT_BYTES, _USER_EDIT, _PERSIST_DIR = 0x0F9F, 0x0FA0, 0x0FA8, 0x0FF5, 0x1772
+_TITLES = (0, 6)  # a title's and a centred title's text
+_BULLETED = (1, 7, 8)  # a body's, half a body's and a quarter's: bulleted by default
+_NOTES_TEXT = 2
+_MAX_EDITS = 1000
+
+
+def _ppt_records(stream: bytes, at: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """The records from `at` to `end`: (offset, version, instance, type, length of the body)."""
+    end = min(end, len(stream))
+    while at + 8 <= end:
+        head, kind, size = struct.unpack_from("<HHI", stream, at)
+        yield at, head & 0xF, head >> 4, kind, size
+        at += 8 + size
+
+
+def _texts(stream: bytes, at: int, end: int, depth: int = 0) -> Iterator[tuple[int, str]]:
+    """Each text atom under the container from `at` to `end`, with the text type its header atom gave."""
+    kind_of = 4
+    for offset, version, _, kind, size in _ppt_records(stream, at, end):
+        body = stream[offset + 8 : offset + 8 + size]
+        if kind == _TEXT_HEADER and size >= 4:
+            kind_of = _unpack("<I", body, 0)
+        elif kind == _TEXT_CHARS:
+            yield kind_of, body.decode("utf-16-le", "replace")
+        elif kind == _TEXT_BYTES:
+            yield kind_of, body.decode("latin-1")
+        elif version == 0xF and depth < MAX_NESTING:
+            yield from _texts(stream, offset + 8, offset + 8 + size, depth + 1)
+
+
+def _persist_offsets(ole: Any, stream: bytes) -> dict[int, int]:
+    """Each persist object's offset in the stream, from the last edit back (a later edit's wins)."""
+    current = ole.openstream("Current User").read()
+    at = _unpack("<I", current, 16)  # CurrentUserAtom.offsetToCurrentEdit
+    offsets: dict[int, int] = {}
+    for _ in range(_MAX_EDITS):
+        if at <= 0 or at + 8 + 20 > len(stream) or _unpack("<H", stream, at + 2) != _USER_EDIT:
+            break
+        last, directory = _unpack("<I", stream, at + 8 + 8), _unpack("<I", stream, at + 8 + 12)
+        if directory + 8 <= len(stream) and _unpack("<H", stream, directory + 2) == _PERSIST_DIR:
+            size = _unpack("<I", stream, directory + 4)
+            pos, end = directory + 8, min(len(stream), directory + 8 + size)
+            while pos + 4 <= end:
+                entry = _unpack("<I", stream, pos)
+                first, count = entry & 0xFFFFF, entry >> 20
+                for i in range(count):
+                    if pos + 8 + 4 * i <= end:
+                        offsets.setdefault(first + i, _unpack("<I", stream, pos + 4 + 4 * i))
+                pos += 4 + 4 * count
+        if last == 0 or last == at:
+            break
+        at = last
+    return offsets
+
+
+@dataclass(frozen=True)
+class PptExtractor:
+    """A PowerPoint 97-2003 deck: each slide a page, in the deck's order (its slide list, through the
+    persist directory), read as a .pptx slide is: its title as a Markdown title, its body's paragraphs as
+    items, its other text boxes as text, its speaker notes under a heading of their own. Masters and
+    slide-number fields are left out; an encrypted deck is refused with the reason."""
+
+    kind: str = "ppt"
+
+    def extract(self, path: Path, data: bytes) -> Document:
+        ole = open_ole(path, data, "a PowerPoint deck", "PowerPoint")
+        try:
+            stream = ole.openstream("PowerPoint Document").read()
+            offsets = _persist_offsets(ole, stream)
+        except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:
+            raise ExtractError(
+                f"{path.name} is corrupt or not a PowerPoint deck ({exc})", "re-save it in PowerPoint"
+            ) from exc
+        document = next(
+            (o for o, _, _, kind, _ in _ppt_records(stream, 0, len(stream)) if kind == _DOCUMENT), None
+        )
+        if document is None and offsets:
+            document = next(iter(offsets.values()))
+        slides: list[tuple[int, int, list[tuple[int, str]]]] = []  # id, drawing's persist id, outline's texts
+        if document is not None and document + 8 <= len(stream):
+            size = _unpack("<I", stream, document + 4)
+            for offset, _, instance, kind, length in _ppt_records(stream, document + 8, document + 8 + size):
+                if kind != _SLWT or instance != 0:  # the slides' list (1: the masters', 2: the notes')
+                    continue
+                for at, _, _, inner, inner_size in _ppt_records(stream, offset + 8, offset + 8 + length):
+                    if inner == _SLIDE_PERSIST and inner_size >= 16:
+                        slides.append((_unpack("<I", stream, at + 20), _unpack("<I", stream, at + 8), []))
+                    elif slides:
+                        slides[-1][2].extend(_texts(stream, at, at + 8 + inner_size, 1))
+        notes: dict[int, list[str]] = {}
+        for offset, _, _, kind, size in _ppt_records(stream, 0, len(stream)):
+            if kind == _NOTES:
+                found = [t for t in _texts(stream, offset + 8, offset + 8 + size) if t[0] == _NOTES_TEXT]
+                atom = next(
+                    (
+                        o
+                        for o, _, _, k, _ in _ppt_records(stream, offset + 8, offset + 8 + size)
+                        if k == _NOTES_ATOM
+                    ),
+                    None,
+                )
+                if atom is not None and found:
+                    notes[_unpack("<I", stream, atom + 8)] = [text for _, text in found]
+        writer = Writer()
+        for number, (slide_id, ref, texts) in enumerate(slides, 1):
+            writer.new_page(number)
+            drawing = offsets.get(ref)  # the slide's own shapes: text boxes, and placeholders' text too
+            if (
+                drawing is not None
+                and drawing + 8 <= len(stream)
+                and _unpack("<H", stream, drawing + 2) == _SLIDE
+            ):
+                end = drawing + 8 + _unpack("<I", stream, drawing + 4)
+                texts = [*texts, *_texts(stream, drawing + 8, end)]
+            for kind, text in texts:
+                _slide_text(kind, text, writer)
+            writer.notes([" ".join(text.split()) for text in notes.get(slide_id, []) if text.strip()])
+        return writer.document("", kind="markdown")
+
+
+def _slide_text(kind: int, text: str, writer: Writer) -> None:
+    paragraphs = [p.replace("\x0b", " ") for p in text.split("\r")]
+    if kind in _TITLES:
+        writer.block(" ".join(paragraphs), level=1)
+        return
+    for paragraph in paragraphs:
+        if paragraph.strip() in ("", "*"):  # "*": a slide number's, a date's or a footer's field
+            continue
+        if kind in _BULLETED:
+            writer.item(paragraph)
+        elif kind != _NOTES_TEXT:
+            writer.block(paragraph)

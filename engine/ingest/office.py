@@ -40,10 +40,13 @@ log = logging.getLogger(__name__)
 OFFICE_READER = "office-2"
 POWERPOINT_SUFFIXES = (".pptx", ".pptm", ".ppsx")  # a deck, one with macros, a slide show
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")  # a workbook, one with macros
-SLIDE_SUFFIXES = (*POWERPOINT_SUFFIXES, ".odp")
-SHEET_SUFFIXES = (*EXCEL_SUFFIXES, ".ods")
+LEGACY_SLIDE_SUFFIXES = (".ppt", ".pps", ".pot")  # PowerPoint 97-2003 (engine/ingest/legacy.py)
+LEGACY_SHEET_SUFFIXES = (".xls", ".xlt")  # Excel 97-2003 (engine/ingest/legacy.py)
+SLIDE_SUFFIXES = (*POWERPOINT_SUFFIXES, ".odp", *LEGACY_SLIDE_SUFFIXES)
+SHEET_SUFFIXES = (*EXCEL_SUFFIXES, ".ods", *LEGACY_SHEET_SUFFIXES)
 BOOK_SUFFIXES = (".epub",)
-OFFICE_SUFFIXES = (*SLIDE_SUFFIXES, *SHEET_SUFFIXES, ".odt", *BOOK_SUFFIXES)
+# the zipped ones, read here
+OFFICE_SUFFIXES = (*POWERPOINT_SUFFIXES, ".odp", *EXCEL_SUFFIXES, ".ods", ".odt", *BOOK_SUFFIXES)
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # an encrypted Office file, or a legacy .ppt/.xls
 MAX_COLUMNS = 1000  # a row's cells read at most this far right (a stray value in column XFD ends there)
@@ -344,6 +347,10 @@ class PptxExtractor:
     deck's furniture, not what a slide says: left out."""
 
     def extract(self, path: Path, data: bytes) -> Document:
+        if data.startswith(_OLE_MAGIC):  # a 97-2003 deck under this name, or an encrypted one
+            from engine.ingest.legacy import PptExtractor
+
+            return PptExtractor().extract(path, data)
         archive = _Archive(path, data)
         deck = archive.required("ppt/presentation.xml")
         targets = archive.targets("ppt/presentation.xml")
@@ -514,6 +521,10 @@ class XlsxExtractor:
     TRUE/FALSE), a formula's as last calculated. The sheet's first row with a value names the columns."""
 
     def extract(self, path: Path, data: bytes) -> Document:
+        if data.startswith(_OLE_MAGIC):  # a 97-2003 workbook under this name, or an encrypted one
+            from engine.ingest.legacy import XlsExtractor
+
+            return XlsExtractor().extract(path, data)
         archive = _Archive(path, data)
         book = archive.required("xl/workbook.xml")
         targets = archive.targets("xl/workbook.xml")

@@ -33,7 +33,7 @@ import pathspec
 
 from engine.errors import CiteError
 from engine.ingest.legacy import DOC_SUFFIXES
-from engine.ingest.office import OFFICE_SUFFIXES
+from engine.ingest.office import OFFICE_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
 from engine.ingest.rtf import RTF_SUFFIXES
 from engine.ingest.scans import image_suffixes
 
@@ -56,7 +56,8 @@ IGNORE_FILES = (".gitignore", ".ignore")  # in one directory, .ignore is read la
 VENV_MARKER = "pyvenv.cfg"
 # Binary files that extractors read: documents, and images (read by OCR).
 DOCUMENT_SUFFIXES = frozenset(
-    {".pdf", ".docx", *DOC_SUFFIXES, *OFFICE_SUFFIXES, *RTF_SUFFIXES, *image_suffixes()}
+    {".pdf", ".docx", *DOC_SUFFIXES, *SLIDE_SUFFIXES, *SHEET_SUFFIXES, *OFFICE_SUFFIXES, *RTF_SUFFIXES}
+    | set(image_suffixes())
 )
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
