@@ -45,6 +45,10 @@ class CodeView(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.first_number = 1  # the number shown beside block 0
+        # what the gutter shows beside each block instead, where the text is a document's extracted lines:
+        # the line a citation names, beside the block that begins it (a page marker and the blank line
+        # after a paragraph show none)
+        self.labels: dict[int, str] | None = None
         self._span: tuple[int, int, str, QueryTerms | None, bool] | None = None  # show_span's, to recolour
         self._gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_margin)
@@ -53,11 +57,20 @@ class CodeView(QPlainTextEdit):
 
     # -- gutter ---------------------------------------------------------------------------------------
     def gutter_width(self) -> int:
-        digits = len(str(max(1, self.blockCount() + self.first_number - 1)))
+        if self.labels is not None:
+            digits = max((len(label) for label in self.labels.values()), default=1)
+        else:
+            digits = len(str(max(1, self.blockCount() + self.first_number - 1)))
         return 12 + self.fontMetrics().horizontalAdvance("9") * max(3, digits)
 
     def _update_margin(self) -> None:
         self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def set_gutter(self) -> None:
+        """Size and paint the gutter anew (after `labels` changed)."""
+        self._update_margin()
+        self.resizeEvent(QResizeEvent(self.size(), self.size()))
+        self._gutter.update()
 
     def _scroll_gutter(self, rect: QRect, dy: int) -> None:
         if dy:
@@ -80,7 +93,10 @@ class CodeView(QPlainTextEdit):
         height = self.fontMetrics().height()
         while block.isValid() and top <= event.rect().bottom():
             if block.isVisible():
-                number = str(block.blockNumber() + self.first_number)
+                if self.labels is not None:
+                    number = self.labels.get(block.blockNumber(), "")
+                else:
+                    number = str(block.blockNumber() + self.first_number)
                 right = Qt.AlignmentFlag.AlignRight
                 painter.drawText(0, top, self._gutter.width() - 6, height, right, number)
             top += round(self.blockBoundingRect(block).height())

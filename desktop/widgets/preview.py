@@ -103,6 +103,15 @@ def _extracted(doc: DocumentLines, suffix: str) -> LoadedSource:
     return LoadedSource(doc.path, "\n".join(shown), "text", suffix, index)
 
 
+def gutter_labels(source: LoadedSource) -> dict[int, str] | None:
+    """What the gutter shows beside each block of an extracted document: the number of the line (within
+    its page) that a citation names, beside the block that begins it; None for a file shown as its own
+    lines, numbered one by one."""
+    if source.index is None:
+        return None
+    return {block: str(line) for (_, line), block in source.index.items()}
+
+
 def block_span(source: LoadedSource, target: SourceTarget) -> tuple[int, int]:
     """The 0-based blocks for a target's lines."""
     if source.index is None:
@@ -239,7 +248,9 @@ class SourcePreview(QWidget):
             return
         source: LoadedSource = job.result
         self.highlighter.set_kind("text")  # no rules while the text goes in
+        self.view.labels = gutter_labels(source)
         self.view.setPlainText(source.text)
+        self.view.set_gutter()
         terms = QueryTerms.of(target.terms) if len(source.text) < HIGHLIGHT_LIMIT else None
         if terms is not None:
             self.highlighter.set_kind(source.kind, source.suffix, terms)

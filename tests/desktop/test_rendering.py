@@ -7,7 +7,7 @@ from pathlib import Path
 from desktop.answer_format import AnswerState, render_html, status_text, to_markdown
 from desktop.indexing import FolderView, _escape_glob, _under
 from desktop.widgets.highlight import kind_for, rules_for
-from desktop.widgets.preview import LoadedSource, SourceTarget, block_span, load_source
+from desktop.widgets.preview import LoadedSource, SourceTarget, block_span, gutter_labels, load_source
 from engine.events import Answer, AnswerSentence, Citation, EvidenceReady, Hit
 
 
@@ -98,6 +98,28 @@ def test_pdf_citations_map_through_page_markers() -> None:
     assert block_span(source, SourceTarget("/kb/x.pdf", 2, 3, page=2)) == (5, 6)
     assert block_span(source, SourceTarget("/kb/x.pdf", 9, 9, page=2)) == (3, 3)  # unknown line: the marker
     assert SourceTarget("/kb/x.pdf", 2, 3, page=2).where == "page 2, lines 2–3"
+
+
+def test_an_extracted_documents_gutter_numbers_the_lines_citations_name(tmp_path: Path) -> None:
+    """A message's extracted text is shown with a blank line after each header and paragraph: the gutter
+    numbers each line as a citation does ("lines 5-6"), not the shown rows (which would read 9-10)."""
+    path = tmp_path / "note.eml"
+    path.write_bytes(
+        b"From: ann@example.net\r\nSubject: Keys\r\nDate: Tue, 04 Mar 2025 09:12:00 +0000\r\n\r\n"
+        b"Hi,\r\n\r\nSpare keys are with Frank.\r\nHe is at number 12.\r\n"
+    )
+    source = load_source(str(path))
+    labels = gutter_labels(source)
+    assert labels is not None
+    rows = source.text.split("\n")
+    shown = {rows[block]: label for block, label in labels.items()}
+    assert shown["Spare keys are with Frank."] == "5" and shown["He is at number 12."] == "6"
+    assert all(rows[block].strip() for block in labels)  # a blank row shows no number
+    assert block_span(source, SourceTarget(str(path), 5, 6)) == (
+        rows.index("Spare keys are with Frank."),
+        rows.index("He is at number 12."),
+    )
+    assert gutter_labels(LoadedSource("/kb/x.md", "", "markdown", ".md", None)) is None
 
 
 def test_text_preview_keeps_the_files_line_numbers(tmp_path: Path) -> None:
