@@ -2955,3 +2955,26 @@ def test_a_tables_row_is_quoted_alone_not_the_table_around_it(engine: Engine, tm
     assert "Travel" not in answer.text and "Item; Amount" not in answer.text
     first = answer.sentences[0].citations[0]
     assert (Path(first.path).name, first.start_line, first.end_line) == ("budget.csv", 2, 2)
+
+
+def test_a_short_row_of_a_documents_table_is_quoted_as_its_cells_under_their_columns(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A Markdown table's row ("| Berlin | 180 EUR |") holds two words of its own, too few for a sentence
+    that answers, so no row was ever quoted and "How much is the daily rate in Berlin?" quoted the line
+    after the table. A row says its cells under their columns ("City: Berlin; Daily rate: 180 EUR"), and
+    is weighed as that; a Word file's table reads the same (here the Markdown a Word file reads to)."""
+    root = tmp_path / "kb"
+    write(
+        root,
+        "travel/policy.md",
+        "# Travel policy\n\n## Expenses\n\n| City | Daily rate |\n|---|---|\n| Berlin | 180 EUR |\n"
+        "| Lisbon | 150 EUR |\n\nSee the expenses page for rates.\n",
+    )
+    index_with_notes(engine, root)
+    answer = engine.ask("How much is the daily rate in Berlin?", "extractive")
+    assert not answer.refused, answer.reason
+    assert answer.text.startswith("City: Berlin; Daily rate: 180 EUR")
+    assert "Lisbon" not in answer.text and "expenses page" not in answer.text
+    cited = answer.sentences[0].citations[0]
+    assert (Path(cited.path).name, cited.start_line) == ("policy.md", 7)

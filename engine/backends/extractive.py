@@ -567,7 +567,9 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 block = hit.text[end:last]
             text = clean(hit.text[start:last])
             few = (8, 2) if printed else (20, 3)  # a printed label and its figure say what they need to
-            if len(text) < few[0] or len(content_terms(text)) < few[1] or _SEPARATOR.match(raw):
+            header = table_header(hit.text, start) if raw.strip().startswith("|") else []
+            says = row_display(raw, header) if header else text  # a row says its cells under their columns
+            if len(says) < few[0] or len(content_terms(says)) < few[1] or _SEPARATOR.match(raw):
                 continue
             if clean(raw).rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
                 continue
@@ -591,9 +593,8 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
                 focus = f"{lead} {plain(block)}"
                 out.append(Candidate(n, text, len(out), in_release(display, hit), focus, under))
                 continue
-            header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             if header:
-                display = row_display(raw, header)
+                display = says
             elif is_code(hit, code := hit.text[start:last].strip()):  # shown with its lines; ranked as
                 text = code  # one line of words, as before; its first "#" is a comment, kept
                 at = hit.text.find(text, start)
