@@ -2,7 +2,7 @@
 """An evaluation set's Markdown files in another document format: the same questions over the same text,
 to measure what a reader keeps of it.
 
-    python3 evalsets/formats.py evalsets/docs_black odt /tmp/black_odt    # odt, docx, epub, pptx or rtf
+    python3 evalsets/formats.py evalsets/docs_black odt /tmp/black_odt   # or docx epub pptx rtf org asciidoc
     .venv/bin/citeline eval /tmp/black_odt --modes hybrid --answers
 
 Each ``.md`` file under the set's ``docs/`` is converted by pandoc (Debian's ``pandoc`` package; the
@@ -20,7 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-FORMATS = ("odt", "docx", "epub", "pptx", "rtf")
+FORMATS = ("odt", "docx", "epub", "pptx", "rtf", "org", "asciidoc")
+SUFFIXES = {"asciidoc": "adoc"}  # a format's files' suffix, where it is not the format's name
 
 
 def convert(source: Path, fmt: str, out: Path) -> dict[str, str]:
@@ -42,12 +43,12 @@ def convert(source: Path, fmt: str, out: Path) -> dict[str, str]:
         if path.suffix.lower() not in (".md", ".markdown"):
             shutil.copy2(path, target)
             continue
-        target = target.with_suffix("." + fmt)
+        target = target.with_suffix("." + SUFFIXES.get(fmt, fmt))
         command = ["pandoc", "-f", "markdown", "-t", fmt, "-o", str(target), str(path)]
         command += ["--resource-path", str(path.parent)]
         if fmt == "epub":  # a book needs a title: its file's name
             command += ["--metadata", f"title={path.stem}"]
-        if fmt == "rtf":  # a whole document, not a fragment to paste into one
+        if fmt in ("rtf", "asciidoc", "org"):  # a whole document (its title too), not a fragment
             command += ["--standalone"]
         done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
         if done.returncode:

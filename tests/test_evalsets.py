@@ -79,3 +79,9 @@ def test_a_set_converted_to_another_format_names_its_gold_files_anew(
     assert [sorted(q.relevant) for q in data.queries if q.answerable] == [["guide/ferry.odt"]] * 3
     ferry = extract(out / "docs" / "guide" / "ferry.odt", (out / "docs" / "guide" / "ferry.odt").read_bytes())
     assert [line.text for line in ferry.lines if line.text] == ["# Ferry", "The ferry leaves at seven."]
+    out = tmp_path / "adoc"  # a format whose files take another suffix than its name
+    assert convert(source, "asciidoc", out) == {"guide/ferry.md": "guide/ferry.adoc"}
+    adoc = out / "docs" / "guide" / "ferry.adoc"
+    ferry = extract(adoc, adoc.read_bytes())
+    # AsciiDoc's "== Ferry" is a section under the document's title ("= Title", here none), as "##" is
+    assert [line.text for line in ferry.lines if line.text] == ["## Ferry", "The ferry leaves at seven."]

@@ -18,6 +18,7 @@ from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
 from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_SUFFIXES, is_mailbox
+from engine.ingest.markup import ASCIIDOC_SUFFIXES, ORG_SUFFIXES
 from engine.ingest.office import BOOK_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
 from engine.names import about_tests, is_test
 from engine.text import (
@@ -87,6 +88,7 @@ _TITLED = frozenset(
     + [*SLIDE_SUFFIXES, *BOOK_SUFFIXES]  # slides' and e-books' titles (engine/ingest/office.py)
     + [*SHEET_SUFFIXES]  # a sheet's name, its rows' heading
     + [*MAIL_SUFFIXES]  # a message's subject (engine/ingest/mail.py)
+    + [*ORG_SUFFIXES, *ASCIIDOC_SUFFIXES]  # Org's and AsciiDoc's headings, read as Markdown's
 )
 
 

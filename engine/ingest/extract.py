@@ -42,6 +42,13 @@ from engine.ingest.legacy import (
     XlsExtractor,
 )
 from engine.ingest.mail import MAIL_READER, MAIL_SUFFIXES, MAILBOX_NAMES, MailExtractor
+from engine.ingest.markup import (
+    ASCIIDOC_SUFFIXES,
+    MARKUP_READER,
+    ORG_SUFFIXES,
+    AsciidocExtractor,
+    OrgExtractor,
+)
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
     MAX_NESTING,
@@ -603,6 +610,7 @@ def readers() -> dict[str, str]:
         ".docx": DOCX_READER,
         **dict.fromkeys(RTF_SUFFIXES, RTF_READER),
         **dict.fromkeys(DOC_SUFFIXES, DOC_READER),
+        **dict.fromkeys([*ORG_SUFFIXES, *ASCIIDOC_SUFFIXES], MARKUP_READER),
         **dict.fromkeys([*XLS_SUFFIXES, *PPT_SUFFIXES], LEGACY_READER),
         **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], MAIL_READER),
     }
@@ -1269,7 +1277,7 @@ def _text_lines(text: str, starts: list[int], offset: int, value: Any) -> Iterat
 
 # ------------------------------------------------------------------------------------------ built-ins
 
-_PROSE = (".txt", ".text", ".log", ".org", ".adoc", ".asciidoc")
+_PROSE = (".txt", ".text", ".log")
 _CODE = _words(
     ".js .mjs .cjs .jsx .ts .mts .cts .tsx .java .kt .kts .go .rs .c .h .cc .cpp .cxx .hpp .hh .cs "
     ".rb .php .swift .scala .sh .bash .zsh .fish .ps1 .bat .sql .r .lua .pl .pm .toml .yaml .yml "
@@ -1316,6 +1324,8 @@ def _register_builtins() -> None:
     register((".odt", ".ods", ".odp"), OdfExtractor())
     register((".epub",), EpubExtractor())
     register(RTF_SUFFIXES, RtfExtractor())
+    register(ORG_SUFFIXES, OrgExtractor())
+    register(ASCIIDOC_SUFFIXES, AsciidocExtractor())
     register([*MAIL_SUFFIXES, *MAILBOX_NAMES], MailExtractor())
     register((".json",), JsonExtractor())
     register((".csv",), CsvExtractor())
