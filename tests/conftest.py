@@ -6,12 +6,16 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 import pytest
 
 from engine.eval.ocrset import assemble_pdf
 from engine.events import Document, Line
+
+if TYPE_CHECKING:
+    from engine.api import Engine
 
 # Qt tests run offscreen unless a test starts its own display (tests/desktop/test_xvfb.py).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -50,6 +54,14 @@ def write(root: Path, rel: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def index_with_notes(engine: Engine, root: Path) -> None:
+    """Index `root` with eight unrelated notes beside it, so that word rarity (IDF) means something."""
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar", "wiki", "phone"]):
+        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
+    engine.add_folder(root)
+    engine.run(engine.sync())
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from engine.backends.registry import generators
 from engine.errors import CiteError, MissingDependency
 from engine.events import Answer, AnswerSentence, Citation, Conflict, Draft, EvidenceReady, Hit, RawSentence
 from engine.text import apart, relevance, split_sentences
-from tests.conftest import notebook, printed_cell, write
+from tests.conftest import index_with_notes, notebook, printed_cell, write
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -86,14 +86,6 @@ def stage() -> Iterator[Stage]:
 def use(engine: Engine, generator: Scripted) -> None:
     """Answer the engine's next "scripted" questions with `generator` (through the registry)."""
     engine.generator("scripted").current = generator  # type: ignore[attr-defined]
-
-
-def index_with_notes(engine: Engine, root: Path) -> None:
-    """Index `root` with eight unrelated notes beside it, so that word rarity (IDF) means something."""
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar", "wiki", "phone"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
 
 
 def ask_quoting(engine: Engine, question: str, name: str, sentence: str, quote: str) -> Answer:

@@ -17,7 +17,7 @@ from engine.errors import ExtractError
 from engine.ingest.extract import extract, readers
 from engine.ingest.legacy import DOC_READER, DOC_SUFFIXES, LEGACY_READER, PPT_SUFFIXES, XLS_SUFFIXES
 from engine.ingest.scanner import DOCUMENT_SUFFIXES
-from tests.conftest import write
+from tests.conftest import index_with_notes
 
 FILES = Path(__file__).parent / "files"
 FIXTURE = FILES / "travel-policy.doc"
@@ -104,10 +104,7 @@ def test_an_answer_from_a_word_97_document_cites_the_row_the_preview_shows(
     root = tmp_path / "kb"
     root.mkdir()
     shutil.copy(FIXTURE, root / "travel-policy.doc")
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
+    index_with_notes(engine, root)
     answer = engine.ask("How many days ahead must flights be booked?", "extractive")
     assert not answer.refused, answer.reason
     cited = answer.sentences[0].citations[0]
@@ -176,10 +173,7 @@ def test_an_answer_from_an_excel_97_workbook_cites_the_sheets_row(engine: Engine
     root = tmp_path / "kb"
     root.mkdir()
     shutil.copy(FILES / "budget.xls", root / "budget.xls")
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
+    index_with_notes(engine, root)
     answer = engine.ask("When is the rent due?", "extractive")
     assert not answer.refused, answer.reason
     cited = answer.sentences[0].citations[0]

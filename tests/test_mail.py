@@ -17,7 +17,7 @@ from engine.errors import ExtractError
 from engine.events import Document
 from engine.ingest.extract import extract, readers
 from engine.ingest.mail import MAIL_READER, MAIL_SUFFIXES
-from tests.conftest import write
+from tests.conftest import index_with_notes
 
 
 def read(path: Path) -> Document:
@@ -192,10 +192,7 @@ def test_an_answer_from_a_mailbox_cites_its_message_and_the_preview_shows_that_l
     box.add(first)
     box.add(quote())
     box.close()
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
+    index_with_notes(engine, root)
     answer = engine.ask("How much is the 16 kg sack of flour now?", "extractive")
     assert not answer.refused, answer.reason
     cited = answer.sentences[0].citations[0]

@@ -14,7 +14,7 @@ from engine.api import Engine
 from engine.events import Document
 from engine.ingest.extract import extract, readers
 from engine.ingest.markup import ASCIIDOC_SUFFIXES, MARKUP_READER, ORG_SUFFIXES
-from tests.conftest import write
+from tests.conftest import index_with_notes, write
 
 ORG = """#+TITLE: Home admin
 #+STARTUP: overview
@@ -133,10 +133,7 @@ def test_org_and_asciidoc_are_read_by_their_reader_and_reread_when_it_changes() 
 def test_an_answer_from_an_org_file_is_ranked_with_its_heading(engine: Engine, tmp_path: Path) -> None:
     root = tmp_path / "kb"
     write(root, "todo.org", ORG)
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
+    index_with_notes(engine, root)
     answer = engine.ask("When does my passport expire?", "extractive")
     assert not answer.refused, answer.reason
     cited = answer.sentences[0].citations[0]

@@ -17,7 +17,7 @@ from engine.events import Document
 from engine.ingest.extract import extract, readers
 from engine.ingest.rtf import RTF_READER, RTF_SUFFIXES
 from engine.ingest.scanner import DOCUMENT_SUFFIXES
-from tests.conftest import write
+from tests.conftest import index_with_notes
 
 
 def read(path: Path, rtf: str | bytes) -> Document:
@@ -195,10 +195,7 @@ def test_an_rtf_answer_cites_the_paragraph_the_preview_shows_there(engine: Engin
     root = tmp_path / "kb"
     root.mkdir()
     (root / "policy.rtf").write_text(WORD, encoding="ascii")
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
-        write(root, f"notes/setup_{n}.md", f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n")
-    engine.add_folder(root)
-    engine.run(engine.sync())
+    index_with_notes(engine, root)
     answer = engine.ask("How many days ahead must flights be booked?", "extractive")
     assert not answer.refused, answer.reason
     cited = answer.sentences[0].citations[0]
