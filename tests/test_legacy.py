@@ -53,6 +53,16 @@ def test_a_word_97_document_reads_its_titles_lists_table_fields_and_footnotes(tm
     assert numbered(renamed) == EXPECTED
 
 
+def test_a_word_97_paragraph_in_a_monospaced_face_is_a_program_fenced_as_it_is() -> None:
+    """code-notes.doc (LibreOffice, from pandoc's Word file of a Markdown note with a code block): the
+    code's runs take their font, Consolas, from character styles based on "Verbatim Char", which the font
+    table declares variable-pitch; the paragraph is the program's lines, its line break and indentation
+    kept, and a word of code inside a sentence leaves the sentence prose."""
+    lines = [text for _, text in numbered(FILES / "code-notes.doc")]
+    assert lines[lines.index("```") : lines.index("```") + 4] == ["```", "def f(x):", "    return x", "```"]
+    assert "Some text with code and café “quotes”." in lines
+
+
 def _word_stream_offset(data: bytes) -> int:
     import io
 

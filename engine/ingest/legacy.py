@@ -4,7 +4,9 @@ file (olefile) by the piece table that orders its text (the [MS-DOC] specificati
 A citation cites a line among the document's paragraphs, list items and table rows, as a Word file's
 (`office.Writer`): a paragraph in a built-in heading style ("heading 1" to "heading 9", whatever the
 style is called in the document's language) or with an outline level becomes a Markdown title, a
-paragraph of a numbered or bulleted list an item at its level, a table's row "| a | b |". A field's
+paragraph of a numbered or bulleted list an item at its level, a table's row "| a | b |", a paragraph
+whose every character is drawn in a fixed-pitch font (its run's, its character style's or its paragraph
+style's; the font table's pitch, PANOSE or a monospaced face) a program's lines, fenced. A field's
 result is read and its code left out ("the expenses page", not HYPERLINK "..."); pictures, drawn
 objects, headers, footers and comments are left out; footnotes, endnotes and text boxes follow the text.
 An encrypted document, and one older than Word 97, is refused with the reason.
@@ -28,9 +30,10 @@ from engine.ingest.office import (
     MAX_COLUMNS,
     MAX_NESTING,
     Writer,
+    monospaced,
 )
 
-DOC_READER = "doc-1"  # a change to what these readers read gets a new name (extract.readers)
+DOC_READER = "doc-2"  # a change to what these readers read gets a new name (extract.readers); 2: code
 LEGACY_READER = "ole-1"  # the workbooks' and decks'
 DOC_SUFFIXES = (".doc", ".dot")
 _WORD97 = 0xA5EC  # the FIB's wIdent
@@ -40,6 +43,9 @@ _MAX_PIECES = 1_000_000
 # Paragraph properties (sprms) read: the list a paragraph is in, its level there, its outline level, and
 # whether it is in a table and ends a table's row
 _ILFO, _ILVL, _OUTLINE, _IN_TABLE, _ROW_END = 0x460B, 0x260A, 0x2640, 0x2416, 0x2417
+_PARA_SPRMS = frozenset({_ILFO, _ILVL, _OUTLINE, _IN_TABLE, _ROW_END})
+_FONT, _CHAR_STYLE = 0x4A4F, 0x4A30  # a run's font (for ASCII text) and its character style
+_FONT_SPRMS = frozenset({_FONT, _CHAR_STYLE})
 _SIZES = {0: 1, 1: 1, 2: 2, 3: 4, 4: 2, 5: 2, 7: 3}  # a sprm's operand size by its spra (6: given)
 # Characters that mark a place rather than text: a picture, a drawn object, a note's or comment's mark,
 # a separator line, an optional hyphen
@@ -122,7 +128,9 @@ class _Doc:
         self.pieces = sorted(self._pieces(), key=lambda piece: piece.cp)
         self.starts = [piece.cp for piece in self.pieces]
         self.paras = self._paragraphs()
-        self.headings = self._heading_styles()
+        self.headings, self.fonts = self._styles()
+        self.fixed = self._fixed_fonts()
+        self.runs = self._runs()
 
     def _fc_lcb(self, index: int) -> tuple[int, int]:
         at = self.fclcb + index * 8
@@ -207,25 +215,113 @@ class _Doc:
         i = bisect.bisect_right(starts, fc) - 1
         return props[i] if i >= 0 and fc < ends[i] else _Para()
 
-    def _heading_styles(self) -> dict[int, int]:
-        """Each paragraph style that is a built-in heading (its style identifier 1-9), with its level."""
+    def _styles(self) -> tuple[dict[int, int], dict[int, int]]:
+        """From the style sheet: each paragraph style that is a built-in heading (its style identifier
+        1-9) with its level, and each style's font (its own, else the one of the style it is based on)."""
         fc, lcb = self._fc_lcb(1)
         stsh = self.table[fc : fc + lcb]
         if len(stsh) < 6:
-            return {}
+            return {}, {}
         info = _unpack("<H", stsh, 0)
-        styles = _unpack("<H", stsh, 2)
-        at, out = 2 + info, {}
-        for istd in range(styles):
+        count, base_size = _unpack("<H", stsh, 2), _unpack("<H", stsh, 4)
+        at = 2 + info
+        headings: dict[int, int] = {}
+        own: dict[int, int] = {}  # a style's own font
+        based: dict[int, int] = {}  # the style it is based on
+        for istd in range(min(count, 4096)):
             if at + 2 > len(stsh):
                 break
             size = _unpack("<H", stsh, at)
-            if size >= 2:
-                sti = _unpack("<H", stsh, at + 2) & 0x0FFF
-                if 1 <= sti <= 9:
-                    out[istd] = sti
+            std = stsh[at + 2 : at + 2 + size]
             at += 2 + size
-        return out
+            if len(std) < 10:
+                continue
+            sti, kind = _unpack("<H", std, 0) & 0x0FFF, _unpack("<H", std, 2) & 0x000F
+            base, upx = _unpack("<H", std, 2) >> 4, _unpack("<H", std, 4) & 0x000F
+            if 1 <= sti <= 9:
+                headings[istd] = sti
+            if base != 0x0FFF:
+                based[istd] = base
+            name_at = base_size
+            if name_at + 2 > len(std):
+                continue
+            pos = name_at + 2 + 2 * _unpack("<H", std, name_at) + 2  # past the name and its terminator
+            for n in range(upx):  # a paragraph style: its paragraph's properties, then its characters'
+                if pos + 2 > len(std):
+                    break
+                length = _unpack("<H", std, pos)
+                body = std[pos + 2 : pos + 2 + length]
+                pos += 2 + length + (length & 1)
+                if (kind == 1 and n == 1) or (kind == 2 and n == 0):
+                    font = dict(_sprms(body, 0, _FONT_SPRMS)).get(_FONT)
+                    if font is not None:
+                        own[istd] = font
+        fonts: dict[int, int] = {}
+        for istd in range(count):
+            at_style, seen = istd, 0
+            while at_style not in own and at_style in based and seen < 16:
+                at_style, seen = based[at_style], seen + 1
+            if at_style in own:
+                fonts[istd] = own[at_style]
+        return headings, fonts
+
+    def _fixed_fonts(self) -> frozenset[int]:
+        """The fonts of the font table drawn fixed-pitch: declared so, by their PANOSE, or by their name."""
+        fc, lcb = self._fc_lcb(15)
+        table = self.table[fc : fc + lcb]
+        if len(table) < 4:
+            return frozenset()
+        at, fixed = 4, set()
+        for index in range(min(_unpack("<H", table, 0), 4096)):
+            if at >= len(table):
+                break
+            ffn = table[at + 1 : at + 1 + table[at]]
+            at += 1 + table[at]
+            if len(ffn) < 40:
+                continue
+            name = ffn[39:].decode("utf-16-le", "replace").split("\x00", 1)[0]
+            if ffn[0] & 0x03 == 1 or (ffn[9] == 9 and ffn[6] == 2) or monospaced(name):
+                fixed.add(index)
+        return frozenset(fixed)
+
+    def _runs(self) -> tuple[list[int], list[int], list[dict[int, int]]]:
+        """Each run of character formatting (bytes of the WordDocument stream) and its font and character
+        style, from the formatted disk pages the PlcBteChpx lists."""
+        fc, lcb = self._fc_lcb(12)
+        plc = self.table[fc : fc + lcb]
+        count = max(0, (len(plc) - 4) // 8)
+        found: list[tuple[int, int, dict[int, int]]] = []
+        for i in range(count):
+            page = _unpack("<I", plc, 4 * (count + 1) + 4 * i) & 0x3FFFFF
+            fkp = self.word[page * _FKP : (page + 1) * _FKP]
+            if len(fkp) < _FKP:
+                continue
+            runs = fkp[_FKP - 1]
+            if 4 * (runs + 1) + runs > _FKP - 1:
+                continue
+            for r in range(runs):
+                offset = fkp[4 * (runs + 1) + r] * 2
+                chpx = fkp[offset + 1 : offset + 1 + fkp[offset]] if offset else b""
+                props = dict(_sprms(chpx, 0, _FONT_SPRMS))
+                found.append((_unpack("<I", fkp, 4 * r), _unpack("<I", fkp, 4 * r + 4), props))
+        found.sort(key=lambda run: run[0])
+        return [r[0] for r in found], [r[1] for r in found], [r[2] for r in found]
+
+    def fixed_at(self, cp: int, para: _Para) -> bool:
+        """Whether the character at `cp` is drawn in a fixed-pitch font: its run's own font, else its
+        character style's, else its paragraph style's."""
+        if not self.fixed:
+            return False
+        fc = self.fc_of(cp)
+        starts, ends, props = self.runs
+        i = bisect.bisect_right(starts, fc) - 1 if fc is not None else -1
+        run = props[i] if i >= 0 and fc is not None and fc < ends[i] else {}
+        font = run.get(_FONT)
+        if font is None and _CHAR_STYLE in run:
+            font = self.fonts.get(run[_CHAR_STYLE])
+        if font is None:
+            font = self.fonts.get(para.istd)
+        return font in self.fixed
 
 
 def _papx(fkp: bytes, offset: int) -> _Para:
@@ -248,8 +344,10 @@ def _papx(fkp: bytes, offset: int) -> _Para:
     )
 
 
-def _sprms(grpprl: bytes, at: int) -> Iterator[tuple[int, int]]:
-    """The read sprms of a property list and their operands (a variable-length one ends the reading)."""
+def _sprms(grpprl: bytes, at: int, wanted: frozenset[int] | None = None) -> Iterator[tuple[int, int]]:
+    """The `wanted` sprms of a property list (the paragraph's, by default) and their operands (a
+    variable-length one ends the reading)."""
+    wanted = _PARA_SPRMS if wanted is None else wanted
     while at + 2 <= len(grpprl):
         sprm = _unpack("<H", grpprl, at)
         size = _SIZES.get(sprm >> 13)
@@ -258,7 +356,7 @@ def _sprms(grpprl: bytes, at: int) -> Iterator[tuple[int, int]]:
                 return
             at += 3 + grpprl[at + 2]
             continue
-        if sprm in (_ILFO, _ILVL, _OUTLINE, _IN_TABLE, _ROW_END) and at + 2 + size <= len(grpprl):
+        if sprm in wanted and at + 2 + size <= len(grpprl):
             value = int.from_bytes(grpprl[at + 2 : at + 2 + size], "little", signed=sprm == _ILFO)
             yield sprm, value
         at += 2 + size
@@ -291,6 +389,7 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
     text = doc.text(start, end)
     fields: list[bool] = []  # open fields: whether each shows its result yet (past its separator)
     unit: list[str] = []
+    fixed: list[bool] = []  # whether each visible character of the unit is drawn fixed-pitch
     cell: list[str] = []
     cells: list[str] = []
     rows = False  # a table was written since the last paragraph
@@ -305,7 +404,8 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
             continue
         elif char in ("\r", "\x07", "\x0c"):
             para = doc.para_at(start + offset)
-            said, unit = " ".join("".join(unit).split()), []
+            raw, code = "".join(unit), bool(fixed) and all(fixed)
+            said, unit, fixed = " ".join(raw.split()), [], []
             if char == "\x07" and (para.row_end or (not said and not cell and cells and not para.in_table)):
                 writer.row(cells)
                 cells, rows = [], True
@@ -321,20 +421,26 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
                 if rows:
                     writer.end_table()
                     rows = False
-                _paragraph(said, para, doc, writer)
+                _paragraph(raw if code else said, para, doc, writer, code)
         elif char not in _DROPPED:
             unit.append(_SHOWN.get(char, char) if char < " " or char == "\xa0" else char)
+            if not char.isspace():
+                fixed.append(doc.fixed_at(start + offset, doc.para_at(start + offset)))
     if cells or cell:
         writer.row([*cells, " ".join(cell)] if cell else cells)
     if unit:
-        _paragraph("".join(unit), doc.para_at(end - 1), doc, writer)
+        _paragraph("".join(unit), doc.para_at(end - 1), doc, writer, bool(fixed) and all(fixed))
 
 
-def _paragraph(text: str, para: _Para, doc: _Doc, writer: Writer) -> None:
+def _paragraph(text: str, para: _Para, doc: _Doc, writer: Writer, code: bool = False) -> None:
+    """One paragraph: a title, a list's item, a program's lines (every character it shows drawn in a
+    fixed-pitch font: its line breaks kept), or text."""
     level = doc.headings.get(para.istd) or (para.outline + 1 if para.outline < 9 else 0)
     if not text.strip():
         return
-    if level:
+    if code and not level:
+        writer.code(text.replace("\t", "    ").rstrip("\n"))
+    elif level:
         writer.block(text, level)
     elif para.ilfo:
         writer.item(text, para.ilvl)
