@@ -214,3 +214,33 @@ def test_a_damaged_compound_file_is_read_or_refused_never_hung_on(tmp_path: Path
         with contextlib.suppress(ExtractError):
             extract(path, bytes(damaged))
         assert time.perf_counter() - started < 5
+
+
+def test_characters_beyond_the_basic_plane_keep_every_later_paragraphs_formatting() -> None:
+    """emoji.doc: four emoji (two UTF-16 units each) before a heading and a table. Read one character for
+    two units, every later paragraph's formatting was looked up four places early: the heading read as
+    text and the table's second row lost a cell."""
+    assert [text for _, text in numbered(FILES / "emoji.doc")] == [
+        "# Title H",
+        "Emoji 😀😀😀😀 here.",
+        "x",
+        "## Sub",
+        "Body after sub.",
+        "- Item 1",
+        "- Item 2",
+        "| a | b |",
+        "| c | d |",
+        "After table",
+    ]
+
+
+def test_a_filled_down_formulas_text_is_read_in_every_row() -> None:
+    """formulas.xls: a text formula filled down is written once as a shared formula, whose record stands
+    between the first cell's FORMULA and the STRING holding its result; that first result was dropped."""
+    path = FILES / "formulas.xls"
+    rows = [line.text for line in extract(path, path.read_bytes()).lines]
+    assert rows[:3] == [
+        "id; name; label",
+        "id=2; name=item 2; label=item 2 (ours)",
+        "id=3; name=item 3; label=item 3 (ours)",
+    ]

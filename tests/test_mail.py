@@ -203,3 +203,25 @@ def test_an_answer_from_a_mailbox_cites_its_message_and_the_preview_shows_that_l
     assert [line.text for line in doc.lines if (line.page, line.line) == (2, 7) and line.text] == [
         "The 16 kg sack is now £21.50 (was £19.80)."
     ]
+
+
+def test_text_after_a_picture_placed_mid_message_and_undeclared_8_bit_text_are_read(tmp_path: Path) -> None:
+    """Apple Mail and Outlook send a picture placed mid-message as HTML, the picture, then HTML again: the
+    second part is the message's too. Older mail sends 8-bit text with no charset (or "us-ascii"): it is
+    read as Windows-1252 where it is no UTF-8, not as replacement characters."""
+    path = tmp_path / "mixed.eml"
+    path.write_bytes(
+        b"From: a@example.org\nSubject: mixed\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="B"\n\n'
+        b"--B\nContent-Type: text/html; charset=utf-8\n\n<p>Before the picture</p>\n"
+        b"--B\nContent-Type: image/jpeg; name=p.jpg\nContent-Disposition: inline; filename=p.jpg\n\nAAAA\n"
+        b"--B\nContent-Type: text/html; charset=utf-8\n\n"
+        b"<p>After the picture: the decision is final.</p>\n--B--\n"
+    )
+    shown = [text for _, _, text in texts(read(path))]
+    assert shown[-2:] == ["Before the picture", "After the picture: the decision is final."]
+    path = tmp_path / "latin.eml"
+    path.write_bytes(
+        b"From: j@example.de\nSubject: hello\nContent-Type: text/plain\n\nSch\xf6ne Gr\xfc\xdfe\n"
+    )
+    assert [text for _, _, text in texts(read(path))][-1] == "Schöne Grüße"

@@ -33,6 +33,9 @@ restic backup ~/docs  # nightly
 #+END_SRC
 #+BEGIN_QUOTE
 Keep three copies.
+#+BEGIN_SRC python
+# a comment of the program's, no title
+#+END_SRC
 #+END_QUOTE
 | Disk | Size |
 |------+------|
@@ -98,6 +101,9 @@ def test_an_org_file_reads_as_markdown_line_for_line(tmp_path: Path) -> None:
         "```",
         "",
         "Keep three copies.",
+        "```python",  # a program inside a quote is still a program
+        "# a comment of the program's, no title",
+        "```",
         "",
         "| Disk | Size |",
         "|------+------|",

@@ -14,9 +14,11 @@ An encrypted document, and one older than Word 97, is refused with the reason.
 
 from __future__ import annotations
 
+import array
 import bisect
 import io
 import struct
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +35,8 @@ from engine.ingest.office import (
     monospaced,
 )
 
-DOC_READER = "doc-2"  # a change to what these readers read gets a new name (extract.readers); 2: code
-LEGACY_READER = "ole-1"  # the workbooks' and decks'
+DOC_READER = "doc-3"  # a change to what these readers read gets a new name (extract.readers); 3: emoji
+LEGACY_READER = "ole-2"  # the workbooks' and decks'
 DOC_SUFFIXES = (".doc", ".dot")
 _WORD97 = 0xA5EC  # the FIB's wIdent
 _FKP = 512  # a formatted disk page's size
@@ -172,7 +174,9 @@ class _Doc:
             width = 2 if piece.wide else 1
             at = piece.fc + (lo - piece.cp) * width
             raw = self.word[at : at + (hi - lo) * width]
-            out.append(raw.decode("utf-16-le", "replace") if piece.wide else raw.decode("cp1252", "replace"))
+            # one character per UTF-16 code unit, a pair's halves apart, so a character's place is its
+            # position (an emoji is two); `_joined` makes the pairs characters again as text is written
+            out.append(_units(raw) if piece.wide else raw.decode("cp1252", "replace"))
         return "".join(out)
 
     def fc_of(self, cp: int) -> int | None:
@@ -404,7 +408,7 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
             continue
         elif char in ("\r", "\x07", "\x0c"):
             para = doc.para_at(start + offset)
-            raw, code = "".join(unit), bool(fixed) and all(fixed)
+            raw, code = _joined("".join(unit)), bool(fixed) and all(fixed)
             said, unit, fixed = " ".join(raw.split()), [], []
             if char == "\x07" and (para.row_end or (not said and not cell and cells and not para.in_table)):
                 writer.row(cells)
@@ -429,7 +433,23 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
     if cells or cell:
         writer.row([*cells, " ".join(cell)] if cell else cells)
     if unit:
-        _paragraph("".join(unit), doc.para_at(end - 1), doc, writer, bool(fixed) and all(fixed))
+        _paragraph(_joined("".join(unit)), doc.para_at(end - 1), doc, writer, bool(fixed) and all(fixed))
+
+
+def _units(raw: bytes) -> str:
+    """UTF-16LE text one character per code unit (a surrogate pair's halves stay two characters)."""
+    units = array.array("H")
+    units.frombytes(raw[: len(raw) // 2 * 2])
+    if sys.byteorder == "big":
+        units.byteswap()
+    return "".join(map(chr, units))
+
+
+def _joined(text: str) -> str:
+    """Text whose UTF-16 surrogate pairs are one character again (a lone half becomes U+FFFD)."""
+    if not any("\ud800" <= c <= "\udfff" for c in text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _paragraph(text: str, para: _Para, doc: _Doc, writer: Writer, code: bool = False) -> None:
@@ -458,6 +478,7 @@ _LABELSST, _LABEL, _NUMBER, _RK, _MULRK, _FORMULA, _STRING, _BOOLERR = (
     0x00FD, 0x0204, 0x0203, 0x027E, 0x00BD, 0x0006, 0x0207, 0x0205,
 )  # fmt: skip
 _MAX_ROWS = 1_048_576
+_FORMULA_PARTS = frozenset({0x04BC, 0x0221, 0x0236})  # SHRFMLA, ARRAY, TABLE: a formula's, no cell's
 
 
 def _records(stream: bytes, at: int = 0) -> Iterator[tuple[int, int, bytes]]:
@@ -629,7 +650,7 @@ def _xls_rows(stream: bytes, at: int, strings: list[str], styles: Any) -> dict[i
             break
         if kind == _STRING and formula is not None:  # the text a formula before it gave
             put(*formula, _xl_string(body, 0, True)[0])
-        if len(body) < 6:
+        if len(body) < 6 or kind in _FORMULA_PARTS:  # a shared formula's record sits before its STRING
             continue
         row, col, xf = struct.unpack_from("<HHH", body, 0)  # every cell record opens so
         formula = None

@@ -31,7 +31,7 @@ from engine.ingest.office import MAX_NESTING, Writer
 
 log = logging.getLogger(__name__)
 
-MAIL_READER = "mail-2"  # a change to what this reader reads gets a new name (extract.readers)
+MAIL_READER = "mail-3"  # a change to what this reader reads gets a new name (extract.readers)
 MESSAGE_SUFFIXES = (".eml", ".emlx")
 MAILBOX_SUFFIXES = (".mbox",)
 MAILBOX_NAMES = ("mbox",)  # Apple Mail's export: "Inbox.mbox/mbox"
@@ -78,22 +78,22 @@ def _header(message: Message, name: str) -> str:
 
 
 def _text(part: Message) -> str:
-    """A text part's content, its transfer encoding and charset undone (bytes in an unknown or wrong
-    charset read as UTF-8, a character that does not decode replaced)."""
-    try:
-        content = part.get_content() if isinstance(part, EmailMessage) else None
-        if isinstance(content, str):
-            return content
-    except (LookupError, ValueError, UnicodeError, AssertionError) as exc:
-        log.debug("part %s: %s", part.get_content_type(), exc)
+    """A text part's content, its transfer encoding and charset undone. Bytes in no charset, in US-ASCII
+    (which 8-bit mail often claims) or in one they do not decode in are read as UTF-8 where they are, else
+    as Windows-1252 (what older and Outlook mail sends undeclared); an unknown charset likewise."""
     payload = part.get_payload(decode=True)
-    if isinstance(payload, bytes):
-        charset = part.get_content_charset() or "utf-8"
+    if not isinstance(payload, bytes):
+        payload_text = part.get_payload()
+        return payload_text if isinstance(payload_text, str) else ""
+    declared = (part.get_content_charset() or "").lower()
+    for charset in (declared, "utf-8", "cp1252"):
+        if not charset or (charset in ("us-ascii", "ascii") and not payload.isascii()):
+            continue
         try:
-            return payload.decode(charset, errors="replace")
-        except LookupError:
-            return payload.decode("utf-8", errors="replace")
-    return payload if isinstance(payload, str) else ""
+            return payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("cp1252", errors="replace")
 
 
 def _html_lines(html: str) -> list[str]:
@@ -178,8 +178,10 @@ def _parts(message: EmailMessage) -> _Parts:
         name = part.get_filename()
         if part is body or (part.is_multipart() and kind != "message/rfc822"):
             continue
-        if not name and kind == "text/plain" and within != "multipart/alternative":
-            found.body += ["", *_text(part).splitlines()]  # a second text shown inline, after the first
+        if not name and kind in ("text/plain", "text/html") and within != "multipart/alternative":
+            # a second text shown inline, after the first (the text after a picture placed mid-message)
+            text = _text(part)
+            found.body += ["", *(_html_lines(text) if kind == "text/html" else text.splitlines())]
             continue
         if kind == "message/rfc822":
             inner = part.get_payload()

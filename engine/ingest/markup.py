@@ -25,7 +25,7 @@ from engine.ingest.office import describe
 
 ORG_SUFFIXES = (".org",)
 ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc")  # not .asc: a PGP signature's, more often
-MARKUP_READER = "markup-1"  # a change to what these readers read gets a new name (extract.readers)
+MARKUP_READER = "markup-2"  # a change to what these readers read gets a new name (extract.readers)
 
 _ORG_HEADLINE = re.compile(r"^(\*+)[ \t]+(.*?)[ \t]*$")
 _ORG_KEYWORD = re.compile(r"^[ \t]*#\+(\w+)(?:\[[^\]]*\])?:[ \t]*(.*)$", re.IGNORECASE)
@@ -63,20 +63,24 @@ class OrgExtractor:
 
         out: list[Line] = []
         title = ""
-        block = ""  # the block being read ("src", "quote"), "" outside one
+        block = ""  # the literal block being read ("src", "example"), "" outside one
         for number, text in enumerate(split_lines(decode_text(data)), 1):
             if block:
                 end = _ORG_END.match(text)
                 if end and end.group(1).lower() == block:
-                    out.append(Line("```" if block in _ORG_LITERAL else "", number))
+                    out.append(Line("```", number))
                     block = ""
                 else:
-                    out.append(Line(text if block in _ORG_LITERAL else _ORG_LINK.sub(_link, text), number))
+                    out.append(Line(text, number))
                 continue
-            if begin := _ORG_BEGIN.match(text):
-                block = begin.group(1).lower()
-                language = begin.group(2) if block == "src" else ""
-                out.append(Line(f"```{language}" if block in _ORG_LITERAL else "", number))
+            if begin := _ORG_BEGIN.match(text):  # a quote's, verse's or centred block's lines read as any
+                kind = begin.group(1).lower()  # other's (a program may sit inside one): its marks are blank
+                block = kind if kind in _ORG_LITERAL else ""
+                language = begin.group(2) if kind == "src" else ""
+                out.append(Line(f"```{language}" if block else "", number))
+                continue
+            if _ORG_END.match(text):
+                out.append(Line("", number))
                 continue
             if headline := _ORG_HEADLINE.match(text):
                 level = min(len(headline.group(1)), 6)
