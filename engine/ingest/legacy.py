@@ -189,25 +189,13 @@ class _Doc:
     def _paragraphs(self) -> tuple[list[int], list[int], list[_Para]]:
         """Each run of paragraph formatting: where it starts and ends (bytes of the WordDocument stream)
         and what it says, from the formatted disk pages the PlcBtePapx lists."""
-        fc, lcb = self._fc_lcb(13)
-        plc = self.table[fc : fc + lcb]
-        count = max(0, (len(plc) - 4) // 8)
         starts: list[int] = []
         ends: list[int] = []
         props: list[_Para] = []
-        for i in range(count):
-            page = _unpack("<I", plc, 4 * (count + 1) + 4 * i) & 0x3FFFFF
-            fkp = self.word[page * _FKP : (page + 1) * _FKP]
-            if len(fkp) < _FKP:
-                continue
-            runs = fkp[_FKP - 1]
-            if 4 * (runs + 1) + 13 * runs > _FKP - 1:  # more runs than a page holds: a broken page
-                continue
-            for r in range(runs):
-                offset = fkp[4 * (runs + 1) + 13 * r] * 2
-                starts.append(_unpack("<I", fkp, 4 * r))
-                ends.append(_unpack("<I", fkp, 4 * r + 4))
-                props.append(_papx(fkp, offset) if offset else _Para())
+        for fkp, start, end, offset in self._formatted_runs(13, 13):
+            starts.append(start)
+            ends.append(end)
+            props.append(_papx(fkp, offset) if offset else _Para())
         order = sorted(range(len(starts)), key=starts.__getitem__)
         return [starts[i] for i in order], [ends[i] for i in order], [props[i] for i in order]
 
@@ -288,26 +276,33 @@ class _Doc:
                 fixed.add(index)
         return frozenset(fixed)
 
-    def _runs(self) -> tuple[list[int], list[int], list[dict[int, int]]]:
-        """Each run of character formatting (bytes of the WordDocument stream) and its font and character
-        style, from the formatted disk pages the PlcBteChpx lists."""
-        fc, lcb = self._fc_lcb(12)
+    def _formatted_runs(self, index: int, entry: int) -> Iterator[tuple[bytes, int, int, int]]:
+        """The runs of the formatted disk pages a PlcBte lists (`index` in the FIB: 13 the paragraphs',
+        12 the characters'), each with its page, where it starts and ends (bytes of the WordDocument
+        stream) and the offset of its properties in the page (0: none); `entry` is the size of a run's
+        entry after the page's positions (13 for a paragraph's BxPap, 1 for a character's)."""
+        fc, lcb = self._fc_lcb(index)
         plc = self.table[fc : fc + lcb]
         count = max(0, (len(plc) - 4) // 8)
-        found: list[tuple[int, int, dict[int, int]]] = []
         for i in range(count):
             page = _unpack("<I", plc, 4 * (count + 1) + 4 * i) & 0x3FFFFF
             fkp = self.word[page * _FKP : (page + 1) * _FKP]
             if len(fkp) < _FKP:
                 continue
             runs = fkp[_FKP - 1]
-            if 4 * (runs + 1) + runs > _FKP - 1:
+            if 4 * (runs + 1) + entry * runs > _FKP - 1:  # more runs than a page holds: a broken page
                 continue
             for r in range(runs):
-                offset = fkp[4 * (runs + 1) + r] * 2
-                chpx = fkp[offset + 1 : offset + 1 + fkp[offset]] if offset else b""
-                props = dict(_sprms(chpx, 0, _FONT_SPRMS))
-                found.append((_unpack("<I", fkp, 4 * r), _unpack("<I", fkp, 4 * r + 4), props))
+                start, end = _unpack("<I", fkp, 4 * r), _unpack("<I", fkp, 4 * r + 4)
+                yield fkp, start, end, fkp[4 * (runs + 1) + entry * r] * 2
+
+    def _runs(self) -> tuple[list[int], list[int], list[dict[int, int]]]:
+        """Each run of character formatting (bytes of the WordDocument stream) and its font and character
+        style, from the formatted disk pages the PlcBteChpx lists."""
+        found: list[tuple[int, int, dict[int, int]]] = []
+        for fkp, start, end, offset in self._formatted_runs(12, 1):
+            chpx = fkp[offset + 1 : offset + 1 + fkp[offset]] if offset else b""
+            found.append((start, end, dict(_sprms(chpx, 0, _FONT_SPRMS))))
         found.sort(key=lambda run: run[0])
         return [r[0] for r in found], [r[1] for r in found], [r[2] for r in found]
 
