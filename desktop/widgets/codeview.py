@@ -69,8 +69,12 @@ class CodeView(QPlainTextEdit):
     def set_gutter(self) -> None:
         """Size and paint the gutter anew (after `labels` changed)."""
         self._update_margin()
-        self.resizeEvent(QResizeEvent(self.size(), self.size()))
+        self._place_gutter()
         self._gutter.update()
+
+    def _place_gutter(self) -> None:
+        area = self.contentsRect()
+        self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
 
     def _scroll_gutter(self, rect: QRect, dy: int) -> None:
         if dy:
@@ -80,8 +84,7 @@ class CodeView(QPlainTextEdit):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        area = self.contentsRect()
-        self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(), area.height()))
+        self._place_gutter()
 
     def paint_gutter(self, event: QPaintEvent) -> None:
         painter = QPainter(self._gutter)

@@ -51,6 +51,7 @@ from engine.ingest.markup import (
 )
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
+    HEADING_STYLE,
     MAX_NESTING,
     OFFICE_READER,
     OFFICE_SUFFIXES,
@@ -736,7 +737,6 @@ def _pdf_title(reader: PdfReader) -> str:
 # ---------------------------------------------------------------------------------------------- docx
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # password-protected .docx and legacy .doc files
-_HEADING_STYLE = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -847,7 +847,7 @@ class _DocxStyles:
                 self.fonts[style.style_id] = font
             if style.type != WD_STYLE_TYPE.PARAGRAPH:
                 continue
-            level = _HEADING_STYLE.match(style.name or "")
+            level = HEADING_STYLE.match(style.name or "")
             depth = next((d for s in chain if (d := _numbering(s.element.pPr)) is not None), None)
             self.styles[style.style_id] = _DocxStyle(int(level.group(1)) if level else 0, depth, font)
         default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)

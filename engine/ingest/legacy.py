@@ -31,7 +31,9 @@ from engine.ingest.office import (
     LEGACY_SLIDE_SUFFIXES,
     MAX_COLUMNS,
     MAX_NESTING,
+    Styles,
     Writer,
+    described,
     monospaced,
 )
 
@@ -74,6 +76,16 @@ def open_ole(path: Path, data: bytes, what: str, program: str) -> Any:
     return ole
 
 
+def read_stream(ole: Any, name: str, path: Path, what: str, program: str) -> bytes:
+    """A stream of the compound file, whole; a missing or broken one refused as corrupt."""
+    try:
+        return bytes(ole.openstream(name).read())
+    except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:  # olefile's own errors too
+        raise ExtractError(
+            f"{path.name} is corrupt or not {what} ({exc})", f"re-save it in {program}"
+        ) from exc
+
+
 def _unpack(fmt: str, data: bytes, at: int) -> int:
     try:
         return int(struct.unpack_from(fmt, data, at)[0])
@@ -102,12 +114,7 @@ class _Para:
 class _Doc:
     def __init__(self, path: Path, data: bytes) -> None:
         ole = open_ole(path, data, "a Word document", "Word")
-        try:
-            self.word = ole.openstream("WordDocument").read()
-        except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:  # olefile's own errors too
-            raise ExtractError(
-                f"{path.name} is corrupt or not a Word document ({exc})", "re-save it in Word"
-            ) from exc
+        self.word = read_stream(ole, "WordDocument", path, "a Word document", "Word")
         if len(self.word) < 0x200 or _unpack("<H", self.word, 0) != _WORD97:
             raise ExtractError(
                 f"{path.name} is older than Word 97 (Word 6 or 95) and not read",
@@ -117,13 +124,9 @@ class _Doc:
         if flags & 0x0100 or flags & 0x8000:
             raise ExtractError(f"{path.name} is encrypted", "save an unprotected copy to index it")
         table = "1Table" if flags & 0x0200 else "0Table"
-        try:
-            self.table = ole.openstream(table).read()
-        except OSError as exc:
-            raise ExtractError(f"{path.name} is corrupt (no {table} stream)", "re-save it in Word") from exc
-        # no title from the summary stream: olefile's property reader loops for minutes over a corrupt
-        # one's counts (a fuzzed fixture took 30 s and more); the first heading names the document instead
-        self.title = ""
+        self.table = read_stream(ole, table, path, "a Word document", "Word")
+        # no title is read from the summary stream: olefile's property reader loops for minutes over a
+        # corrupt one's counts (a fuzzed fixture took 30 s and more)
         csw = _unpack("<H", self.word, 0x20)
         self.lw = 0x22 + csw * 2 + 2  # FibRgLw97
         self.fclcb = self.lw + _unpack("<H", self.word, self.lw - 2) * 4 + 2  # FibRgFcLcb97
@@ -153,9 +156,9 @@ class _Doc:
             raise ExtractError("the document has no piece table", "re-save it in Word")
         size = _unpack("<I", clx, at + 1)
         plc = clx[at + 5 : at + 5 + size]
-        count = min((len(plc) - 4) // 12, _MAX_PIECES)
+        count = (len(plc) - 4) // 12  # positions (count + 1) come first, then the descriptors
         pieces = []
-        for i in range(count):
+        for i in range(min(count, _MAX_PIECES)):
             start, end = _unpack("<I", plc, 4 * i), _unpack("<I", plc, 4 * i + 4)
             raw = _unpack("<I", plc, 4 * (count + 1) + 8 * i + 2)
             compressed = bool(raw & 0x40000000)
@@ -306,7 +309,7 @@ class _Doc:
         found.sort(key=lambda run: run[0])
         return [r[0] for r in found], [r[1] for r in found], [r[2] for r in found]
 
-    def fixed_at(self, cp: int, para: _Para) -> bool:
+    def fixed_at(self, cp: int) -> bool:
         """Whether the character at `cp` is drawn in a fixed-pitch font: its run's own font, else its
         character style's, else its paragraph style's."""
         if not self.fixed:
@@ -319,7 +322,7 @@ class _Doc:
         if font is None and _CHAR_STYLE in run:
             font = self.fonts.get(run[_CHAR_STYLE])
         if font is None:
-            font = self.fonts.get(para.istd)
+            font = self.fonts.get(self.para_at(cp).istd)
         return font in self.fixed
 
 
@@ -378,7 +381,7 @@ class DocExtractor:
         for part in (0, 1, 5, 6):
             _write(doc, bounds[part], bounds[part + 1], writer)
         writer.end_table()
-        return writer.document(doc.title)
+        return writer.document("")
 
 
 def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
@@ -388,7 +391,9 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
     text = doc.text(start, end)
     fields: list[bool] = []  # open fields: whether each shows its result yet (past its separator)
     unit: list[str] = []
-    fixed: list[bool] = []  # whether each visible character of the unit is drawn fixed-pitch
+    fixed: bool | None = (
+        None  # whether every visible character of the unit is drawn fixed-pitch (None: none yet)
+    )
     cell: list[str] = []
     cells: list[str] = []
     rows = False  # a table was written since the last paragraph
@@ -403,8 +408,8 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
             continue
         elif char in ("\r", "\x07", "\x0c"):
             para = doc.para_at(start + offset)
-            raw, code = _joined("".join(unit)), bool(fixed) and all(fixed)
-            said, unit, fixed = " ".join(raw.split()), [], []
+            raw, code = _joined("".join(unit)), bool(fixed)
+            said, unit, fixed = " ".join(raw.split()), [], None
             if char == "\x07" and (para.row_end or (not said and not cell and cells and not para.in_table)):
                 writer.row(cells)
                 cells, rows = [], True
@@ -423,12 +428,12 @@ def _write(doc: _Doc, start: int, end: int, writer: Writer) -> None:
                 _paragraph(raw if code else said, para, doc, writer, code)
         elif char not in _DROPPED:
             unit.append(_SHOWN.get(char, char) if char < " " or char == "\xa0" else char)
-            if not char.isspace():
-                fixed.append(doc.fixed_at(start + offset, doc.para_at(start + offset)))
+            if not char.isspace() and fixed is not False:
+                fixed = doc.fixed_at(start + offset)
     if cells or cell:
         writer.row([*cells, " ".join(cell)] if cell else cells)
     if unit:
-        _paragraph(_joined("".join(unit)), doc.para_at(end - 1), doc, writer, bool(fixed) and all(fixed))
+        _paragraph(_joined("".join(unit)), doc.para_at(end - 1), doc, writer, bool(fixed))
 
 
 def _units(raw: bytes) -> str:
@@ -575,21 +580,14 @@ class XlsExtractor:
     kind: str = "xls"
 
     def extract(self, path: Path, data: bytes) -> Document:
-        from engine.ingest.office import _format_kind, _Styles, described
-
         ole = open_ole(path, data, "an Excel workbook", "Excel")
-        try:
-            if not ole.exists("Workbook"):
-                old = ole.exists("Book")
-                what = "older than Excel 97 (Excel 5 or 95)" if old else "not an Excel workbook"
-                raise ExtractError(
-                    f"{path.name} is {what}", "open it in Excel or LibreOffice and save it as .xlsx"
-                )
-            stream = ole.openstream("Workbook").read()
-        except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:
+        if not ole.exists("Workbook"):
+            old = ole.exists("Book")
+            what = "older than Excel 97 (Excel 5 or 95)" if old else "not an Excel workbook"
             raise ExtractError(
-                f"{path.name} is corrupt or not an Excel workbook ({exc})", "re-save it in Excel"
-            ) from exc
+                f"{path.name} is {what}", "open it in Excel or LibreOffice and save it as .xlsx"
+            )
+        stream = read_stream(ole, "Workbook", path, "an Excel workbook", "Excel")
         sheets: list[tuple[int, str]] = []
         formats: dict[int, str] = {}
         xfs: list[int] = []
@@ -614,9 +612,7 @@ class XlsExtractor:
             elif kind == _EOF:
                 break
         strings = _shared_strings(sst)
-        styles = _Styles(None, date1904)
-        styles.formats = xfs
-        styles.kinds = {id_: _format_kind(id_, code) for id_, code in formats.items()}
+        styles = Styles(formats, xfs, date1904)
         lines: list[Line] = []
         for number, (offset, _) in enumerate(sheets, 1):
             rows = _xls_rows(stream, offset, strings, styles)
@@ -624,7 +620,7 @@ class XlsExtractor:
         return Document(tuple(lines), kind="table", page_names=tuple(name for _, name in sheets))
 
 
-def _xls_rows(stream: bytes, at: int, strings: list[str], styles: Any) -> dict[int, list[str]]:
+def _xls_rows(stream: bytes, at: int, strings: list[str], styles: Styles) -> dict[int, list[str]]:
     """A sheet's rows from its substream at `at`: row number (1-based) -> the cells' shown values."""
     rows: dict[int, list[str]] = {}
 
@@ -635,7 +631,7 @@ def _xls_rows(stream: bytes, at: int, strings: list[str], styles: Any) -> dict[i
             cells[col] = value
 
     def shown(value: float, xf: int) -> str:
-        return str(styles.show(repr(value), xf))
+        return styles.show(repr(value), xf)
 
     formula: tuple[int, int] | None = None
     for n, (_, kind, body) in enumerate(_records(stream, at)):
@@ -708,9 +704,9 @@ def _texts(stream: bytes, at: int, end: int, depth: int = 0) -> Iterator[tuple[i
             yield from _texts(stream, offset + 8, offset + 8 + size, depth + 1)
 
 
-def _persist_offsets(ole: Any, stream: bytes) -> dict[int, int]:
-    """Each persist object's offset in the stream, from the last edit back (a later edit's wins)."""
-    current = ole.openstream("Current User").read()
+def _persist_offsets(current: bytes, stream: bytes) -> dict[int, int]:
+    """Each persist object's offset in the stream, from the last edit back (a later edit's wins); the
+    last edit's place is in the Current User stream (`current`)."""
     at = _unpack("<I", current, 16)  # CurrentUserAtom.offsetToCurrentEdit
     offsets: dict[int, int] = {}
     for _ in range(_MAX_EDITS):
@@ -744,13 +740,9 @@ class PptExtractor:
 
     def extract(self, path: Path, data: bytes) -> Document:
         ole = open_ole(path, data, "a PowerPoint deck", "PowerPoint")
-        try:
-            stream = ole.openstream("PowerPoint Document").read()
-            offsets = _persist_offsets(ole, stream)
-        except (OSError, ValueError, IndexError, struct.error, TypeError) as exc:
-            raise ExtractError(
-                f"{path.name} is corrupt or not a PowerPoint deck ({exc})", "re-save it in PowerPoint"
-            ) from exc
+        stream = read_stream(ole, "PowerPoint Document", path, "a PowerPoint deck", "PowerPoint")
+        current = read_stream(ole, "Current User", path, "a PowerPoint deck", "PowerPoint")
+        offsets = _persist_offsets(current, stream)
         document = next(
             (o for o, _, _, kind, _ in _ppt_records(stream, 0, len(stream)) if kind == _DOCUMENT), None
         )

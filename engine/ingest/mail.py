@@ -41,7 +41,7 @@ MAX_ATTACHED_TEXT = 1_000_000  # a text attachment's characters read at most
 
 _HEADERS = ("From", "To", "Cc", "Date")
 _SEPARATOR = re.compile(rb"^From [^\r\n]*\r?\n", re.MULTILINE)  # an mbox's line before each message
-_ESCAPED_FROM = re.compile(r"^>(>*From )", re.MULTILINE)  # a body line "From ..." an mbox escaped
+_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)  # a body line "From ..." an mbox escaped
 
 
 def is_mailbox(path: str | PurePath) -> bool:
@@ -54,7 +54,7 @@ def messages(data: bytes) -> Iterator[bytes]:
     """An mbox's messages, each without the "From " line before it: every line that starts so begins
     one (as Python's `mailbox` reads an mbox), the file's first line too. A file that does not start so
     is one message."""
-    starts = [m for m in _SEPARATOR.finditer(data)]
+    starts = list(_SEPARATOR.finditer(data))
     if not starts or starts[0].start() != 0:
         yield data
         return
@@ -238,8 +238,7 @@ class MailExtractor:
         subjects: list[str] = []
         for number, raw in enumerate(messages(data), 1):
             writer.new_page(number)
-            unescaped = _ESCAPED_FROM.sub(r"\1", raw.decode("latin-1")).encode("latin-1")
-            subjects.append(write_message(parse(unescaped), writer))
+            subjects.append(write_message(parse(_ESCAPED_FROM.sub(rb"\1", raw)), writer))
         if not subjects:
             raise ExtractError(f"{path.name} holds no messages", "")
         document = writer.document(path.stem if path.suffix else path.parent.stem, kind="markdown")

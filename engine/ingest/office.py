@@ -98,6 +98,10 @@ def monospaced(face: str | None) -> bool:
     return bool(face) and bool(_MONOSPACED.search(face or ""))
 
 
+# A word processor's built-in heading style, by name ("Heading 2", "heading 2"): a title of its level
+HEADING_STYLE = re.compile(r"^\s*heading\s*(\d)\s*$", re.IGNORECASE)
+
+
 # ------------------------------------------------------------------------------------------- archive
 
 
@@ -529,7 +533,7 @@ class XlsxExtractor:
         book = archive.required("xl/workbook.xml")
         targets = archive.targets("xl/workbook.xml")
         strings = _shared_strings(archive.xml("xl/sharedStrings.xml"))
-        styles = _Styles(archive.xml("xl/styles.xml"), _date1904(book))
+        styles = Styles.of(archive.xml("xl/styles.xml"), _date1904(book))
         lines: list[Line] = []
         found = book.find(f"{_S}sheets")
         sheets = list(found if found is not None else [])
@@ -614,19 +618,26 @@ _DATE_LETTERS = re.compile(r"[dy]", re.IGNORECASE)
 _TIME_LETTERS = re.compile(r"[hms]", re.IGNORECASE)
 
 
-class _Styles:
-    """What each cell style shows a number as: a date (or time), a percentage, or the number."""
+class Styles:
+    """What each cell style shows a number as: a date (or time), a percentage, or the number; from the
+    workbook's number formats (`codes`, by id) and each cell style's format id (`formats`, by style)."""
 
-    def __init__(self, root: ET.Element | None, date1904: bool) -> None:
+    def __init__(self, codes: dict[int, str], formats: list[int], date1904: bool) -> None:
         self.epoch = datetime(1904, 1, 1) if date1904 else datetime(1899, 12, 30)
+        self.formats = formats
+        self.kinds = {id_: _format_kind(id_, code) for id_, code in codes.items()}
+
+    @classmethod
+    def of(cls, root: ET.Element | None, date1904: bool) -> Styles:
+        """An .xlsx workbook's, from its styles part (none: every number as a number)."""
         codes: dict[int, str] = {}
-        self.formats: list[int] = []
+        formats: list[int] = []
         if root is not None:
             for fmt in root.iter(f"{_S}numFmt"):
                 codes[_int(fmt.get("numFmtId"))] = fmt.get("formatCode", "")
             xfs = root.find(f"{_S}cellXfs")
-            self.formats = [_int(xf.get("numFmtId")) for xf in (xfs if xfs is not None else [])]
-        self.kinds = {id_: _format_kind(id_, code) for id_, code in codes.items()}
+            formats = [_int(xf.get("numFmtId")) for xf in (xfs if xfs is not None else [])]
+        return cls(codes, formats, date1904)
 
     def show(self, value: str, style: int) -> str:
         try:
@@ -702,7 +713,7 @@ def _column(ref: str) -> int:
 
 
 def _xlsx_rows(
-    archive: _Archive, part: str, strings: Sequence[str], styles: _Styles
+    archive: _Archive, part: str, strings: Sequence[str], styles: Styles
 ) -> Iterator[tuple[int, list[str]]]:
     """A sheet's rows, streamed: each row's cells are read and let go (a sheet's tree whole takes ~20
     times its XML in memory)."""
@@ -725,7 +736,7 @@ def _xlsx_rows(
         yield number, cells
 
 
-def _xlsx_value(cell: ET.Element, strings: Sequence[str], styles: _Styles) -> str:
+def _xlsx_value(cell: ET.Element, strings: Sequence[str], styles: Styles) -> str:
     kind = cell.get("t", "n")
     if kind == "inlineStr":
         item = cell.find(f"{_S}is")

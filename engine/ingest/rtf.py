@@ -24,7 +24,7 @@ from pathlib import Path
 
 from engine.errors import ExtractError
 from engine.events import Document
-from engine.ingest.office import Writer, monospaced
+from engine.ingest.office import HEADING_STYLE, Writer, monospaced
 
 RTF_READER = "rtf-1"  # a change to what this reader reads gets a new name (extract.readers)
 RTF_SUFFIXES = (".rtf",)
@@ -69,7 +69,6 @@ _CHARSETS = {
     161: "cp1253", 162: "cp1254", 163: "cp1258", 177: "cp1255", 178: "cp1256", 186: "cp1257",
     204: "cp1251", 222: "cp874", 238: "cp1250", 254: "cp437",
 }  # fmt: skip
-_HEADING_STYLE = re.compile(r"(?i)^\s*heading\s+(\d)\s*$")
 # A bullet or a number a list's paragraph writes itself before a tab ("•\titem", "2.\tsecond")
 _BULLETS = "\u2022\u00b7\u25aa\u25e6\u2023\u25cb\u25a0\u25a1\u2013\u2014*-"
 _DRAWN_MARKER = re.compile(rf"^[ \t]*([{_BULLETS}]|\w{{1,3}}[.)])\t")
@@ -207,7 +206,7 @@ class _Reader:
         piece, end, _ = text.partition(";")
         name.append(piece)
         if end:
-            heading = _HEADING_STYLE.match("".join(name))
+            heading = HEADING_STYLE.match("".join(name))
             level = outline + 1 if outline >= 0 else int(heading.group(1)) if heading else 0
             if level:
                 self.styles[number] = level
@@ -226,6 +225,10 @@ class _Reader:
             return
         self.end_table()
         self.write(para, state)
+        self.write_asides()
+
+    def write_asides(self) -> None:
+        """The footnotes and text boxes read since the last paragraph, blocks of their own after it."""
         for aside in self.asides:
             self.writer.block(aside.text())
         self.asides.clear()
@@ -333,8 +336,7 @@ class _Reader:
         if state.para.text().strip() and not state.para.aside:
             self.end_paragraph(state)
         self.end_table()
-        for aside in self.asides:
-            self.writer.block(aside.text())
+        self.write_asides()
 
     def control(self, state: _State, name: str, value: int | None) -> None:
         """A control word's effect on the group's state, or the text it stands for."""
