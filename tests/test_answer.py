@@ -2970,3 +2970,36 @@ def test_a_short_row_of_a_documents_table_is_quoted_as_its_cells_under_their_col
     assert "Lisbon" not in answer.text and "expenses page" not in answer.text
     cited = answer.sentences[0].citations[0]
     assert (Path(cited.path).name, cited.start_line) == ("policy.md", 7)
+
+
+def test_a_short_line_stating_a_figure_is_quoted(engine: Engine, tmp_path: Path) -> None:
+    """A sentence needed 20 characters and three content words to be proposed, so a slide's bullet
+    "Churn fell to 3%" (16 characters, two words and a figure) was never quoted: "What did churn fall
+    to?" was answered with the revenue bullet beside it, which the answer check then refused. A short
+    line stating a figure says what it needs to, as a printed label does; one without a figure still
+    does not ("See the board pack.")."""
+    root = tmp_path / "kb"
+    write(
+        root,
+        "review.md",
+        "# Quarterly review\n\n## Results\n\n- Revenue grew 12% to 4.1 million euros\n- Churn fell to 3%\n"
+        "- See the board pack.\n\n## Plans\n\n- Open the Berlin office in the spring of next year\n",
+    )
+    index_with_notes(engine, root)
+    answer = engine.ask("What did churn fall to?", "extractive")
+    assert not answer.refused, answer.reason
+    assert answer.text.startswith("Churn fell to 3%")
+    cited = answer.sentences[0].citations[0]
+    assert (Path(cited.path).name, cited.start_line) == ("review.md", 6)
+    proposed = [c.text for c in extractive.candidates(engine.evidence("What is in the board pack?"))]
+    assert "Churn fell to 3%" in proposed and not any("board pack" in text for text in proposed)
+
+
+def test_a_section_number_is_no_figure_a_title_states() -> None:
+    """A title stating a figure may answer a when-question (a release's "pluggy 1.5.0 (2024-04-19)"); a
+    handbook's numbered title does not: "When was Lucy away on holiday?" quoted "3 Holidays"."""
+    assert extractive.figure_title("# 3 Holidays", frozenset()) == ""
+    assert extractive.figure_title("## 2.1 Office and studio", frozenset()) == ""
+    assert extractive.figure_title("## 1.5.0 (2024-04-19)", frozenset()) == "1.5.0 (2024-04-19)"
+    assert extractive.figure_title("# 3 Holidays in 2025", frozenset()) == "3 Holidays in 2025"
+    assert extractive.figure_title("Roadmap for 2024", frozenset({"2024"})) == ""

@@ -138,8 +138,8 @@ def title(hit: Hit, start: int, end: int) -> bool:
         return _underlines(lines[1], lines[0])  # a reST title and its underline, one span
     if not raw or len(lines) > 1:
         return False
-    if raw.strip("# ") == hit.heading.strip():
-        return True
+    if raw.strip("# ") in (hit.heading.strip(), hit.heading.rsplit(" > ", 1)[-1].strip()):
+        return True  # the heading, or its last title (a sheet's title row under the sheet's name)
     if not titled:
         return False
     eol = hit.text.find("\n", end)
@@ -459,8 +459,13 @@ def figure_title(raw: str, asked: frozenset[str]) -> str:
     often written nowhere else. Empty for a title without digits, one that only repeats the question's
     figure ("Version 2.1.2"), or one about another ("Version 1.0.0", asked about 2.1.2)."""
     line = clean(raw.strip().split("\n", 1)[0])
-    stated = set(FIGURE.findall(line))
+    stated = set(FIGURE.findall(_NUMBERED.sub("", line)))  # a section's number is no figure of its topic
     return line if stated - asked and (stated & asked or not asked) and len(words(line)) >= 2 else ""
+
+
+# the number a title opens with ("3 Holidays", "2.1 Office and studio"): one or two levels of a numbered
+# outline before a capitalised word (a release's "1.5.0 (2024-04-19)" has three, or no word after it)
+_NUMBERED = re.compile(r"^\d{1,2}(?:\.\d{1,2})?\.?[ \t]+(?=[A-Z][a-z])")
 
 
 # A release's title: a version, at most three words before it ("Version 2.2.0", "pluggy 1.4.0", "What's
@@ -568,9 +573,11 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
             ):
                 block = hit.text[end:last]
             text = clean(hit.text[start:last])
-            few = (8, 2) if printed else (20, 3)  # a printed label and its figure say what they need to
             header = table_header(hit.text, start) if raw.strip().startswith("|") else []
             says = row_display(raw, header) if header else text  # a row says its cells under their columns
+            # a printed label and its figure say what they need to, and so does any short line stating a
+            # figure of its subject ("Churn fell to 3%", a slide's bullet): the figure is the answer
+            few = (8, 2) if printed or FIGURE.search(says) else (20, 3)
             if len(says) < few[0] or len(content_terms(says)) < few[1] or _SEPARATOR.match(raw):
                 continue
             if clean(raw).rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
@@ -621,16 +628,31 @@ _OUTPUT_BLOCK = re.compile(r"^(`{3,})output[ \t]*\n(.*?)(?:^\1[ \t]*$|\Z)", re.M
 
 def records(text: str) -> list[tuple[int, int]]:
     """A table's passage read row by row: each row ("Item=Rent; Amount=1200") a sentence of its own,
-    whole; the header (the column names, no value) names what the rows hold and answers nothing, so it
-    is not quoted, as a title is not. A row's cells hold no full stop, so the sentence splitter read a
-    table's rows as one sentence: asked when the rent is due, the answer quoted every row."""
+    whole, and so is each line of text among them (a note, a sheet's title: `title` keeps the title out);
+    the header (the column names, no value) names what the rows hold and answers nothing, so it is not
+    quoted, as a title is not. A row's cells hold no full stop, so the sentence splitter read a table's
+    rows as one sentence: asked when the rent is due, the answer quoted every row."""
     spans: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    if not any("=" in line for line in lines):
+        return spans  # no rows: prose, read by its sentences
     at = 0
-    for line in text.split("\n"):
-        if "=" in line and line.strip():
+    for i, line in enumerate(lines):
+        if line.strip() and not _names_columns(line, lines[i + 1 :]):
             spans.append((at + len(line) - len(line.lstrip()), at + len(line.rstrip())))
         at += len(line) + 1
     return spans
+
+
+def _names_columns(line: str, after: list[str]) -> bool:
+    """Whether a table's line is its header: no value of its own, and the columns of the next row named."""
+    if "=" in line:
+        return False
+    names = set(line.strip().split("; "))
+    row = next((later for later in after if "=" in later), "")
+    return bool(row) and all(
+        cell.split("=", 1)[0] in names for cell in row.strip().split("; ") if "=" in cell
+    )
 
 
 def printed_apart(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
