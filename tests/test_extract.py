@@ -602,6 +602,33 @@ def test_a_docx_headings_title_is_never_quoted_with_the_sentence_under_it(tmp_pa
     ]
 
 
+def test_a_docx_title_paragraph_is_a_title(tmp_path: Path) -> None:
+    """A paragraph in Word's "Title" style ("The Old Rectory – garden proposal") was read as text and
+    quoted as an answer; it is the document's title, as a heading is a section's."""
+    import docx
+
+    from engine.backends.extractive import candidates
+    from engine.ingest.chunker import chunk
+
+    document = docx.Document()
+    document.add_heading("The Old Rectory, Painswick – garden proposal", level=0)  # the "Title" style
+    document.add_paragraph("Prepared for Dr Olivia Marsh on 22 September 2025.")
+    document.add_heading("Your brief", level=1)
+    document.add_paragraph("You asked for a garden that needs little watering.")
+    path = tmp_path / "proposal.docx"
+    document.save(str(path))
+    doc = read(path)
+    assert [line.text for line in doc.lines if line.text.startswith("#")] == [
+        "# The Old Rectory, Painswick – garden proposal",
+        "# Your brief",
+    ]
+    hits = [Hit(1, str(path), c.start_line, c.end_line, None, c.heading, c.text, 1.0) for c in chunk(doc)]
+    assert [c.display for c in candidates(hits)] == [
+        "Prepared for Dr Olivia Marsh on 22 September 2025.",
+        "You asked for a garden that needs little watering.",
+    ]
+
+
 def test_docx_without_headings_is_text(tmp_path: Path) -> None:
     import docx
 

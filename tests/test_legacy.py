@@ -132,7 +132,7 @@ def test_an_excel_97_workbook_reads_sheet_by_sheet_as_an_xlsx_does(tmp_path: Pat
     assert first == [
         (1, "Item; Amount; Due; Share; Paid"),
         (2, "Item=Rent; Amount=1200; Due=2025-01-31; Share=45%; Paid=TRUE"),  # a date, a percentage, a bool
-        (3, "Item=Broadband; Amount=36.4; Due=2025-02-14; Share=5%; Paid=FALSE"),  # dd/mm/yyyy: a date too
+        (3, "Item=Broadband; Amount=36.4; Due=2025-02-14; Share=5.0%; Paid=FALSE"),  # dd/mm/yyyy, 0.0%
         (4, "Item=Café “Brûlé”; Amount=12.5"),
         (6, "Item=Total; Amount=1236.4"),  # a formula, as last calculated
     ]

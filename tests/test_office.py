@@ -153,10 +153,82 @@ def test_a_workbook_reads_sheet_by_sheet_each_row_at_its_own_number(tmp_path: Pa
         (1, 2, "Item=Rent; Amount=1200; Due=2026-01-31; Share=25%; Paid=TRUE"),
         (1, 3, "Item=Travel; Amount=350.5; Due=2026-02-14 09:30; Share=7.5%; Paid=FALSE"),
         (1, 7, "Item=Approved by Dana"),
-        (2, 2, "column 1; Owner"),  # the sheet's first row with a value names its columns
+        (2, 2, "Owner"),  # a column's first value names it where it reads as a name
         (2, 3, "Owner=Dana"),
     ]
     assert page_label(str(path), 2) == "sheet 2"
+
+
+def test_a_sheets_title_row_is_its_title_and_its_numbers_read_as_their_formats_show_them(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A sheet opening with a title row ("Rate card 2025 (excluding VAT)" above the columns' names) had
+    the title taken for the first column's name, every row reading "Rate card 2025 ...=Senior designer;
+    column 2=68"; its money read as bare numbers (68 for £68.00, -3.87755102041% for -3.9%), and a sheet of
+    notes had its first sentence for a column's name. The title is the rows' title, the columns are named
+    by the first row of two values, numbers read as their formats show them, and a column of sentences is
+    text, line by line."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    rates = book.active
+    rates.title = "Day rates"
+    rates["A1"] = "Rate card 2025 (excluding VAT)"
+    rates.append([])
+    rates.append(["Role", "Hourly rate", "Day rate", "Change"])
+    rates.append(["Senior designer", 68, 520, 0.0387755])
+    rates.append(["Landscaper", 34, 1260.5, -0.02])
+    for row in rates.iter_rows(min_row=4, max_row=5):
+        row[1].number_format = row[2].number_format = '"£"#,##0.00'
+        row[3].number_format = "0.0%"
+    rates["C5"].number_format = "#,##0.00;(#,##0.00)"
+    rates["B5"] = -34
+    rates["B5"].number_format = '_-"£"* #,##0.00_-;\\-"£"* #,##0.00_-;_-"£"* "-"??_-;_-@_-'
+    notes = book.create_sheet("Notes")
+    notes["A1"] = "Rates apply to work carried out from 1 January 2025."
+    notes["A2"] = "A day rate covers 8 hours on site or in the studio."
+    path = tmp_path / "kb" / "Rate card 2025.xlsx"
+    path.parent.mkdir()
+    book.save(str(path))
+    doc = read(path)
+    assert texts(doc) == [
+        (1, 1, "Rate card 2025 (excluding VAT)"),
+        (1, 3, "Role; Hourly rate; Day rate; Change"),
+        (1, 4, "Role=Senior designer; Hourly rate=£68.00; Day rate=£520.00; Change=3.9%"),
+        (1, 5, "Role=Landscaper; Hourly rate=-£34.00; Day rate=1,260.50; Change=-2.0%"),
+        (2, 1, "Rates apply to work carried out from 1 January 2025."),
+        (2, 2, "A day rate covers 8 hours on site or in the studio."),
+    ]
+    assert [line.level for line in doc.lines] == [1, 0, 0, 0, 0, 0]
+    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
+        write(
+            tmp_path / "kb",
+            f"notes/setup_{n}.md",
+            f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n",
+        )
+    engine.add_folder(tmp_path / "kb")
+    engine.run(engine.sync())
+    answer = engine.ask("What is the day rate for a senior designer?", "extractive")
+    assert not answer.refused, answer.reason
+    assert answer.text.startswith("Role=Senior designer; Hourly rate=£68.00; Day rate=£520.00")
+    cited = answer.sentences[0].citations[0]
+    assert (Path(cited.path).name, cited.page, cited.start_line) == ("Rate card 2025.xlsx", 1, 4)
+    hits = engine.evidence("What does a day rate cover?")
+    assert any(hit.heading == "Day rates > Rate card 2025 (excluding VAT)" for hit in hits)
+    answer = engine.ask("How many hours does a day rate cover?", "extractive")
+    assert not answer.refused, answer.reason
+    assert answer.text.startswith("A day rate covers 8 hours on site or in the studio [1].")
+
+
+def test_a_csv_files_title_row_is_no_columns_name(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text("Sales invoices to 30 September 2025\nInvoice,Client,Amount\nINV-1,Ashdown,1200\n")
+    doc = read(path)
+    assert [(line.line, line.text, line.level) for line in doc.lines] == [
+        (1, "Sales invoices to 30 September 2025", 1),
+        (2, "Invoice; Client; Amount", 0),
+        (3, "Invoice=INV-1; Client=Ashdown; Amount=1200", 0),
+    ]
 
 
 def test_a_formula_reads_as_its_last_value_and_rich_text_as_its_text(tmp_path: Path) -> None:

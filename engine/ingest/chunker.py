@@ -248,6 +248,8 @@ def _sections(kind: str, page: _Page, budget: _Budget) -> list[_Section]:
         return _python_sections(page, budget)
     if kind == "code":
         return _code_sections(page)
+    if kind == "table":  # a sheet's title row over its rows (office.described), a sheet's own
+        return _titled_sections(page, [])
     return [_Section(0, len(page.lines) - 1)]
 
 

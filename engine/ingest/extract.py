@@ -51,7 +51,6 @@ from engine.ingest.markup import (
 )
 from engine.ingest.office import (
     EXCEL_SUFFIXES,
-    HEADING_STYLE,
     MAX_NESTING,
     OFFICE_READER,
     OFFICE_SUFFIXES,
@@ -63,6 +62,7 @@ from engine.ingest.office import (
     Writer,
     XlsxExtractor,
     described,
+    heading_level,
     monospaced,
 )
 from engine.ingest.rtf import RTF_READER, RTF_SUFFIXES, RtfExtractor
@@ -614,11 +614,13 @@ def readers() -> dict[str, str]:
         **dict.fromkeys([*ORG_SUFFIXES, *ASCIIDOC_SUFFIXES], MARKUP_READER),
         **dict.fromkeys([*XLS_SUFFIXES, *PPT_SUFFIXES], LEGACY_READER),
         **dict.fromkeys([*MAIL_SUFFIXES, *MAILBOX_NAMES], MAIL_READER),
+        **dict.fromkeys((".csv", ".tsv", ".tab"), TABLE_READER),
     }
 
 
 # DocxExtractor: 2 lists, tables and code as Markdown's, lines among those with text; 3 monospaced faces code
-DOCX_READER = "docx-3"
+DOCX_READER = "docx-4"  # 4: the "Title" style a title
+TABLE_READER = "rows-2"  # CsvExtractor: 2, a title row above the columns' names (office.described)
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
 
 
@@ -847,9 +849,9 @@ class _DocxStyles:
                 self.fonts[style.style_id] = font
             if style.type != WD_STYLE_TYPE.PARAGRAPH:
                 continue
-            level = HEADING_STYLE.match(style.name or "")
+            level = heading_level(style.name or "")
             depth = next((d for s in chain if (d := _numbering(s.element.pPr)) is not None), None)
-            self.styles[style.style_id] = _DocxStyle(int(level.group(1)) if level else 0, depth, font)
+            self.styles[style.style_id] = _DocxStyle(level, depth, font)
         default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
         self.default = self.styles.get(default.style_id) if default is not None else None
 
@@ -1133,7 +1135,7 @@ def _csv_lines(text: str, delimiter: str) -> Iterator[Line]:
             row_start, row_end = row_end + 1, reader.line_num
             yield row_start, row
 
-    return (Line(said, number) for number, said in described(rows(), limit=None))
+    return (Line(said, number, level=level) for number, said, level in described(rows(), limit=None))
 
 
 # ------------------------------------------------------------------------------------------ notebook

@@ -38,7 +38,7 @@ from engine.ingest.office import (
 )
 
 DOC_READER = "doc-3"  # a change to what these readers read gets a new name (extract.readers); 3: emoji
-LEGACY_READER = "ole-2"  # the workbooks' and decks'
+LEGACY_READER = "ole-3"  # the workbooks' and decks' (3: as office-3 reads a sheet)
 DOC_SUFFIXES = (".doc", ".dot")
 _WORD97 = 0xA5EC  # the FIB's wIdent
 _FKP = 512  # a formatted disk page's size
@@ -616,7 +616,9 @@ class XlsExtractor:
         lines: list[Line] = []
         for number, (offset, _) in enumerate(sheets, 1):
             rows = _xls_rows(stream, offset, strings, styles)
-            lines.extend(Line(text, row, number) for row, text in described(iter(sorted(rows.items()))))
+            lines.extend(
+                Line(text, row, number, level) for row, text, level in described(iter(sorted(rows.items())))
+            )
         return Document(tuple(lines), kind="table", page_names=tuple(name for _, name in sheets))
 
 

@@ -27,6 +27,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from urllib.parse import unquote
 from xml.etree import ElementTree as ET
@@ -37,7 +38,7 @@ from engine.events import Document, Line
 log = logging.getLogger(__name__)
 
 # a change to what these readers read gets a new name (extract.readers); 2: monospaced faces are code
-OFFICE_READER = "office-2"
+OFFICE_READER = "office-3"  # 3: a sheet's title row, numbers as their formats show them
 POWERPOINT_SUFFIXES = (".pptx", ".pptm", ".ppsx")  # a deck, one with macros, a slide show
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")  # a workbook, one with macros
 LEGACY_SLIDE_SUFFIXES = (".ppt", ".pps", ".pot")  # PowerPoint 97-2003 (engine/ingest/legacy.py)
@@ -100,6 +101,13 @@ def monospaced(face: str | None) -> bool:
 
 # A word processor's built-in heading style, by name ("Heading 2", "heading 2"): a title of its level
 HEADING_STYLE = re.compile(r"^\s*heading\s*(\d)\s*$", re.IGNORECASE)
+
+
+def heading_level(style: str) -> int:
+    """The title level a paragraph style's name gives: "Heading 2" 2, the document's "Title" 1, else 0."""
+    if level := HEADING_STYLE.match(style):
+        return int(level.group(1))
+    return 1 if style.strip().lower() == "title" else 0
 
 
 # ------------------------------------------------------------------------------------------- archive
@@ -544,35 +552,74 @@ class XlsxExtractor:
                 continue
             read.add(part)
             rows = _xlsx_rows(archive, part, strings, styles)
-            lines.extend(Line(text, row, number) for row, text in described(rows))
+            lines.extend(Line(text, row, number, level) for row, text, level in described(rows))
         names = tuple(" ".join(sheet.get("name", "").split()) for sheet in sheets)
         return Document(tuple(lines), kind="table", title=_core_title(archive), page_names=names)
 
 
 def described(
     rows: Iterator[tuple[int, list[str]]], limit: int | None = MAX_TEXT
-) -> Iterator[tuple[int, str]]:
-    """A table's rows as lines (a CSV file's, a sheet's): its first row with a value names the columns
-    ("name; price"), each row after it reads "name=Tea; price=3". A sheet's text is bounded by `limit`
-    (its cells may repeat one string); a CSV file's is what the file holds (None)."""
+) -> Iterator[tuple[int, str, int]]:
+    """A table's rows as lines (a CSV file's, a sheet's), each (row number, text, title level): its first
+    row with two or more values names the columns ("name; price"), each row after it reads "name=Tea;
+    price=3". A row with one value above that names no columns: the first such row is the table's title
+    (level 1, a sheet's "Rate card 2025 (excluding VAT)" over its rows), any other a line of text. A table
+    of one column is named by its first value where that reads as a name ("Owner" over "Dana"); a column
+    of sentences (a sheet of notes) is text, line by line. A sheet's text is bounded by `limit` (its cells
+    may repeat one string); a CSV file's is what the file holds (None)."""
     header: list[str] | None = None
+    above: list[tuple[int, list[str]]] = []  # the rows of one value before any of two: a title, or text
     size = 0
     cap = float("inf") if limit is None else limit
+
+    def one_column() -> Iterator[tuple[int, str, int]]:
+        nonlocal header
+        first = above[0][1]
+        column = next(i for i, cell in enumerate(first) if cell)
+        if _NAME.fullmatch(first[column]) and all(len(cells) == column + 1 for _, cells in above):
+            header = [*(f"column {index}" for index in range(1, column + 1)), first[column]]
+            yield above[0][0], first[column], 0
+            yield from ((row, describe(header, cells), 0) for row, cells in above[1:])
+        else:
+            header = []
+            yield from ((row, next(cell for cell in cells if cell), 0) for row, cells in above)
+        above.clear()
+
     for number, cells in rows:
         if size + sum(len(cell) for cell in cells) > cap:  # before a row of huge cells is joined
             raise TooMuchText()
         cells = [" ".join(cell.split()) for cell in cells]
-        if not any(cells):
+        values = [cell for cell in cells if cell]
+        if not values:
+            continue
+        if header is None and len(values) == 1:
+            size += len(values[0])
+            if size > cap:
+                raise TooMuchText()
+            above.append((number, cells))
+            if len(above) > _ABOVE:  # no table's title: a column of its own
+                yield from one_column()
             continue
         if header is None:
+            titled = [(row, next(cell for cell in cells if cell)) for row, cells in above]
+            yield from ((row, text, 0 if i else 1) for i, (row, text) in enumerate(titled))
+            above.clear()
             header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
             said = "; ".join(header)
+        elif not header:  # a column of text, and now a row of more
+            said = "; ".join(values)
         else:
             said = describe(header, cells)
         size += len(said)
         if size > cap:
             raise TooMuchText()
-        yield number, said
+        yield number, said, 0
+    if above:
+        yield from one_column()
+
+
+_ABOVE = 20  # rows of one value kept back to see whether a table follows them (its title), at most
+_NAME = re.compile(r"[^\W\d][^.!?]{0,40}", re.UNICODE)  # a column's name: short, no sentence, no figure first
 
 
 def describe(header: Sequence[str], cells: Sequence[str]) -> str:
@@ -626,6 +673,7 @@ class Styles:
         self.epoch = datetime(1904, 1, 1) if date1904 else datetime(1899, 12, 30)
         self.formats = formats
         self.kinds = {id_: _format_kind(id_, code) for id_, code in codes.items()}
+        self.shapes = {id_: _shape(code) for id_, code in {**_BUILT_IN, **codes}.items()}
 
     @classmethod
     def of(cls, root: ET.Element | None, date1904: bool) -> Styles:
@@ -648,9 +696,174 @@ class Styles:
         kind = self.kinds.get(fmt) or _format_kind(fmt, "")
         if kind in ("date", "time") and 0 <= number < 2958466:  # before 10000-01-01
             return _date(self.epoch, number, kind == "time")
+        shape = self.shapes.get(fmt)
+        if shape is not None:
+            return shape.show(number)
         if kind == "%":
             return _number(number * 100) + "%"
         return _number(number)
+
+
+# Excel's built-in number formats that are not dates (ECMA-376 18.8.30). Those of a currency (5-8, 41-44)
+# show the locale's symbol, which the workbook does not hold: they are shown without one
+_BUILT_IN = {
+    1: "0",
+    2: "0.00",
+    3: "#,##0",
+    4: "#,##0.00",
+    **dict.fromkeys((5, 6), "#,##0;-#,##0"),
+    **dict.fromkeys((7, 8), "#,##0.00;-#,##0.00"),
+    9: "0%",
+    10: "0.00%",
+    **dict.fromkeys((37, 38, 41, 42), "#,##0;(#,##0)"),
+    **dict.fromkeys((39, 40, 43, 44), "#,##0.00;(#,##0.00)"),
+}
+_PLACEHOLDERS = frozenset("0#?")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One section of a number format: the text before and after the number, and how the number is
+    written (its least integer digits, its decimals at least and at most, thousands grouped, scaled down by
+    thousands, times 100 for a percentage); `general` where it is written as Excel's General writes it."""
+
+    before: str
+    after: str
+    digits: int = 0
+    least: int = 0
+    most: int = 0
+    grouped: bool = False
+    scale: int = 0
+    percent: bool = False
+    general: bool = False
+    number: bool = True
+
+    def show(self, value: float) -> str:
+        if not self.number:
+            return f"{self.before}{self.after}".strip()
+        value = value * (100 if self.percent else 1) / 1000**self.scale
+        if self.general:
+            return f"{self.before}{_number(value)}{self.after}".strip()
+        try:
+            exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-self.most), ROUND_HALF_UP)
+        except InvalidOperation:  # too large to write to that many places
+            return _number(value)
+        whole, _, fraction = f"{exact:f}".partition(".")
+        fraction = fraction.rstrip("0").ljust(self.least, "0") if len(fraction) > self.least else fraction
+        whole = f"{int(whole):,}" if self.grouped else whole
+        whole = whole.zfill(self.digits) if whole != "0" or self.digits else ""
+        return f"{self.before}{whole}{'.' + fraction if fraction else ''}{self.after}".strip()
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A number format: a number shown as the cell shows it ("£1,250.00", "(380)", "-3.9%"), by its
+    positive, negative and zero sections (a negative number with no section of its own gets a minus)."""
+
+    positive: _Part
+    negative: _Part | None = None
+    zero: _Part | None = None
+
+    def show(self, number: float) -> str:
+        if number < 0 and self.negative is not None:
+            return self.negative.show(-number)
+        if number == 0 and self.zero is not None:
+            return self.zero.show(0.0)
+        shown = self.positive.show(abs(number))
+        return f"-{shown}" if number < 0 and shown.strip("0.,%") else shown
+
+
+def _shape(code: str) -> _Shape | None:
+    """A number format code read for how it writes a number; None where it writes none or where this
+    cannot say how (a condition, a fraction, a scientific or a text format, two numbers in one section):
+    such a cell's number is shown as General would."""
+    sections = _sections(code)
+    parts = [_part(section) for section in sections[:3]]
+    if not parts or any(part is None for part in parts):
+        return None
+    positive, *rest = [part for part in parts if part is not None]
+    if not positive.number or (positive.general and not positive.before and not positive.after):
+        return None  # no number (a date, a text), or General itself
+    return _Shape(positive, rest[0] if rest else None, rest[1] if len(rest) > 1 else None)
+
+
+def _sections(code: str) -> list[str]:
+    out, current, quoted, bracket, escaped = [], "", False, False, False
+    for char in code:
+        if escaped:
+            escaped = False
+        elif char == "\\" and not quoted:
+            escaped = True
+        elif char == '"' and not bracket:
+            quoted = not quoted
+        elif char in "[]" and not quoted:
+            bracket = char == "["
+        elif char == ";" and not quoted and not bracket:
+            out.append(current)
+            current = ""
+            continue
+        current += char
+    return [*out, current]
+
+
+def _part(section: str) -> _Part | None:
+    before: list[str] = []
+    after: list[str] = []
+    number = ""
+    percent = general = False
+    i = 0
+    while i < len(section):
+        char = section[i]
+        text = ""
+        if char == '"':
+            end = section.find('"', i + 1)
+            end = len(section) if end < 0 else end
+            text, i = section[i + 1 : end], end + 1
+        elif char == "\\":
+            text, i = section[i + 1 : i + 2], i + 2
+        elif char in "_*":  # room for a character, a fill: no text of their own
+            i += 2
+            continue
+        elif char == "[":
+            end = section.find("]", i)
+            inner = section[i + 1 : end] if end > 0 else ""
+            i = len(section) if end < 0 else end + 1
+            if inner.startswith("$"):  # a currency and its locale ("[$£-809]")
+                text = inner[1:].split("-", 1)[0]
+            elif not re.fullmatch(r"[A-Za-z]+\d*", inner):  # a condition ("[>100]"), elapsed time
+                return None
+        elif section[i : i + 7].lower() == "general":
+            if number or general:
+                return None
+            general, i = True, i + 7
+            continue
+        elif char in _PLACEHOLDERS or (number and char in ",."):
+            if after or general:
+                return None  # a second number in one section (a phone number's, a fraction's)
+            number += char
+            i += 1
+            continue
+        elif char in "Ee/@" or char.isalpha():
+            return None  # scientific, a fraction, text, a date's or a time's letters
+        else:
+            text, i = char, i + 1
+            percent = percent or char == "%"
+        (after if number or general else before).append(text)
+    if not number:
+        return _Part("".join(before), "".join(after), general=general, number=general)
+    whole, _, fraction = number.partition(".")
+    scale = len(whole) - len(whole.rstrip(",")) + len(fraction) - len(fraction.rstrip(","))
+    whole, fraction = whole.rstrip(","), fraction.replace(",", "")
+    return _Part(
+        "".join(before),
+        "".join(after),
+        digits=whole.count("0"),
+        least=fraction.count("0"),
+        most=sum(c in _PLACEHOLDERS for c in fraction),
+        grouped="," in whole,
+        scale=scale,
+        percent=percent,
+    )
 
 
 def _format_kind(id_: int, code: str) -> str:
@@ -778,9 +991,9 @@ class OdfExtractor:
         if part.tag == f"{_OFFICE}spreadsheet":
             tables = [table for table in part if table.tag == f"{_TABLE}table"]
             lines = [
-                Line(text, row, number)
+                Line(text, row, number, level)
                 for number, table in enumerate(tables, 1)
-                for row, text in described(_ods_rows(table))
+                for row, text, level in described(_ods_rows(table))
             ]
             names = tuple(" ".join(table.get(f"{_TABLE}name", "").split()) for table in tables)
             return Document(tuple(lines), kind="table", title=title, page_names=names)

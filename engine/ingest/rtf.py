@@ -24,9 +24,10 @@ from pathlib import Path
 
 from engine.errors import ExtractError
 from engine.events import Document
-from engine.ingest.office import HEADING_STYLE, Writer, monospaced
+from engine.ingest.office import Writer, heading_level, monospaced
 
-RTF_READER = "rtf-1"  # a change to what this reader reads gets a new name (extract.readers)
+# a change to what this reader reads gets a new name (extract.readers); 2: a "Title" paragraph is a title
+RTF_READER = "rtf-2"
 RTF_SUFFIXES = (".rtf",)
 MAX_DEPTH = 1000  # groups nested deeper are read in the state of the deepest (no document nests so deep)
 
@@ -206,8 +207,7 @@ class _Reader:
         piece, end, _ = text.partition(";")
         name.append(piece)
         if end:
-            heading = HEADING_STYLE.match("".join(name))
-            level = outline + 1 if outline >= 0 else int(heading.group(1)) if heading else 0
+            level = outline + 1 if outline >= 0 else heading_level("".join(name))
             if level:
                 self.styles[number] = level
             self.style = None
