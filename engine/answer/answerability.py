@@ -40,7 +40,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,7 @@ from engine.answer.calibration import calibration, mode
 from engine.answer.gate import DocFreq, idf
 from engine.errors import MissingModel
 from engine.events import Hit
+from engine.ingest.extract import TABLE_SUFFIXES
 from engine.text import (
     STOP,
     Embed,
@@ -336,6 +337,16 @@ def window(quote: str, text: str) -> str:
     return quote
 
 
+def row_of_table(quote: str, hit: Hit) -> bool:
+    """Whether the quote is one row of a table's passage ("Supplier=HireQuip; Phone=01632 960702", a
+    CSV file's or a sheet's: `office.described`). A table's chunk packs rows that have nothing to do with
+    each other, so its cosine with a question is diluted by the rows beside the one that answers: the
+    check reads the row's own, with the titles it sits under (the sheet's name, its title row), where that
+    is higher."""
+    suffix = PurePosixPath(hit.path.replace(chr(92), "/")).suffix.lower()
+    return suffix in TABLE_SUFFIXES and "=" in quote and "\n" not in quote.strip()
+
+
 def chunk_text(hit: Hit) -> str:
     return f"{hit.heading} {hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]} {hit.text}"
 
@@ -533,6 +544,9 @@ class Checker:
             cos_chunk = float(hit.vector_score or 0.0)
         else:
             cos_chunk = self.q.cosines([embedding_text(hit.text)], self.embed)[0]
+        if self.embed is not None and row_of_table(quote, hit):  # a row is a passage of its own
+            row = self.q.cosines([embedding_text(f"{hit.heading}\n{quote}")], self.embed)[0]
+            cos_chunk = max(cos_chunk, row)
         scored = self.model_score(quote, hit) if with_model else 0.0
         return features(self.q, quote, hit, cos_chunk, scored)
 
