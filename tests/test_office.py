@@ -220,6 +220,44 @@ def test_a_sheets_title_row_is_its_title_and_its_numbers_read_as_their_formats_s
     assert answer.text.startswith("A day rate covers 8 hours on site or in the studio [1].")
 
 
+def test_a_number_reads_as_its_format_shows_it_and_keeps_its_sign() -> None:
+    from engine.ingest.office import Styles, _shape
+
+    cases = [
+        ('"£"#,##0.00', 1250.5, "£1,250.50"),
+        ("[$€-407]#,##0.00", 1234.5, "€1,234.50"),
+        ("0.0%", -0.0387755, "-3.9%"),
+        ("#,##0;(#,##0)", -380, "(380)"),
+        ("#,##0.00;[Red]#,##0.00", -1234.5, "-1,234.50"),  # red alone: in text, a minus
+        ('_-"£"* #,##0.00_-;\\-"£"* #,##0.00_-;_-"£"* "-"??_-;_-@_-', 0, "£-"),
+        ('#,##0.0,,"m"', 4_100_000, "4.1m"),
+        ("0.##", 1.5, "1.5"),
+    ]
+    for code, value, shown in cases:
+        shape = _shape(code)
+        assert shape is not None and shape.show(value) == shown, code
+    for code in ("General", "0.00E+00", "[>100]0;0", "# ?/?", "000-00-0000", "mm/dd/yy", "@", ""):
+        assert _shape(code) is None, code  # shown as General would show it
+    styles = Styles({}, [3, 9], False)
+    assert [styles.show(v, 0) for v in ("12500", "nan", "-inf", "text")] == ["12,500", "nan", "-inf", "text"]
+    assert styles.show("0.25", 1) == "25%"
+
+
+def test_a_header_row_that_leaves_the_first_column_unnamed_names_the_columns(tmp_path: Path) -> None:
+    """pandas writes a Series with its index unnamed: ",count" over "London,5". One value in a row above
+    the table is its title only where it stands in the table's first column or left of it."""
+    path = tmp_path / "counts.csv"
+    path.write_text(",count\nLondon,5\nParis,3\n")
+    assert [line.text for line in read(path).lines] == [
+        "column 1; count",
+        "column 1=London; count=5",
+        "column 1=Paris; count=3",
+    ]
+    listed = tmp_path / "names.csv"
+    listed.write_text("Name,\nAlice,\nBob,\n")  # a one-column table exported with a trailing comma
+    assert [line.text for line in read(listed).lines] == ["Name", "Name=Alice", "Name=Bob"]
+
+
 def test_a_csv_files_title_row_is_no_columns_name(tmp_path: Path) -> None:
     path = tmp_path / "export.csv"
     path.write_text("Sales invoices to 30 September 2025\nInvoice,Client,Amount\nINV-1,Ashdown,1200\n")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import posixpath
 import re
 import zipfile
@@ -563,26 +564,29 @@ def described(
     """A table's rows as lines (a CSV file's, a sheet's), each (row number, text, title level): its first
     row with two or more values names the columns ("name; price"), each row after it reads "name=Tea;
     price=3". A row with one value above that names no columns: the first such row is the table's title
-    (level 1, a sheet's "Rate card 2025 (excluding VAT)" over its rows), any other a line of text. A table
-    of one column is named by its first value where that reads as a name ("Owner" over "Dana"); a column
-    of sentences (a sheet of notes) is text, line by line. A sheet's text is bounded by `limit` (its cells
-    may repeat one string); a CSV file's is what the file holds (None)."""
+    (level 1, a sheet's "Rate card 2025 (excluding VAT)" over its rows), any other a line of text; unless
+    its value stands right of the table's first column, where it names that column (pandas' ",count" over
+    "London,5"). A table of one column is named by its first value where that reads as a name ("Owner"
+    over "Dana"); a column of sentences (a sheet of notes) is text, line by line. A sheet's text is bounded
+    by `limit` (its cells may repeat one string); a CSV file's is what the file holds (None)."""
     header: list[str] | None = None
     above: list[tuple[int, list[str]]] = []  # the rows of one value before any of two: a title, or text
     size = 0
     cap = float("inf") if limit is None else limit
 
-    def one_column() -> Iterator[tuple[int, str, int]]:
+    def one_column(final: bool) -> Iterator[tuple[int, str, int]]:
+        """The rows of one value kept back: a column under its name, or (a sheet's notes) text, where
+        `final` (the table is done) or they read as no column (a table may follow them still)."""
         nonlocal header
         first = above[0][1]
-        column = next(i for i, cell in enumerate(first) if cell)
-        if _NAME.fullmatch(first[column]) and all(len(cells) == column + 1 for _, cells in above):
+        column = _first(first)
+        if _NAME.fullmatch(first[column]) and all(_first(cells) == column for _, cells in above):
             header = [*(f"column {index}" for index in range(1, column + 1)), first[column]]
             yield above[0][0], first[column], 0
             yield from ((row, describe(header, cells), 0) for row, cells in above[1:])
         else:
-            header = []
-            yield from ((row, next(cell for cell in cells if cell), 0) for row, cells in above)
+            header = [] if final else None
+            yield from ((row, cells[_first(cells)], 0) for row, cells in above)
         above.clear()
 
     for number, cells in rows:
@@ -597,15 +601,22 @@ def described(
             if size > cap:
                 raise TooMuchText()
             above.append((number, cells))
-            if len(above) > _ABOVE:  # no table's title: a column of its own
-                yield from one_column()
+            if len(above) > _ABOVE:  # too many for a title: a column of its own, or text
+                yield from one_column(final=False)
             continue
         if header is None:
-            titled = [(row, next(cell for cell in cells if cell)) for row, cells in above]
+            named = above.pop() if above and _first(above[-1][1]) > _first(cells) else None
+            titled = [(row, cells[_first(cells)]) for row, cells in above]
             yield from ((row, text, 0 if i else 1) for i, (row, text) in enumerate(titled))
             above.clear()
-            header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
-            said = "; ".join(header)
+            if named is not None:  # the columns' names, the first column's unnamed
+                names = [name or f"column {index}" for index, name in enumerate(named[1], 1)]
+                header = names + [f"column {index}" for index in range(len(names) + 1, len(cells) + 1)]
+                yield named[0], "; ".join(names), 0
+                said = describe(header, cells)
+            else:
+                header = [name or f"column {index}" for index, name in enumerate(cells, 1)]
+                said = "; ".join(header)
         elif not header:  # a column of text, and now a row of more
             said = "; ".join(values)
         else:
@@ -615,7 +626,12 @@ def described(
             raise TooMuchText()
         yield number, said, 0
     if above:
-        yield from one_column()
+        yield from one_column(final=True)
+
+
+def _first(cells: Sequence[str]) -> int:
+    """The column of a row's first value."""
+    return next(i for i, cell in enumerate(cells) if cell)
 
 
 _ABOVE = 20  # rows of one value kept back to see whether a table follows them (its title), at most
@@ -692,6 +708,8 @@ class Styles:
             number = float(value)
         except ValueError:
             return value
+        if not math.isfinite(number):
+            return value
         fmt = self.formats[style] if 0 <= style < len(self.formats) else 0
         kind = self.kinds.get(fmt) or _format_kind(fmt, "")
         if kind in ("date", "time") and 0 <= number < 2958466:  # before 10000-01-01
@@ -747,7 +765,7 @@ class _Part:
         try:
             exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-self.most), ROUND_HALF_UP)
         except InvalidOperation:  # too large to write to that many places
-            return _number(value)
+            return f"{self.before}{_number(value)}{self.after}".strip()
         whole, _, fraction = f"{exact:f}".partition(".")
         fraction = fraction.rstrip("0").ljust(self.least, "0") if len(fraction) > self.least else fraction
         whole = f"{int(whole):,}" if self.grouped else whole
@@ -766,7 +784,9 @@ class _Shape:
 
     def show(self, number: float) -> str:
         if number < 0 and self.negative is not None:
-            return self.negative.show(-number)
+            shown = self.negative.show(-number)
+            signed = any(sign in self.negative.before + self.negative.after for sign in "-(")
+            return shown if signed else f"-{shown}"  # a loss shown in red alone: in text, its minus
         if number == 0 and self.zero is not None:
             return self.zero.show(0.0)
         shown = self.positive.show(abs(number))
