@@ -3002,4 +3002,5 @@ def test_a_section_number_is_no_figure_a_title_states() -> None:
     assert extractive.figure_title("## 2.1 Office and studio", frozenset()) == ""
     assert extractive.figure_title("## 1.5.0 (2024-04-19)", frozenset()) == "1.5.0 (2024-04-19)"
     assert extractive.figure_title("# 3 Holidays in 2025", frozenset()) == "3 Holidays in 2025"
+    assert extractive.figure_title("30 Days Return Policy", frozenset()) == "30 Days Return Policy"
     assert extractive.figure_title("Roadmap for 2024", frozenset({"2024"})) == ""

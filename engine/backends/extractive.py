@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, WANTS_FIGURE
+from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, UNITS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
 from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_SUFFIXES, is_mailbox
@@ -459,12 +459,15 @@ def figure_title(raw: str, asked: frozenset[str]) -> str:
     often written nowhere else. Empty for a title without digits, one that only repeats the question's
     figure ("Version 2.1.2"), or one about another ("Version 1.0.0", asked about 2.1.2)."""
     line = clean(raw.strip().split("\n", 1)[0])
-    stated = set(FIGURE.findall(_NUMBERED.sub("", line)))  # a section's number is no figure of its topic
+    numbered = _NUMBERED.match(line)  # a section's number is no figure of its topic; "30 Days Return
+    unit = numbered and line[numbered.end() :].split(" ", 1)[0].lower() in UNITS  # Policy" states one
+    stated = set(FIGURE.findall(line[numbered.end() :] if numbered and not unit else line))
     return line if stated - asked and (stated & asked or not asked) and len(words(line)) >= 2 else ""
 
 
 # the number a title opens with ("3 Holidays", "2.1 Office and studio"): one or two levels of a numbered
-# outline before a capitalised word (a release's "1.5.0 (2024-04-19)" has three, or no word after it)
+# outline before a capitalised word (a release's "1.5.0 (2024-04-19)" has three, or no word after it) that
+# is no unit (english.UNITS: "30 Days Return Policy" states its figure)
 _NUMBERED = re.compile(r"^\d{1,2}(?:\.\d{1,2})?\.?[ \t]+(?=[A-Z][a-z])")
 
 
