@@ -18,7 +18,7 @@ from engine.events import Document
 from engine.ingest.extract import extract, readers
 from engine.ingest.office import OFFICE_READER, OFFICE_SUFFIXES
 from engine.ingest.scanner import DOCUMENT_SUFFIXES
-from tests.conftest import write
+from tests.conftest import index_with_notes, write
 
 
 def read(path: Path) -> Document:
@@ -200,14 +200,7 @@ def test_a_sheets_title_row_is_its_title_and_its_numbers_read_as_their_formats_s
         (2, 2, "A day rate covers 8 hours on site or in the studio."),
     ]
     assert [line.level for line in doc.lines] == [1, 0, 0, 0, 0, 0]
-    for n, tool in enumerate(["laptop", "vpn", "editor", "printer", "badge", "calendar"]):
-        write(
-            tmp_path / "kb",
-            f"notes/setup_{n}.md",
-            f"# Setting up the {tool}\n\nSet up the {tool} on day one.\n",
-        )
-    engine.add_folder(tmp_path / "kb")
-    engine.run(engine.sync())
+    index_with_notes(engine, tmp_path / "kb")
     answer = engine.ask("What is the day rate for a senior designer?", "extractive")
     assert not answer.refused, answer.reason
     assert answer.text.startswith("Role=Senior designer; Hourly rate=£68.00; Day rate=£520.00")
