@@ -8,6 +8,7 @@ any collection: they say what kind of answer a question wants and whether it is 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # A question holding one of these wants a figure, a date or an amount in its answer. A bare "when" does
 # not: in technical text it asks for a condition ("when should I retry?") as often as for a date. In the
@@ -315,6 +316,35 @@ UNITS = {
     }.items()
     for spelling in spellings.split()
 }
+
+
+# A word for a person or a group of people by what they do or are, by its ending ("foremen", "manager",
+# "governors", "apprentice" aside): what a who-question is answered with in a folder of one's own as often
+# as a name ("Who may take a van home?" "Site foremen may take their van home"). An ending, not a list of
+# roles: it also takes some words that are none ("water", "different"), which only makes the check's
+# "no name where one is asked" read less often.
+PERSON = re.compile(
+    r"[a-z]{2,}(?:er|or|ist|ian|ant|ent|ee|eer|man|men|woman|women|person|people|staff|team|crew|folk)s?",
+    re.IGNORECASE,
+)
+_NOT_PERSON = re.compile(r".*ments?", re.IGNORECASE)  # "-ment" words name things ("document", "statement")
+# ...nor do the function words, adverbs and adjectives so ending
+_NOT_PERSONS = frozenset(
+    "after other others under over never ever either neither whether rather further another however "
+    "together whatever whenever wherever whoever better later earlier sooner faster longer lower higher "
+    "greater larger smaller fewer newer older current recent different present frequent consistent "
+    "apparent sufficient efficient independent permanent urgent relevant important significant constant "
+    "instant distant pleasant".split()
+)
+
+
+def persons(words: Sequence[str]) -> frozenset[str]:
+    """The words of `words` that name a person or people by their ending (PERSON), lower-cased."""
+    return frozenset(
+        w.lower()
+        for w in words
+        if PERSON.fullmatch(w) and not _NOT_PERSON.fullmatch(w) and w.lower() not in _NOT_PERSONS
+    )
 
 
 # Words written with a capital that name no thing a folder must mention: the calendar, the clock, the

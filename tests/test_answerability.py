@@ -70,6 +70,24 @@ def test_a_question_wanting_a_name_needs_one_the_question_does_not_hold() -> Non
     assert value("Who kept Ingrid Solberg's lighthouse?", keeper, "name_wanted_absent") == 1.0
 
 
+def test_a_who_question_is_answered_by_a_name_or_a_word_for_a_person() -> None:
+    """In a folder of one's own a who-question is answered by a role as often as by a name: "Site foremen
+    may take their allocated van home" holds no capitalised name, and the check read it as no answer
+    to "Who was allowed to drive a van home?" (0.06). A word naming people by its ending counts; the
+    question's own ("Who is the office manager?") and a thing so ending ("the document") do not."""
+    policy = "Site foremen may take their allocated van home overnight. All other vans stay in the yard."
+    foremen = "Site foremen may take their allocated van home overnight."
+    assert (
+        value("Who was allowed to drive a van home at night?", foremen, "name_wanted_absent", policy) == 0.0
+    )
+    manager = "Ask the office manager about the document."
+    assert value("Who is the office manager?", manager, "name_wanted_absent", manager) == 1.0
+    assert english.persons(["governors", "landscapers", "document", "different", "other"]) == {
+        "governors",
+        "landscapers",
+    }
+
+
 def test_a_negated_question_over_an_unnegated_quote_is_seen() -> None:
     lamp = "The lamp was electrified in 1931 and automated in 1968."
     assert value("When was the lamp never electrified?", lamp, "negation_unmatched") == 1.0

@@ -372,6 +372,9 @@ def features(
     prefixes = {t[:PREFIX] for t in context_terms if len(t) >= PREFIX}
     missing = [w for t, w in q.weights.items() if not _present(t, context_terms, prefixes)]
     quote_figures, quote_names = figures(around), names(quote)
+    # a who-question's answer: a name, or, in a sentence that names no one, a word for a person by what
+    # they do ("Site foremen may take their van home"; not "keeper" beside the question's own name)
+    roles = frozenset(stem(w) for w in english.persons(words(quote))) if not quote_names else frozenset()
     return [
         _cover(q, quote_terms),
         _cover(q, set(content_terms(around))),
@@ -380,7 +383,7 @@ def features(
         1.0 if q.figures - stated_figures(context) else 0.0,
         len(q.names - context_terms) / len(q.names) if q.names else 0.0,
         1.0 if q.wants_figure and not quote_figures - q.figures else 0.0,
-        1.0 if q.wants_name and not quote_names - q.names - set(q.weights) else 0.0,
+        1.0 if q.wants_name and not (quote_names | roles) - q.names - set(q.weights) else 0.0,
         1.0 if q.negated and not english.negated(words(around)) else 0.0,
         1.0 if negation_swapped(q, quote) else 0.0,
         1.0 if antonym_quoted(q, quote, around) else 0.0,
