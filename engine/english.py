@@ -321,7 +321,7 @@ UNITS = {
 # A word for a person or a group of people by what they do or are, by its ending ("foremen", "manager",
 # "governors", "apprentice" aside): what a who-question is answered with in a folder of one's own as often
 # as a name ("Who may take a van home?" "Site foremen may take their van home"). An ending, not a list of
-# roles: it also takes some words that are none ("water", "different"), which only makes the check's
+# roles: it also takes some words that are none ("water", "number"), which only makes the check's
 # "no name where one is asked" read less often.
 PERSON = re.compile(
     r"[a-z]{2,}(?:er|or|ist|ian|ant|ent|ee|eer|man|men|woman|women|person|people|staff|team|crew|folk)s?",

@@ -40,7 +40,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -343,8 +343,9 @@ def row_of_table(quote: str, hit: Hit) -> bool:
     each other, so its cosine with a question is diluted by the rows beside the one that answers: the
     check reads the row's own, with the titles it sits under (the sheet's name, its title row), where that
     is higher."""
-    suffix = PurePosixPath(hit.path.replace(chr(92), "/")).suffix.lower()
-    return suffix in TABLE_SUFFIXES and "=" in quote and "\n" not in quote.strip()
+    from engine.backends.extractive import suffix  # the generator's own reading of a passage's file
+
+    return suffix(hit) in TABLE_SUFFIXES and "=" in quote and "\n" not in quote.strip()
 
 
 def chunk_text(hit: Hit) -> str:

@@ -459,16 +459,22 @@ def figure_title(raw: str, asked: frozenset[str]) -> str:
     often written nowhere else. Empty for a title without digits, one that only repeats the question's
     figure ("Version 2.1.2"), or one about another ("Version 1.0.0", asked about 2.1.2)."""
     line = clean(raw.strip().split("\n", 1)[0])
-    numbered = _NUMBERED.match(line)  # a section's number is no figure of its topic; "30 Days Return
-    unit = numbered and line[numbered.end() :].split(" ", 1)[0].lower() in UNITS  # Policy" states one
-    stated = set(FIGURE.findall(line[numbered.end() :] if numbered and not unit else line))
+    stated = set(FIGURE.findall(_past_section_number(line)))
     return line if stated - asked and (stated & asked or not asked) and len(words(line)) >= 2 else ""
 
 
 # the number a title opens with ("3 Holidays", "2.1 Office and studio"): one or two levels of a numbered
-# outline before a capitalised word (a release's "1.5.0 (2024-04-19)" has three, or no word after it) that
-# is no unit (english.UNITS: "30 Days Return Policy" states its figure)
+# outline before a capitalised word (a release's "1.5.0 (2024-04-19)" has three, or no word after it)
 _NUMBERED = re.compile(r"^\d{1,2}(?:\.\d{1,2})?\.?[ \t]+(?=[A-Z][a-z])")
+
+
+def _past_section_number(line: str) -> str:
+    """A title without the section's number it opens with, which is no figure of its topic; a quantity
+    stays ("30 Days Return Policy": a unit follows it, english.UNITS)."""
+    numbered = _NUMBERED.match(line)
+    if numbered is None or line[numbered.end() :].split(" ", 1)[0].lower() in UNITS:
+        return line
+    return line[numbered.end() :]
 
 
 # A release's title: a version, at most three words before it ("Version 2.2.0", "pluggy 1.4.0", "What's

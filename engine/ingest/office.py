@@ -675,7 +675,6 @@ def _unescaped(text: str) -> str:
 # that are not its date letters: a quoted string, an escaped character, a colour or a condition in brackets
 _DATE_FORMATS = frozenset({14, 15, 16, 17, 22, *range(27, 37), *range(50, 59)})
 _TIME_FORMATS = frozenset({18, 19, 20, 21, 45, 46, 47})
-_PERCENT_FORMATS = frozenset({9, 10})
 _LITERALS = re.compile(r'"[^"]*"|\\.|_.|\*.|\[(?![hms]+\])[^\]]*\]')
 _DATE_LETTERS = re.compile(r"[dy]", re.IGNORECASE)
 _TIME_LETTERS = re.compile(r"[hms]", re.IGNORECASE)
@@ -897,7 +896,7 @@ def _format_kind(id_: int, code: str) -> str:
         return "%"
     if id_ in _DATE_FORMATS or id_ in _TIME_FORMATS:
         return "date" if id_ in _DATE_FORMATS else "time"
-    return "%" if id_ in _PERCENT_FORMATS else ""
+    return ""  # a built-in percentage (9, 10) is a _BUILT_IN shape
 
 
 def _date(epoch: datetime, serial: float, clock: bool = False) -> str:
