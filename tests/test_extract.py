@@ -6,6 +6,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -513,6 +514,77 @@ def test_docx_paragraphs_headings_and_tables(tmp_path: Path) -> None:
         Line("", 7),
         Line("Ask IT.", 8),
     )
+
+
+def test_a_docx_tables_header_row_is_read_as_its_columns_names_where_word_marks_one(tmp_path: Path) -> None:
+    """Word marks a table's first row as its columns' names in three ways: a table style that sets a header
+    row apart with its "Header Row" on, the row repeating atop each page, or every word of it bold. Such a
+    row is followed by Markdown's separator, so each row below is read under its columns; a table whose
+    first row Word shows like the rest (a label column in bold beside plain values, the plain "Table Grid")
+    is not, and neither is a row with an unnamed column."""
+    import docx
+    from docx.oxml import OxmlElement
+
+    document = docx.Document()
+
+    def table(rows: list[tuple[str, str]], style: str | None = None, bold: str = "") -> Any:
+        made = document.add_table(rows=len(rows), cols=2, style=style)
+        for r, values in enumerate(rows):
+            for c, value in enumerate(values):
+                run = made.cell(r, c).paragraphs[0].add_run(value)
+                run.bold = (bold == "row" and r == 0) or (bold == "column" and c == 0)
+        document.add_paragraph("Between the tables.")
+        return made
+
+    table([("Stage", "Timing"), ("Construction", "12 January")], style="Light List Accent 1")
+    table([("Stage", "Fee"), ("Survey", "£3,200")], bold="row")
+    repeated = table([("Van", "Driver"), ("Van 2", "Tom Reed")])
+    repeated.rows[0]._tr.get_or_add_trPr().append(OxmlElement("w:tblHeader"))
+    table([("Client", "Kestrel Homes"), ("Site", "Brimscombe Mill")], bold="column")
+    table([("Client", "Kestrel Homes"), ("Site", "Brimscombe Mill")], style="Table Grid")
+    table([("Stage", ""), ("Survey", "£3,200")], bold="row")
+    path = tmp_path / "proposal.docx"
+    document.save(str(path))
+    said = [line.text for line in read(path).lines if line.text.startswith("|")]
+    assert said == [
+        "| Stage | Timing |",
+        "| --- | --- |",
+        "| Construction | 12 January |",
+        "| Stage | Fee |",
+        "| --- | --- |",
+        "| Survey | £3,200 |",
+        "| Van | Driver |",
+        "| --- | --- |",
+        "| Van 2 | Tom Reed |",
+        "| Client | Kestrel Homes |",
+        "| Site | Brimscombe Mill |",
+        "| Client | Kestrel Homes |",
+        "| Site | Brimscombe Mill |",
+        "| Stage |  |",
+        "| Survey | £3,200 |",
+    ]
+    # the separator shares its header's line, and a row is quoted under its columns' names
+    doc = read(path)
+    at = next(i for i, line in enumerate(doc.lines) if line.text == "| Stage | Timing |")
+    assert doc.lines[at + 1] == Line("| --- | --- |", doc.lines[at].line)
+    text = "\n".join(line.text for line in doc.lines)
+    hit = Hit(1, str(path), 1, len(doc.lines), None, "", text, 1.0)
+    shown = [c.display for c in candidates([hit]) if "Construction" in c.display or "Tom Reed" in c.display]
+    assert shown == ["Stage: Construction; Timing: 12 January", "Van: Van 2; Driver: Tom Reed"]
+
+
+def test_a_tables_header_row_is_no_sentence_its_rows_are_quoted_under_it() -> None:
+    """A Markdown table's first row, over its separator, names the columns: it answers nothing alone (as a
+    sheet's row of names does not), and each row below is quoted under those names."""
+    text = (
+        "| Quarter | Turnover | Gross margin | Jobs completed |\n| --- | --- | --- | --- |\n"
+        "| Q2 2025 | £412,000 | 34% | 6 |\n| Q1 2025 | £338,000 | 31% | 4 |\n"
+    )
+    said = [c.display for c in candidates([Hit(1, "/kb/update.md", 1, 4, None, "", text, 1.0)])]
+    assert said == [
+        "Quarter: Q2 2025; Turnover: £412,000; Gross margin: 34%; Jobs completed: 6",
+        "Quarter: Q1 2025; Turnover: £338,000; Gross margin: 31%; Jobs completed: 4",
+    ]
 
 
 def declare_fonts(path: Path, fonts: str) -> None:

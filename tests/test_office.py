@@ -73,6 +73,7 @@ def test_a_deck_reads_slide_by_slide_title_text_tables_and_notes(tmp_path: Path)
         (2, 5, "Mention the Berlin office opening."),
         (3, 1, "# Headcount"),
         (3, 2, "| Team | People |"),
+        (3, 2, "| --- | --- |"),  # PowerPoint's table design has its "Header Row" on: the columns' names
         (3, 3, "| Sales | 14 |"),
         (3, 4, "| Support | 9 |"),
         (3, 5, "Hiring paused"),  # a text box inside a group
@@ -333,6 +334,35 @@ def test_an_opendocument_text_reads_as_a_word_file_does(tmp_path: Path) -> None:
         (None, 6, "| Robin | 4 |"),
     ]  # the footnote's body is no part of the sentence it marks
     assert document_lines(path, path.read_bytes())[0] == "odt"
+
+
+def test_an_opendocument_tables_header_rows_name_its_columns(tmp_path: Path) -> None:
+    """A table whose first row sits in its header rows (LibreOffice's "Repeat heading"): the columns'
+    names, followed by Markdown's separator, so each row is read under them."""
+    from odf.opendocument import OpenDocumentText
+    from odf.table import Table, TableCell, TableHeaderRows, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentText()
+    table = Table(name="Eggs")
+    heading = TableHeaderRows()
+    table.addElement(heading)
+    for row_cells, parent in ((("Bird", "Eggs"), heading), (("Robin", "4"), table), (("Wren", "6"), table)):
+        row = TableRow()
+        for value in row_cells:
+            cell = TableCell()
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        parent.addElement(row)
+    doc.text.addElement(table)
+    path = tmp_path / "eggs.odt"
+    doc.save(str(path))
+    assert texts(read(path)) == [
+        (None, 1, "| Bird | Eggs |"),
+        (None, 1, "| --- | --- |"),
+        (None, 2, "| Robin | 4 |"),
+        (None, 3, "| Wren | 6 |"),
+    ]
 
 
 @pytest.mark.parametrize(

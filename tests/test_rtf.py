@@ -85,6 +85,17 @@ def test_a_word_rtf_reads_its_titles_lists_program_table_and_text_as_word_shows_
     assert numbered["claim --trip 42"] == numbered["claim --submit"] == 7
 
 
+def test_an_rtf_tables_header_row_names_its_columns_as_word_marks_it(tmp_path: Path) -> None:
+    """Word writes \\trhdr in the definition of a row set to repeat atop each page: the table's header. Its
+    first row is then followed by Markdown's separator, and the rows below read under its names; a table
+    without the mark (WORD's above) is read row by row as it was."""
+    marked = WORD.replace("\\trowd\\cellx3000", "\\trowd\\trhdr\\cellx3000", 1)
+    said = [text for text in texts(read(tmp_path / "policy.rtf", marked)) if text.startswith("|")]
+    assert said == ["| City | Daily rate |", "| --- | --- |", "| Berlin | 180 EUR |"]
+    unmarked = [text for text in texts(read(tmp_path / "plain.rtf", WORD)) if text.startswith("|")]
+    assert unmarked == ["| City | Daily rate |", "| Berlin | 180 EUR |"]
+
+
 # As TextEdit writes it: a font table without groups, Menlo declared \fnil, a backslash before each
 # line break ending a paragraph, and Unicode bullets with no fallback (\uc0)
 TEXTEDIT = (

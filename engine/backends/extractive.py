@@ -389,7 +389,8 @@ def row_display(row: str, header: list[str]) -> str:
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
     if not header or len(header) != len(cells):
         return plain(row)
-    return "; ".join(f"{plain(h)}: {plain(c)}" for h, c in zip(header, cells, strict=True) if c)
+    pairs = zip(header, cells, strict=True)  # a column without a name (over the rows' names): its cells alone
+    return "; ".join(f"{plain(h)}: {plain(c)}" if plain(h) else plain(c) for h, c in pairs if c)
 
 
 def proposed(
@@ -589,6 +590,8 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
             few = (8, 2) if printed or FIGURE.search(says) else (20, 3)
             if len(says) < few[0] or len(content_terms(says)) < few[1] or _SEPARATOR.match(raw):
                 continue
+            if raw.strip().startswith("|") and _SEPARATOR_NEXT.match(hit.text, end):
+                continue  # a table's header row: its columns' names, which its rows are quoted under
             if clean(raw).rstrip("*_ ").endswith("?"):  # a question in the source is not an answer
                 continue
             if _INSTRUCTION.search(text):
@@ -729,6 +732,7 @@ def printed_by(text: str, at: int) -> str:
     return ""
 
 
+_SEPARATOR_NEXT = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{2,}")  # the next line is a table's separator
 _FENCE_NEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:`{3,}|~{3,})")  # the next line written is a fence
 
 

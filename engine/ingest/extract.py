@@ -64,6 +64,7 @@ from engine.ingest.office import (
     described,
     heading_level,
     monospaced,
+    names_columns,
 )
 from engine.ingest.rtf import RTF_READER, RTF_SUFFIXES, RtfExtractor
 from engine.ingest.scans import WAITING, ImageExtractor, NoTextLayer, image_suffixes
@@ -619,7 +620,7 @@ def readers() -> dict[str, str]:
 
 
 # DocxExtractor: 2 lists, tables and code as Markdown's, lines among those with text; 3 monospaced faces code
-DOCX_READER = "docx-4"  # 4: the "Title" style a title
+DOCX_READER = "docx-5"  # 4: the "Title" style a title; 5: a table's header row names its columns
 TABLE_READER = "rows-2"  # CsvExtractor: 2, a title row above the columns' names (office.described)
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
 
@@ -840,11 +841,18 @@ class _DocxStyles:
         self.fixed = fixed
         self.styles: dict[str, _DocxStyle] = {}
         self.fonts: dict[str, str | None] = {}
+        self.bolds: dict[str, bool | None] = {}  # a paragraph or character style's bold, None unsaid
+        self.header_rows: set[str] = set()  # the table styles that set a header row apart
         for style in document.styles:
+            if style.type == WD_STYLE_TYPE.TABLE:
+                kinds = (c.get(f"{_W}type") for s in _chain(style) for c in s.element.iter(f"{_W}tblStylePr"))
+                if "firstRow" in kinds:
+                    self.header_rows.add(style.style_id)
             if style.type not in (WD_STYLE_TYPE.PARAGRAPH, WD_STYLE_TYPE.CHARACTER):
                 continue  # a table's or a numbering's style
             chain = list(_chain(style))
             font = next((s.font.name for s in chain if s.font.name), None)
+            self.bolds[style.style_id] = next((s.font.bold for s in chain if s.font.bold is not None), None)
             if style.type == WD_STYLE_TYPE.CHARACTER:
                 self.fonts[style.style_id] = font
             if style.type != WD_STYLE_TYPE.PARAGRAPH:
@@ -853,12 +861,28 @@ class _DocxStyles:
             depth = next((d for s in chain if (d := _numbering(s.element.pPr)) is not None), None)
             self.styles[style.style_id] = _DocxStyle(level, depth, font)
         default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
-        self.default = self.styles.get(default.style_id) if default is not None else None
+        self.default_id = default.style_id if default is not None else None
+        self.default = self.styles.get(self.default_id or "")
 
     def of(self, paragraph: Any) -> _DocxStyle:
+        return self.styles.get(self._named(paragraph)) or self.default or _DocxStyle(0, None, None)
+
+    def _named(self, paragraph: Any) -> str:
         properties = paragraph.pPr
-        named = properties.pStyle.val if properties is not None and properties.pStyle is not None else ""
-        return self.styles.get(named) or self.default or _DocxStyle(0, None, None)
+        return properties.pStyle.val if properties is not None and properties.pStyle is not None else ""
+
+    def bold(self, paragraph: Any, run: Any) -> bool:
+        """Whether a run is set in bold: by its own properties, its character style, or its paragraph's
+        style (or the default paragraph style's)."""
+        properties = run.find(f"{_W}rPr")
+        if properties is not None:
+            if (flag := properties.find(f"{_W}b")) is not None:
+                return _on(flag)
+            style = properties.find(f"{_W}rStyle")
+            if style is not None and (said := self.bolds.get(style.get(f"{_W}val") or "")) is not None:
+                return said
+        named = self._named(paragraph) or (self.default_id or "")
+        return bool(self.bolds.get(named))
 
 
 def _chain(style: Any) -> Iterator[Any]:
@@ -887,12 +911,52 @@ def _docx_body(parent: Any, styles: _DocxStyles, writer: Writer, nest: int) -> N
         if node.tag == f"{_W}p":
             _docx_paragraph(node, styles, writer)
         elif node.tag == f"{_W}tbl":
-            for row in node.iterchildren(f"{_W}tr"):
-                writer.row([_docx_cell(cell) for cell in row.iterchildren(f"{_W}tc")])
+            rows = list(node.iterchildren(f"{_W}tr"))
+            for index, row in enumerate(rows):
+                cells = [_docx_cell(cell) for cell in row.iterchildren(f"{_W}tc")]
+                header = index == 0 and len(rows) > 1 and _docx_header(node, row, cells, styles)
+                writer.row(cells, header=header)
             writer.end_table()
         elif node.tag == f"{_W}sdt":  # a content control: its content is the document's text
             for content in node.iterchildren(f"{_W}sdtContent"):
                 _docx_body(content, styles, writer, nest + 1)
+
+
+def _docx_header(table: Any, row: Any, cells: Sequence[str], styles: _DocxStyles) -> bool:
+    """Whether a table's first row names its columns, as Word marks one: it repeats atop each page
+    (`tblHeader`), or the table's style sets a header row apart and the table has it on (`tblLook`'s
+    firstRow, "Header Row" in Word's table design), or its every word is bold; and it names each column
+    (`office.names_columns`)."""
+    if not names_columns(cells):
+        return False
+    properties = row.find(f"{_W}trPr")
+    repeated = properties.find(f"{_W}tblHeader") if properties is not None else None
+    if repeated is not None and _on(repeated):
+        return True
+    look = table.find(f"{_W}tblPr/{_W}tblLook")
+    style = table.find(f"{_W}tblPr/{_W}tblStyle")
+    if look is not None and style is not None and style.get(f"{_W}val") in styles.header_rows:
+        first = look.get(f"{_W}firstRow")
+        if _on_value(first) if first is not None else int(look.get(f"{_W}val") or "0", 16) & 0x0020:
+            return True
+    runs = [
+        (paragraph, run)
+        for cell in row.iterchildren(f"{_W}tc")
+        for paragraph in cell.iter(f"{_W}p")
+        for run, text in _docx_runs(paragraph)
+        if text.strip()
+    ]
+    return bool(runs) and all(styles.bold(paragraph, run) for paragraph, run in runs)
+
+
+def _on(flag: Any) -> bool:
+    """A Word on/off property (<w:b/>, <w:tblHeader w:val="false"/>): on unless its value says off."""
+    value = flag.get(f"{_W}val")
+    return value is None or _on_value(value)
+
+
+def _on_value(value: str) -> bool:
+    return value.lower() not in ("0", "false", "off", "none")
 
 
 def _docx_paragraph(paragraph: Any, styles: _DocxStyles, writer: Writer) -> None:

@@ -39,7 +39,7 @@ from engine.events import Document, Line
 log = logging.getLogger(__name__)
 
 # a change to what these readers read gets a new name (extract.readers); 2: monospaced faces are code
-OFFICE_READER = "office-3"  # 3: a sheet's title row, numbers as their formats show them
+OFFICE_READER = "office-4"  # 3: a sheet's title row, numbers as formats show them; 4: header rows
 POWERPOINT_SUFFIXES = (".pptx", ".pptm", ".ppsx")  # a deck, one with macros, a slide show
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")  # a workbook, one with macros
 LEGACY_SLIDE_SUFFIXES = (".ppt", ".pps", ".pot")  # PowerPoint 97-2003 (engine/ingest/legacy.py)
@@ -320,14 +320,19 @@ class Writer:
         if self.lines and self.lines[-1].text:
             self.lines.append(Line("", self.ordinal, self.page))
 
-    def row(self, cells: Sequence[str]) -> None:
-        """A table's row, Markdown's way ("| a | b |"): the next row is no part of its sentence."""
+    def row(self, cells: Sequence[str], header: bool = False) -> None:
+        """A table's row, Markdown's way ("| a | b |"): the next row is no part of its sentence. A `header`
+        row (the format marks it as the table's column names) is followed by Markdown's separator
+        ("| --- | --- |", on the header's line), so each row below is read and quoted under its columns'
+        names ("Stage: Construction; Timing: 12 January – 24 April 2026"), as a Markdown table's are."""
         texts = [" ".join(cell.split()).replace("|", "\\|") for cell in cells]
         if any(texts):
             self.end_code()
             self.end_list()
             self.ordinal += 1
             self._add("| " + " | ".join(texts) + " |")
+            if header:
+                self._add("| " + " | ".join("---" for _ in texts) + " |")
 
     def notes(self, texts: Sequence[str]) -> None:
         """A slide's speaker notes, under a heading of their own."""
@@ -447,9 +452,13 @@ def _pptx_shapes(
                     writer.block(_drawing_text(paragraph))
         elif tag == f"{_P}graphicFrame":
             for table in shape.iter(f"{_A}tbl"):
-                for row in table.iter(f"{_A}tr"):
+                properties = table.find(f"{_A}tblPr")  # "Header Row" in PowerPoint's table design
+                marked = properties is not None and properties.get("firstRow") in ("1", "true")
+                rows = list(table.iter(f"{_A}tr"))
+                for index, row in enumerate(rows):
                     cells = [cell for cell in row.iter(f"{_A}tc") if not _merged_away(cell)]
-                    writer.row([" ".join(_drawing_text(p) for p in cell.iter(f"{_A}p")) for cell in cells])
+                    texts = [" ".join(_drawing_text(p) for p in cell.iter(f"{_A}p")) for cell in cells]
+                    writer.row(texts, header=marked and index == 0 and len(rows) > 1 and names_columns(texts))
                 writer.end_table()
     return title
 
@@ -556,6 +565,12 @@ class XlsxExtractor:
             lines.extend(Line(text, row, number, level) for row, text, level in described(rows))
         names = tuple(" ".join(sheet.get("name", "").split()) for sheet in sheets)
         return Document(tuple(lines), kind="table", title=_core_title(archive), page_names=names)
+
+
+def names_columns(cells: Sequence[str]) -> bool:
+    """Whether a row the format marks as a table's header can name its columns: two or more, each named
+    (the first may be blank, over a column of row names)."""
+    return len(cells) >= 2 and all(cell.strip() for cell in cells[1:])
 
 
 def described(
@@ -1064,8 +1079,15 @@ _ROW_GROUPS = frozenset(f"{_TABLE}{name}" for name in ("table-header-rows", "tab
 
 
 def _odf_table(table: ET.Element, writer: Writer) -> None:
-    for row in _table_rows(table):
-        writer.row([_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"])
+    """A text's or a slide's table, row by row; its first row its columns' names where the table marks it a
+    header row (`table:table-header-rows`, "Repeat heading" in LibreOffice)."""
+    heading = table.find(f"{_TABLE}table-header-rows")
+    named = heading.find(f"{_TABLE}table-row") if heading is not None else None
+    rows = list(_table_rows(table))
+    for index, row in enumerate(rows):
+        cells = [_cell_text(cell) for cell in row if cell.tag == f"{_TABLE}table-cell"]
+        header = index == 0 and row is named and len(rows) > 1 and names_columns(cells)
+        writer.row(cells, header=header)
     writer.end_table()
 
 

@@ -24,10 +24,10 @@ from pathlib import Path
 
 from engine.errors import ExtractError
 from engine.events import Document
-from engine.ingest.office import Writer, heading_level, monospaced
+from engine.ingest.office import Writer, heading_level, monospaced, names_columns
 
 # a change to what this reader reads gets a new name (extract.readers); 2: a "Title" paragraph is a title
-RTF_READER = "rtf-2"
+RTF_READER = "rtf-3"  # 3: a header row (\trhdr) names its columns
 RTF_SUFFIXES = (".rtf",)
 MAX_DEPTH = 1000  # groups nested deeper are read in the state of the deepest (no document nests so deep)
 
@@ -141,6 +141,7 @@ class _Reader:
         self.cells: list[str] = []
         self.cell: list[str] = []
         self.rows = False
+        self.heading = False  # the row being read is marked a header row
         self.pending = bytearray()  # \'hh bytes not yet decoded (a double-byte character spans two)
         self.skip = 0  # fallback characters still to skip after a \uN
         self.high = 0  # a \uN high surrogate waiting for its low half
@@ -262,10 +263,10 @@ class _Reader:
     def end_row(self) -> None:
         if self.cell:
             self.cells.append(" ".join(self.cell))
-        if self.cells:
-            self.writer.row(self.cells)
+        if self.cells:  # a table's first row, marked to repeat atop each page (\trhdr): its columns' names
+            self.writer.row(self.cells, header=self.heading and not self.rows and names_columns(self.cells))
             self.rows = True
-        self.cells, self.cell = [], []
+        self.cells, self.cell, self.heading = [], [], False
 
     def end_table(self) -> None:
         if self.cells or self.cell:
@@ -373,6 +374,8 @@ class _Reader:
                 self.cell.append(state.para.take().text())
         elif name == "row" and state.dest == "body":
             self.end_row()
+        elif name == "trhdr" and state.dest == "body":
+            self.heading = True
         elif name in _CHARACTERS:
             self.emit(state, _CHARACTERS[name])
         elif name == "u" and value is not None:
