@@ -348,6 +348,20 @@ def row_of_table(quote: str, hit: Hit) -> bool:
     return suffix(hit) in TABLE_SUFFIXES and "=" in quote and "\n" not in quote.strip()
 
 
+def own_passage(quote: str, hit: Hit) -> str:
+    """What a quote that is a passage of its own is read as, where it is one ("" elsewhere): a table's
+    row with the titles it sits under (`row_of_table`), a configuration's setting with what it sits
+    under, its file's place, its keys and their comments (`settings.context`: "helm api values prod
+    resources limits" over "memory: 1536Mi"). Like a table's rows, a configuration's settings share a
+    chunk with settings about other things, which dilute its cosine."""
+    from engine.backends.settings import is_config, quoted
+
+    if row_of_table(quote, hit):
+        return f"{hit.heading}\n{quote}"
+    setting = quoted(quote, hit) if is_config(hit) else None
+    return f"{setting[0]}\n{quote}" if setting else ""
+
+
 def chunk_text(hit: Hit) -> str:
     return f"{hit.heading} {hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]} {hit.text}"
 
@@ -548,8 +562,8 @@ class Checker:
             cos_chunk = float(hit.vector_score or 0.0)
         else:
             cos_chunk = self.q.cosines([embedding_text(hit.text)], self.embed)[0]
-        if self.embed is not None and row_of_table(quote, hit):  # a row is a passage of its own
-            row = self.q.cosines([embedding_text(f"{hit.heading}\n{quote}")], self.embed)[0]
+        if self.embed is not None and (own := own_passage(quote, hit)):  # a row is a passage of its own
+            row = self.q.cosines([embedding_text(own)], self.embed)[0]
             cos_chunk = max(cos_chunk, row)
         scored = self.model_score(quote, hit) if with_model else 0.0
         return features(self.q, quote, hit, cos_chunk, scored)

@@ -14,6 +14,8 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
+from engine.backends.settings import CONFIG_COMMENT, context, is_config, settings
+from engine.backends.settings import shown as setting_shown
 from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, UNITS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
@@ -547,8 +549,17 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     for n, hit in enumerate(evidence, start=1):
         spans = records(hit.text) if suffix(hit) in TABLE_SUFFIXES else []
         spans = spans or printed_apart(hit.text, split_sentences(hit.text))  # (a row cut into pieces: prose)
+        configured = {s.start: s for s in settings(hit.text)} if is_config(hit) else {}
+        if configured:  # a configuration's settings each a quote, with the comment above each; its other
+            quoted = [(s.start, s.end) for s in configured.values()]  # comments are read as sentences
+            alone = [c for c in comments(hit.text, spans) if not any(a <= c[0] < z for a, z in quoted)]
+            spans = sorted([*alone, *quoted])
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
+            if (setting := configured.get(start)) is not None:
+                said = setting_shown(setting, hit.text)
+                out.append(Candidate(n, hit.text[start:end], len(out), said, "", context(setting, hit)))
+                continue
             if paged and hit.heading and (start := past_titles(hit, start, end)) >= end:
                 continue  # titles alone
             raw = hit.text[start:end]
@@ -665,6 +676,27 @@ def _names_columns(line: str, after: list[str]) -> bool:
     return bool(row) and all(
         cell.split("=", 1)[0] in names for cell in row.strip().split("; ") if "=" in cell
     )
+
+
+def comments(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of a configuration's sentence spans, the runs of comment lines each holds (a setting's line is a
+    quote of its own: `settings`)."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        lo = hi = -1
+        at = text.rfind("\n", 0, start) + 1
+        while at < end:
+            eol = text.find("\n", at)
+            eol = len(text) if eol < 0 or eol > end else eol
+            if CONFIG_COMMENT.match(text, at):
+                lo, hi = (max(at, start) if lo < 0 else lo), eol
+            elif lo >= 0:
+                out.append((lo, hi))
+                lo = -1
+            at = eol + 1
+        if lo >= 0:
+            out.append((lo, min(hi, end)))
+    return [(lo + len(text[lo:hi]) - len(text[lo:hi].lstrip()), hi) for lo, hi in out if text[lo:hi].strip()]
 
 
 def printed_apart(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -1,0 +1,135 @@
+"""A configuration file's settings (engine/backends/settings.py), each quoted on its own line under the
+keys, blocks and section it sits in, with the comment above it; read by the extractive generator and the
+answer check, and answered end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.api import Engine
+from engine.backends.extractive import candidates
+from engine.backends.settings import context, quoted, settings, shown
+from engine.events import Hit
+from tests.conftest import index_with_notes, write
+
+HELM = """\
+replicaCount: 3
+
+env:
+  APP_ENV: prod
+  # jobs processed in parallel per pod (threads)
+  WORKER_CONCURRENCY: "8"
+
+resources:
+  limits:
+    cpu: "2"
+    # 4 gunicorn workers + headroom for the xlsx import path
+    memory: 1536Mi
+
+rules:
+  - alert: JobQueueBacklog
+    for: 20m
+  - alert: JobDeadLetters
+    for: 10m
+"""
+
+TERRAFORM = """\
+# --- nightly pg_dump from bastion-1 ---
+resource "aws_s3_bucket" "db_dumps" {
+  bucket = "tallybird-prod-db-dumps"
+}
+"""
+
+NGINX = """\
+server {
+    client_max_body_size 25m;
+    # CSV exports stream for a long time on big accounts
+    location /api/exports/ {
+        proxy_read_timeout 120s;
+    }
+}
+"""
+
+TOML = """\
+[api]
+request_timeout_s = 30 ; the edge allows 60
+"""
+
+
+def said(text: str) -> list[str]:
+    return [shown(s, text) for s in settings(text)]
+
+
+def test_each_setting_is_shown_under_its_keys_with_the_comment_above_it() -> None:
+    assert said(HELM) == [
+        "replicaCount: 3",
+        "env > APP_ENV: prod",
+        'env > WORKER_CONCURRENCY: "8"  # jobs processed in parallel per pod (threads)',
+        'resources > limits > cpu: "2"',
+        "resources > limits > memory: 1536Mi  # 4 gunicorn workers + headroom for the xlsx import path",
+        "rules > alert: JobQueueBacklog",
+        "rules > alert: JobQueueBacklog > for: 20m",  # a list item's keys sit under the item they follow
+        "rules > alert: JobDeadLetters",
+        "rules > alert: JobDeadLetters > for: 10m",
+    ]
+    assert said(TERRAFORM) == ['resource "aws_s3_bucket" "db_dumps" > bucket = "tallybird-prod-db-dumps"']
+    assert said(NGINX) == [
+        "server > client_max_body_size 25m;",
+        "server > location /api/exports/ > proxy_read_timeout 120s;",
+    ]
+    assert said(TOML) == ["api > request_timeout_s = 30 ; the edge allows 60"]
+    # a quote is the setting's lines verbatim, the comment above it with it
+    memory = next(s for s in settings(HELM) if "1536Mi" in HELM[s.start : s.end])
+    assert HELM[memory.start : memory.end] == (
+        "# 4 gunicorn workers + headroom for the xlsx import path\n    memory: 1536Mi"
+    )
+
+
+def test_a_setting_is_read_with_its_files_place_keys_and_the_comments_above_its_blocks() -> None:
+    hit = Hit(1, "/srv/repo/helm/api/values-prod.yaml", 1, 19, None, "", HELM, 1.0)
+    memory = next(s for s in settings(HELM) if "1536Mi" in HELM[s.start : s.end])
+    assert context(memory, hit) == "helm api values prod yaml resources limits"
+    bucket = Hit(1, "/srv/repo/terraform/s3.tf", 1, 4, None, "", TERRAFORM, 1.0)
+    (only,) = settings(TERRAFORM)
+    assert context(only, bucket).endswith("--- nightly pg_dump from bastion-1 ---")
+    found = quoted('bucket = "tallybird-prod-db-dumps"', bucket)
+    assert found is not None and found[1] == only
+    assert quoted("nightly pg_dump from bastion-1", bucket) is None  # a comment is no setting
+
+
+def test_the_generator_quotes_a_configurations_settings_one_by_one_and_its_lone_comments_as_sentences() -> (
+    None
+):
+    """Read as prose, a block of settings was one run-on sentence ("resources: limits: cpu: "2" memory:
+    1536Mi"); each setting is now its own quote, and a comment about a block (not a setting) is a sentence
+    of its own, as any code comment is."""
+    hit = Hit(1, "/srv/repo/config/nginx/sites/app.conf", 1, 7, None, "", NGINX, 1.0)
+    found = candidates([hit])
+    assert [c.said for c in found] == [
+        "server > client_max_body_size 25m;",
+        "CSV exports stream for a long time on big accounts",
+        "server > location /api/exports/ > proxy_read_timeout 120s;",
+    ]
+    assert found[2].text == "proxy_read_timeout 120s;"
+    assert "app conf" in found[2].under and "location /api/exports/" in found[2].under
+    # a file of another kind is read as before: its lines are no settings
+    prose = Hit(1, "/srv/repo/notes.md", 1, 7, None, "", NGINX, 1.0)
+    assert all(" > " not in c.said for c in candidates([prose]))
+
+
+def test_a_question_about_a_value_is_answered_with_the_setting_that_holds_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "repo"
+    write(root, "helm/worker/values-prod.yaml", HELM)
+    write(
+        root,
+        "docs/runbook.md",
+        "# Worker runbook\n\nRestart the worker with the deploy script if it hangs.\n",
+    )
+    index_with_notes(engine, root)
+    answer = engine.ask("How much memory is the worker allowed in production?", "extractive")
+    assert not answer.refused, answer.reason
+    assert answer.text.startswith("resources > limits > memory: 1536Mi"), answer.text
+    cited = answer.sentences[0].citations[0]
+    assert (Path(cited.path).name, cited.start_line, cited.end_line) == ("values-prod.yaml", 11, 12)
