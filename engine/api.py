@@ -130,7 +130,7 @@ EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 # copies read in their own format; 8: a Markdown chunk that opens inside a fenced block opens with the
 # block's fence line, and every chunk keeps its line map (a notebook's outputs, HTML's lines); 9 (the same
 # session): that fence line counted in the chunk's budget and kept out of its span
-CHUNKING_VERSION = 9
+CHUNKING_VERSION = 10
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 

@@ -508,7 +508,29 @@ def test_a_carried_fence_right_above_the_chunk_is_cited_where_it_stands() -> Non
         [Line("```python", 7), Line("x = 1", 8), Line("y = 2", 9), Line("```", 10)],
         chunker_module._Budget(approx_tokens, 200, 1),
     )
-    made = chunker_module._to_chunk(page, 1, 3, "", opener=0)
+    made = chunker_module._to_chunk(page, 1, 3, "", carried=(0,))
     assert (made.text.split("\n")[0], made.lines, made.start_line, made.end_line) == ("```python", "", 7, 10)
     hit = Hit(1, "a.md", made.start_line, made.end_line, None, "", made.text, 1.0, lines=made.lines)
     assert contract.locate("x = 1 y = 2", hit) == (8, 9)
+
+
+def test_a_chunk_opening_among_a_long_tables_rows_carries_its_header_and_separator() -> None:
+    """A long Markdown table is cut between chunks; one opening among its rows read "| 2025-11-17 | Elliot
+    Saarinen | Tomasz Reyes |" with nothing to say which column is the primary. It now opens with the
+    table's header and separator lines (in its text and line map, not its span), so each row is read and
+    quoted under its columns' names."""
+    rows = [f"| 2025-{month:02d}-{day:02d} | Person {n} | Backup {n} | note {n} |" for n, (month, day) in
+            enumerate([(m, d) for m in (10, 11, 12) for d in (6, 13, 20, 27)], 1)]  # fmt: skip
+    lines = [Line("# Rota", 1), Line("", 2), Line("| week of | primary | secondary | notes |", 3)]
+    lines += [Line("|---|---|---|---|", 4), *(Line(row, n) for n, row in enumerate(rows, 5))]
+    lines += [Line("", 17), Line("Swaps are fine.", 18)]
+    chunks = chunk(Document(tuple(lines), "markdown"), max_tokens=80)
+    later = [c for c in chunks if c.start_line > 5 and c.text.startswith("| week of")]
+    assert later, [c.text[:40] for c in chunks]
+    for piece in later:
+        assert piece.text.split("\n")[1] == "|---|---|---|---|"
+        assert decode_lines(piece.lines)[:2] == (3, 4) and piece.start_line > 5
+    hit = Hit(1, "rota.md", later[0].start_line, later[0].end_line, None, "", later[0].text, 1.0,
+              lines=later[0].lines)  # fmt: skip
+    first_row = later[0].text.split("\n")[2]
+    assert contract.locate(first_row.strip("| ").split(" |")[0], hit) == (later[0].start_line,) * 2

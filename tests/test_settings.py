@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.answer.answerability import own_passage
 from engine.api import Engine
 from engine.backends.extractive import candidates
 from engine.backends.settings import context, quoted, settings, shown
@@ -133,3 +134,17 @@ def test_a_question_about_a_value_is_answered_with_the_setting_that_holds_it(
     assert answer.text.startswith("resources > limits > memory: 1536Mi"), answer.text
     cited = answer.sentences[0].citations[0]
     assert (Path(cited.path).name, cited.start_line, cited.end_line) == ("values-prod.yaml", 11, 12)
+
+
+def test_the_answer_check_reads_a_setting_or_a_tables_row_as_a_passage_of_its_own() -> None:
+    """A chunk packs settings (or rows) about other things beside the one that answers, which dilute its
+    cosine with the question: the check also reads the quote's own passage, a setting with its file's
+    place and keys, a Markdown row under its columns' names; a sentence of prose has none."""
+    helm = Hit(1, "/srv/repo/helm/api/values-prod.yaml", 1, 19, None, "", HELM, 1.0)
+    said = "# 4 gunicorn workers + headroom for the xlsx import path\n    memory: 1536Mi"
+    assert own_passage(said, helm) == f"helm api values prod yaml resources limits\n{said}"
+    rota = "# Rota\n\n| week of | primary |\n|---|---|\n| 2025-11-17 | Elliot |\n| 2025-11-24 | Bex |\n"
+    table = Hit(1, "/srv/repo/rota.md", 1, 6, None, "Rota", rota, 1.0)
+    assert own_passage("2025-11-17 | Elliot", table) == "Rota\nweek of: 2025-11-17; primary: Elliot"
+    prose = Hit(1, "/srv/repo/notes.md", 1, 1, None, "Notes", "Restart the worker if it hangs.", 1.0)
+    assert own_passage("Restart the worker if it hangs.", prose) == ""

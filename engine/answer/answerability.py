@@ -350,14 +350,22 @@ def row_of_table(quote: str, hit: Hit) -> bool:
 
 def own_passage(quote: str, hit: Hit) -> str:
     """What a quote that is a passage of its own is read as, where it is one ("" elsewhere): a table's
-    row with the titles it sits under (`row_of_table`), a configuration's setting with what it sits
-    under, its file's place, its keys and their comments (`settings.context`: "helm api values prod
-    resources limits" over "memory: 1536Mi"). Like a table's rows, a configuration's settings share a
-    chunk with settings about other things, which dilute its cosine."""
+    row with the titles it sits under (`row_of_table`; a Markdown table's, or a document's, under its
+    columns' names too: "week of: 2025-11-17; primary: Elliot Saarinen"), a configuration's setting with
+    what it sits under, its file's place, its keys and their comments (`settings.context`: "helm api
+    values prod resources limits" over "memory: 1536Mi"). Like a table's rows, a configuration's
+    settings share a chunk with settings about other things, which dilute its cosine."""
+    from engine.backends.extractive import row_display, table_header
     from engine.backends.settings import is_config, quoted
 
     if row_of_table(quote, hit):
         return f"{hit.heading}\n{quote}"
+    said = quote.strip()
+    at = hit.text.find(said) if said and "\n" not in said else -1
+    eol = hit.text.find("\n", at)
+    line = hit.text[hit.text.rfind("\n", 0, at) + 1 : eol if eol >= 0 else len(hit.text)]
+    if at >= 0 and line.strip().startswith("|") and (header := table_header(hit.text, at)):
+        return f"{hit.heading}\n{row_display(line, header)}"  # a Markdown table's row, under its columns
     setting = quoted(quote, hit) if is_config(hit) else None
     return f"{setting[0]}\n{quote}" if setting else ""
 

@@ -88,9 +88,11 @@ def chunk(
         if named:  # a workbook's sheet: its rows sit under its name, as a section's under its title
             sections = [replace(section, path=(named, *section.path)) for section in sections]
         opened = _open_fences(page.lines, budget) if doc.kind == "markdown" else {}
+        if doc.kind in ("markdown", "text"):  # a table's rows, under its columns' names
+            opened = {**_open_tables(page.lines, budget, opened), **opened}
         for section in _merge(sections, page, budget, join=not pdf):
             for lo, hi in _pack(page, section, budget, opened):
-                made = _to_chunk(page, lo, hi, separator.join(section.path), opened.get(lo))
+                made = _to_chunk(page, lo, hi, separator.join(section.path), opened.get(lo, ()))
                 if made.lines and lo in opened and budget.count(made.text) > budget.limit:
                     made = _to_chunk(page, lo, hi, made.heading)  # no room for the fence after all
                 if lo == hi and (len(made.text) > _long(budget) or budget.count(made.text) > budget.limit):
@@ -202,29 +204,57 @@ def _last_sentence_end(text: str, lo: int, hi: int) -> int | None:
     return lo + ends[-1] if ends else None
 
 
-def _to_chunk(page: _Page, lo: int, hi: int, heading: str, opener: int | None = None) -> Chunk:
-    """Lines lo..hi as a chunk; `opener`: the index of the opening fence line of the block line lo sits
-    in (or closes), put first (in its text and line map, not its span)."""
-    lines = [*([page.lines[opener]] if opener is not None else []), *page.lines[lo : hi + 1]]
+def _to_chunk(page: _Page, lo: int, hi: int, heading: str, carried: tuple[int, ...] = ()) -> Chunk:
+    """Lines lo..hi as a chunk; `carried`: the lines line lo reads under, put first (in its text and line
+    map, not its span): the opening fence line of the block it sits in (or closes), a table's header and
+    separator lines."""
+    lines = [*(page.lines[index] for index in carried), *page.lines[lo : hi + 1]]
     numbers = [line.line for line in lines]
     text = "\n".join(line.text for line in lines)
-    mapped = encode_lines(numbers)  # empty where the fence it carries is the line right above its own
-    own = numbers[1:] if opener is not None and mapped else numbers  # its span: not the fence it carries
+    mapped = encode_lines(numbers)  # empty where the lines it carries are right above its own
+    own = numbers[len(carried) :] if mapped else numbers  # its span: not the lines it carries
     return Chunk(text, min(own), max(own), page.lines[lo].page, heading, mapped)
 
 
-def _open_fences(lines: Sequence[Line], budget: _Budget) -> dict[int, int]:
+def _open_tables(
+    lines: Sequence[Line], budget: _Budget, fenced: Mapping[int, tuple[int, ...]]
+) -> dict[int, tuple[int, ...]]:
+    """For each row of a Markdown table after its first, the indices of its header and separator lines
+    (a "|" line, then "|---|---|"), so a chunk that opens among a long table's rows reads them under their
+    columns' names, as the chunk holding the header does ("Week of: 2025-11-17; Primary: Elliot Saarinen",
+    not "2025-11-17; Elliot Saarinen"). None where the two would take half the budget."""
+    out: dict[int, tuple[int, ...]] = {}
+    carried: tuple[int, ...] = ()
+    for index, line in enumerate(lines):
+        text = line.text.strip()
+        if not text.startswith("|") or index in fenced:
+            carried = ()
+        elif (
+            index >= 1
+            and _TABLE_SEPARATOR.match(text)
+            and lines[index - 1].text.strip().startswith("|")
+            and index - 1 not in fenced
+        ):
+            header = (index - 1, index)
+            size = budget.count(lines[index - 1].text) + budget.count(line.text)
+            carried = header if 2 * size <= budget.limit else ()
+        elif carried:
+            out[index] = carried
+    return out
+
+
+def _open_fences(lines: Sequence[Line], budget: _Budget) -> dict[int, tuple[int, ...]]:
     """For each line inside a fenced block after its opening line, up to its closing fence, the index of
     the opening line (Markdown: a fence closes on the same character, at least as long, with nothing
     after it). None where the opening line would take half the budget (a chunk holds it besides)."""
-    out: dict[int, int] = {}
+    out: dict[int, tuple[int, ...]] = {}
     opener: int | None = None
     for index, line in enumerate(lines):
         marker = _FENCE.match(line.text)
         if opener is None:
             opener = index if marker and 2 * budget.count(line.text) <= budget.limit else None
             continue
-        out[index] = opener
+        out[index] = (opener,)
         fence = _FENCE.match(lines[opener].text)
         if marker and fence and not line.text.strip().strip(marker.group(1)[0]):
             same = marker.group(1)[0] == fence.group(1)[0] and len(marker.group(1)) >= len(fence.group(1))
@@ -300,16 +330,17 @@ def _attach_bare(sections: list[_Section], page: _Page, budget: _Budget) -> Iter
 
 
 def _pack(
-    page: _Page, section: _Section, budget: _Budget, opened: Mapping[int, int] = {}
+    page: _Page, section: _Section, budget: _Budget, opened: Mapping[int, tuple[int, ...]] = {}
 ) -> Iterator[tuple[int, int]]:
     """Greedy windows lo..hi over a section, each starting and ending on a non-blank line. A window that
-    opens inside a fenced block (`opened`: its opening line) leaves room for that line."""
+    opens inside a fenced block or a table (`opened`: the lines it carries) leaves room for those."""
     start = page.first_text(section.lo, section.hi)
     fresh = start  # the first line no window has covered yet
     while start is not None and fresh is not None:
         room = budget
-        if (opener := opened.get(start)) is not None:
-            room = replace(budget, limit=budget.limit - budget.count(page.lines[opener].text))
+        if carried := opened.get(start, ()):
+            used = sum(budget.count(page.lines[index].text) for index in carried)
+            room = replace(budget, limit=budget.limit - used)
         end = _window_end(page, start, section.hi, room, fresh)
         yield start, end
         start = _next_start(page, start, end, section.hi, budget)
@@ -373,6 +404,7 @@ def _next_start(page: _Page, start: int, end: int, hi: int, budget: _Budget) -> 
 
 # -------------------------------------------------------------------------------- headed documents
 
+_TABLE_SEPARATOR = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")  # |---|:--:|
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
