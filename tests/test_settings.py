@@ -148,3 +148,30 @@ def test_the_answer_check_reads_a_setting_or_a_tables_row_as_a_passage_of_its_ow
     assert own_passage("2025-11-17 | Elliot", table) == "Rota\nweek of: 2025-11-17; primary: Elliot"
     prose = Hit(1, "/srv/repo/notes.md", 1, 1, None, "Notes", "Restart the worker if it hangs.", 1.0)
     assert own_passage("Restart the worker if it hangs.", prose) == ""
+
+
+def test_sections_blocks_scalars_and_lines_without_a_value_are_read_as_their_formats_write_them() -> None:
+    """Found by a review: an INI section with a colon ("[testenv:lint]") is a section; a lone "{" opens a
+    block that its "}" closes, and "} else {" closes one and opens one; a YAML folded scalar's prose is
+    one quote shown as it reads and a literal one's lines stay under its key; a line that states no
+    value ("---", a heredoc's "EOF") is no setting; a setting shorter than a citation can place starts
+    its quote at the line above."""
+    tox = "[testenv]\ncommands = pytest\n\n[testenv:lint]\ncommands = ruff check engine\n"
+    assert said(tox) == ["testenv > commands = pytest", "testenv:lint > commands = ruff check engine"]
+    nginx = "http\n{\n    gzip on;\n}\nif ($x) {\n    return 404;\n} else {\n    return 200;\n}\nlisten 80;\n"
+    assert said(nginx) == ["gzip on;", "if ($x) > return 404;", "else > return 200;", "listen 80;"]
+    yaml = (
+        "---\ninfo:\n  description: >\n    Lists invoices, at most 100 a page.\n"
+        "  script: |\n    make test\n  version: 2\n"
+    )
+    found = settings(yaml, sections=False)
+    assert [shown(s, yaml) for s in found] == [
+        "Lists invoices, at most 100 a page.",  # prose, shown as it reads
+        "info > script > make test",
+        "info > version: 2",
+    ]
+    hit = Hit(1, "/srv/repo/openapi.yaml", 1, 7, None, "", yaml, 1.0)
+    assert "Lists invoices, at most 100 a page." in [c.said for c in candidates([hit])]
+    short = "replicas: 3\ncpu: 2\n"
+    (_, cpu) = settings(short)
+    assert short[cpu.start : cpu.end] == "replicas: 3\ncpu: 2" and short[cpu.line : cpu.end] == "cpu: 2"

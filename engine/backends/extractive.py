@@ -14,7 +14,8 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from engine.backends.settings import CONFIG_COMMENT, context, is_config, settings
+from engine.backends.settings import CONFIG_COMMENT, Setting, context, is_config, structure
+from engine.backends.settings import of as settings_of
 from engine.backends.settings import shown as setting_shown
 from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, UNITS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
@@ -549,11 +550,14 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     for n, hit in enumerate(evidence, start=1):
         spans = records(hit.text) if suffix(hit) in TABLE_SUFFIXES else []
         spans = spans or printed_apart(hit.text, split_sentences(hit.text))  # (a row cut into pieces: prose)
-        configured = {s.start: s for s in settings(hit.text)} if is_config(hit) else {}
+        configured = {s.start: s for s in settings_of(hit)} if is_config(hit) else {}
         if configured:  # a configuration's settings each a quote, with the comment above each; its other
-            quoted = [(s.start, s.end) for s in configured.values()]  # comments are read as sentences
-            alone = [c for c in comments(hit.text, spans) if not any(a <= c[0] < z for a, z in quoted)]
-            spans = sorted([*alone, *quoted])
+            spans = sorted(
+                [
+                    *apart(hit.text, spans, configured.values()),
+                    *((s.start, s.end) for s in configured.values()),
+                ]
+            )
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
             if (setting := configured.get(start)) is not None:
@@ -676,6 +680,21 @@ def _names_columns(line: str, after: list[str]) -> bool:
     return bool(row) and all(
         cell.split("=", 1)[0] in names for cell in row.strip().split("; ") if "=" in cell
     )
+
+
+def apart(text: str, spans: list[tuple[int, int]], quoted: Collection[Setting]) -> list[tuple[int, int]]:
+    """Of a configuration's sentence spans, what is no setting's: a span that meets none whole (a folded
+    scalar's prose, a comment apart), else the runs of comment lines it holds that no setting quotes."""
+    taken = [(s.start, s.end) for s in quoted]
+    out = []
+    for start, end in spans:
+        if not any(a < end and start < z for a, z in taken):
+            while (eol := text.find("\n", start, end)) >= 0 and structure(text[start:eol]):
+                start = eol + 1 + len(text[eol + 1 : end]) - len(text[eol + 1 : end].lstrip())
+            out.append((start, end))  # its keys ("description: >", a document's "---") left out
+        else:
+            out += [c for c in comments(text, [(start, end)]) if not any(a <= c[0] < z for a, z in taken)]
+    return out
 
 
 def comments(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

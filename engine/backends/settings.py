@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from engine.answer.contract import MIN_QUOTE_CHARS
 from engine.events import Hit
 
 SHOWN_KEYS = 3
@@ -24,8 +25,11 @@ CONFIG_SUFFIXES = frozenset(".yaml .yml .toml .ini .cfg .conf .properties .tf .t
 CONFIG_COMMENT = re.compile(r"[ \t]*(?:#|;|//)")  # a comment's line, in every format read here
 _SECTION = re.compile(r"\s*\[\[?\s*([^\]\n]+?)\s*\]\]?\s*(?:[#;].*)?$")  # [api], [[servers]], [bastion:vars]
 _KEY_ONLY = re.compile(r"\s*(?:-\s+)?([^\s:#][^:#]*?):\s*(?:#.*)?$")  # a YAML key that opens a mapping
-_OPENS = re.compile(r"(.*?)\s*\{\s*(?:#.*)?$")  # a block: `resource "x" "y" {`, `location /a/ {`
-_CLOSES = re.compile(r"\s*[}\]]+[,;]?\s*(?:#.*)?$")
+_OPENS = re.compile(r"(.*?)\s*\{\s*(?:#.*)?$")  # a block: `resource "x" "y" {`, `location /a/ {`, `{`
+_BLOCK_SCALAR = re.compile(r"\s*(?:-\s+)?([^\s:#][^:#]*?):\s*([|>])[-+0-9]*\s*(?:#.*)?$")  # key: |
+# a line that states a value: a key and a value ("memory: 1536Mi", "rate = 5"), or words and a value as a
+# directive writes them ("client_max_body_size 25m;", a crontab's "15 2 * * * backup.sh")
+_STATES = re.compile(r"\w.*?(?:[:=]|\s)\s*\S")
 
 
 @dataclass(frozen=True)
@@ -36,17 +40,23 @@ class Setting:
     keys: tuple[str, ...]  # the section, blocks and keys it sits under, outermost first
     note: str  # the comment just above it, its markers dropped
     above: str  # the comments above the blocks and keys it sits under
+    prose: bool = False  # a YAML folded scalar's text (`description: >`), shown as the sentences it is
 
 
-def settings(text: str) -> list[Setting]:
-    """Each setting of a configuration passage, in order: every line that is no comment, no blank, no
-    block's or section's opening or closing."""
+def settings(text: str, sections: bool = True) -> list[Setting]:
+    """Each setting of a configuration passage, in order: every line that states a value (a key and a
+    value, or a directive and its arguments), not a comment, a blank, a block's or section's opening or
+    closing, nor a line of a YAML folded scalar's prose (`key: >`, read as sentences). `sections`: the
+    format has INI's and TOML's sections (`[api]`, `[testenv:lint]`); YAML's has none. A quote shorter
+    than the citation contract can place (MIN_QUOTE_CHARS: "cpu: 2") starts at the line above it."""
     found: list[Setting] = []
     section = ""
     blocks: list[tuple[str, str]] = []  # the { } blocks it is in, each with the comment above it
     nested: list[tuple[int, str, str]] = []  # YAML: the keys above it, with their indentation and comment
     note: list[str] = []
     noted = -1  # where the comment in `note` starts
+    scalar: tuple[int, bool] | None = None  # a YAML block scalar's key's indentation; whether folded
+    previous = -1  # where the last line with text starts
     at = 0
     for line in text.split("\n"):
         start, stripped = at, line.strip()
@@ -54,40 +64,66 @@ def settings(text: str) -> list[Setting]:
         if not stripped:
             note = []  # a comment a blank line parts from a setting is not about it
             continue
-        if CONFIG_COMMENT.match(line):
-            if not note:
-                noted = start + len(line) - len(line.lstrip())
-            note.append(CONFIG_COMMENT.sub("", line, count=1).strip())
-            continue
         indent = len(line) - len(line.lstrip())
-        if (section_match := _SECTION.match(line)) and not blocks and ":" not in stripped:
-            section, nested, note = section_match.group(1), [], []
-            continue
-        if _CLOSES.match(line):
-            if blocks and "}" in stripped:
-                blocks.pop()
+        last, previous = previous, start + indent
+        if scalar is not None and indent > scalar[0]:
+            if scalar[1]:  # a folded scalar's prose, one quote with the lines before it of the scalar
+                lo = start + indent
+                if nested and found and found[-1].prose and found[-1].keys[-1:] == (nested[-1][1],):
+                    lo = found.pop().start
+                keys = tuple(k for k in (section, *(k for _, k, _ in nested)) if k)
+                found.append(Setting(lo, start + indent, start + len(line.rstrip()), keys, "", "", True))
+                continue
+        else:
+            scalar = None
+            if CONFIG_COMMENT.match(line):
+                if not note:
+                    noted = start + indent
+                note.append(CONFIG_COMMENT.sub("", line, count=1).strip())
+                continue
+            if sections and (section_match := _SECTION.match(line)) and not blocks:
+                section, nested, note = section_match.group(1), [], []
+                continue
+            if stripped.startswith(("}", "]", ")")):  # a block's end; `} else {` ends one and opens one
+                if blocks and stripped.startswith("}"):
+                    blocks.pop()
+                if stripped.endswith("{"):
+                    blocks.append((" ".join(stripped.strip("{} ").split()), ""))
+                note = []
+                continue
+            if opens := _OPENS.match(line):  # a block, named or not (a lone "{" closes as any does)
+                blocks.append((" ".join(opens.group(1).split()).rstrip(" =:"), " ".join(note)))
+                note = []
+                continue
+            while nested and nested[-1][0] >= indent:
+                nested.pop()
+            item = stripped.startswith("- ")  # a list's item: the keys after it, indented past its dash
+            if not blocks and ((key := _KEY_ONLY.match(line)) or (key := _BLOCK_SCALAR.match(line))):
+                nested.append((indent + item, key.group(1).strip(), " ".join(note)))
+                if key.re is _BLOCK_SCALAR:
+                    scalar = (indent, key.group(2) == ">")
+                note = []
+                continue
+        if not _STATES.search(stripped):
             note = []
-            continue
-        if (opens := _OPENS.match(line)) and opens.group(1):
-            blocks.append((" ".join(opens.group(1).split()), " ".join(note)))
-            note = []
-            continue
-        while nested and nested[-1][0] >= indent:
-            nested.pop()
-        item = stripped.startswith("- ")  # a list's item: the keys after it, indented past its dash, are its
-        if (key := _KEY_ONLY.match(line)) and not blocks:
-            nested.append((indent + item, key.group(1).strip(), " ".join(note)))
-            note = []
-            continue
+            continue  # no value stated: "---", a heredoc's "EOF", a template's "{{- end }}"
         keys = tuple(k for k in (section, *(b for b, _ in blocks), *(k for _, k, _ in nested)) if k)
         above = " ".join(n for n in (*(n for _, n in blocks), *(n for _, _, n in nested)) if n)
         lo = start + indent
         said = " ".join(note)
-        found.append(Setting(noted if note else lo, lo, lo + len(stripped), keys, said, above))
+        opening = noted if note else lo if len(stripped) >= MIN_QUOTE_CHARS or last < 0 else last
+        found.append(Setting(opening, lo, lo + len(stripped), keys, said, above))
         note = []
-        if item and ":" in stripped and not blocks:  # named by its first setting ("- alert: JobDeadLetters")
-            nested.append((indent + 1, " ".join(stripped[2:].split()), ""))
+        if scalar is None and item and ":" in stripped and not blocks:  # named by its first setting
+            named = re.sub(r"\s+#.*$", "", stripped[2:])  # ("- alert: JobDeadLetters"), its comment aside
+            nested.append((indent + 1, " ".join(named.split()), ""))
     return found
+
+
+def structure(line: str) -> bool:
+    """Whether a line of a configuration only structures it: a key over a mapping or a block scalar
+    ("info:", "description: >"), a document marker ("---"), a bracket."""
+    return bool(_KEY_ONLY.match(line) or _BLOCK_SCALAR.match(line) or not _STATES.search(line.strip()))
 
 
 def shown(setting: Setting, text: str) -> str:
@@ -95,6 +131,8 @@ def shown(setting: Setting, text: str) -> str:
     innermost SHOWN_KEYS of them (all are read with it: `context`), with the comment above it after it
     ("  # 4 gunicorn workers + headroom"): the comment says what the value is for, the value what the
     comment is about, so they are quoted together."""
+    if setting.prose:
+        return " ".join(text[setting.start : setting.end].split())
     line = " ".join(text[setting.line : setting.end].split())
     line = line[2:] if line.startswith("- ") else line
     shown = " > ".join([*setting.keys[-SHOWN_KEYS:], line])
@@ -115,14 +153,23 @@ def context(setting: Setting, hit: Hit) -> str:
 
 
 def is_config(hit: Hit) -> bool:
-    return PurePosixPath(hit.path.replace("\\", "/")).suffix.lower() in CONFIG_SUFFIXES
+    return _suffix(hit) in CONFIG_SUFFIXES
+
+
+def of(hit: Hit) -> list[Setting]:
+    """A configuration passage's settings, read as its format writes them (YAML has no sections)."""
+    return settings(hit.text, sections=_suffix(hit) not in (".yaml", ".yml"))
+
+
+def _suffix(hit: Hit) -> str:
+    return PurePosixPath(hit.path.replace("\\", "/")).suffix.lower()
 
 
 def quoted(quote: str, hit: Hit) -> tuple[str, Setting] | None:
     """The setting a quote of a configuration's passage is, with its `context`; None for a quote that is
     none (a comment's sentence)."""
     said = " ".join(quote.split())
-    for setting in settings(hit.text):
+    for setting in of(hit):
         if " ".join(hit.text[setting.start : setting.end].split()) == said:
             return context(setting, hit), setting
     return None

@@ -937,7 +937,7 @@ def _docx_header(table: Any, row: Any, cells: Sequence[str], styles: _DocxStyles
     style = table.find(f"{_W}tblPr/{_W}tblStyle")
     if look is not None and style is not None and style.get(f"{_W}val") in styles.header_rows:
         first = look.get(f"{_W}firstRow")
-        if _on_value(first) if first is not None else int(look.get(f"{_W}val") or "0", 16) & 0x0020:
+        if _on_value(first) if first is not None else _hex(look.get(f"{_W}val")) & 0x0020:
             return True
     runs = [
         (paragraph, run)
@@ -947,6 +947,14 @@ def _docx_header(table: Any, row: Any, cells: Sequence[str], styles: _DocxStyles
         if text.strip()
     ]
     return bool(runs) and all(styles.bold(paragraph, run) for paragraph, run in runs)
+
+
+def _hex(value: str | None) -> int:
+    """A hexadecimal flag word as Word writes one ("04A0"); 0 where it is none."""
+    try:
+        return int(value or "0", 16)
+    except ValueError:
+        return 0
 
 
 def _on(flag: Any) -> bool:
