@@ -546,6 +546,10 @@ _RULE = re.compile(r"(?m)^[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*$")  # reST underl
 _DIRECTIVE = re.compile(r"(?m)^[ \t]*\.\. [\w:-]+::")  # ".. code-block::", ".. note::": the name only
 
 
+# The shortest quote the citation contract places in its passage (a shorter one matches too much): the
+# contract reads it, and so does what proposes quotes for it (a configuration's settings)
+MIN_QUOTE_CHARS = 8
+
 # Which preparation the stored vectors were read from: an index whose vectors were embedded from other
 # input (the raw chunk text, before this) embeds them again (Engine._fit_vectors).
 EMBEDDING_INPUT = "words-2"

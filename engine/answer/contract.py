@@ -33,6 +33,7 @@ from engine import english
 from engine.answer.gate import DocFreq, idf
 from engine.events import AnswerSentence, Citation, Hit, RawSentence
 from engine.text import (
+    MIN_QUOTE_CHARS,
     Embed,
     content_terms,
     figure_value,
@@ -50,7 +51,6 @@ from engine.text import (
 # Their effect is reported by `citeline eval --answers` (quote verification rate, sentences dropped and why).
 LEXICAL_SUPPORT = 0.6
 SEMANTIC_SUPPORT = 0.62
-MIN_QUOTE_CHARS = 8
 EMPHASIS = "*`"
 # A non-verbatim quote is replaced by the source line sharing at least this share of the sentence's words.
 REPAIR_SUPPORT = 0.5

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from engine.answer.contract import MIN_QUOTE_CHARS
 from engine.events import Hit
+from engine.text import MIN_QUOTE_CHARS
 
 SHOWN_KEYS = 3
 CONFIG_SUFFIXES = frozenset(".yaml .yml .toml .ini .cfg .conf .properties .tf .tfvars .hcl .crontab".split())
