@@ -93,9 +93,9 @@ def test_a_setting_is_read_with_its_files_place_keys_and_the_comments_above_its_
     bucket = Hit(1, "/srv/repo/terraform/s3.tf", 1, 4, None, "", TERRAFORM, 1.0)
     (only,) = settings(TERRAFORM)
     assert context(only, bucket).endswith("--- nightly pg_dump from bastion-1 ---")
-    found = quoted('bucket = "tallybird-prod-db-dumps"', bucket)
+    found = quoted('bucket = "tallybird-prod-db-dumps"', bucket, settings(TERRAFORM))
     assert found is not None and found[1] == only
-    assert quoted("nightly pg_dump from bastion-1", bucket) is None  # a comment is no setting
+    assert quoted("nightly pg_dump from bastion-1", bucket, [only]) is None  # a comment is no setting
 
 
 def test_the_generator_quotes_a_configurations_settings_one_by_one_and_its_lone_comments_as_sentences() -> (

@@ -355,8 +355,8 @@ def own_passage(quote: str, hit: Hit) -> str:
     what it sits under, its file's place, its keys and their comments (`settings.context`: "helm api
     values prod resources limits" over "memory: 1536Mi"). Like a table's rows, a configuration's
     settings share a chunk with settings about other things, which dilute its cosine."""
-    from engine.backends.extractive import row_display, table_header
-    from engine.backends.settings import is_config, quoted
+    from engine.backends.extractive import configuration, row_display, table_header
+    from engine.backends.settings import quoted
 
     if row_of_table(quote, hit):
         return f"{hit.heading}\n{quote}"
@@ -366,7 +366,7 @@ def own_passage(quote: str, hit: Hit) -> str:
     line = hit.text[hit.text.rfind("\n", 0, at) + 1 : eol if eol >= 0 else len(hit.text)]
     if at >= 0 and line.strip().startswith("|") and (header := table_header(hit.text, at)):
         return f"{hit.heading}\n{row_display(line, header)}"  # a Markdown table's row, under its columns
-    setting = quoted(quote, hit) if is_config(hit) else None
+    setting = quoted(quote, hit, configuration(hit))
     return f"{setting[0]}\n{quote}" if setting else ""
 
 

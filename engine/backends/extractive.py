@@ -14,8 +14,15 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from engine.backends.settings import CONFIG_COMMENT, Setting, context, is_config, structure
-from engine.backends.settings import of as settings_of
+from engine.backends.settings import (
+    CONFIG_COMMENT,
+    CONFIG_SUFFIXES,
+    YAML_SUFFIXES,
+    Setting,
+    context,
+    settings,
+    structure,
+)
 from engine.backends.settings import shown as setting_shown
 from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, UNITS, WANTS_FIGURE
 from engine.events import Hit, RawSentence
@@ -100,6 +107,13 @@ def suffix(hit: Hit) -> str:
     a file named "mbox"."""
     path = PurePosixPath(hit.path.replace("\\", "/"))
     return path.suffix.lower() or (MAILBOX_SUFFIXES[0] if is_mailbox(path) else "")
+
+
+def configuration(hit: Hit) -> list[Setting]:
+    """A configuration passage's settings, read as its format writes them (engine/backends/settings.py);
+    none in a file of another kind."""
+    kind = suffix(hit)
+    return settings(hit.text, sections=kind not in YAML_SUFFIXES) if kind in CONFIG_SUFFIXES else []
 
 
 def _in_fence(text: str, at: int) -> bool:
@@ -550,7 +564,7 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     for n, hit in enumerate(evidence, start=1):
         spans = records(hit.text) if suffix(hit) in TABLE_SUFFIXES else []
         spans = spans or printed_apart(hit.text, split_sentences(hit.text))  # (a row cut into pieces: prose)
-        configured = {s.start: s for s in settings_of(hit)} if is_config(hit) else {}
+        configured = {s.start: s for s in configuration(hit)}
         if configured:  # a configuration's settings each a quote, with the comment above each; its other
             spans = sorted(
                 [
@@ -693,28 +707,27 @@ def apart(text: str, spans: list[tuple[int, int]], quoted: Collection[Setting]) 
                 start = eol + 1 + len(text[eol + 1 : end]) - len(text[eol + 1 : end].lstrip())
             out.append((start, end))  # its keys ("description: >", a document's "---") left out
         else:
-            out += [c for c in comments(text, [(start, end)]) if not any(a <= c[0] < z for a, z in taken)]
+            out += [c for c in comments(text, start, end) if not any(a <= c[0] < z for a, z in taken)]
     return out
 
 
-def comments(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Of a configuration's sentence spans, the runs of comment lines each holds (a setting's line is a
-    quote of its own: `settings`)."""
+def comments(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The runs of comment lines a configuration's sentence span holds (a setting's line is a quote of
+    its own: `settings`)."""
     out: list[tuple[int, int]] = []
-    for start, end in spans:
-        lo = hi = -1
-        at = text.rfind("\n", 0, start) + 1
-        while at < end:
-            eol = text.find("\n", at)
-            eol = len(text) if eol < 0 or eol > end else eol
-            if CONFIG_COMMENT.match(text, at):
-                lo, hi = (max(at, start) if lo < 0 else lo), eol
-            elif lo >= 0:
-                out.append((lo, hi))
-                lo = -1
-            at = eol + 1
-        if lo >= 0:
-            out.append((lo, min(hi, end)))
+    lo = hi = -1
+    at = text.rfind("\n", 0, start) + 1
+    while at < end:
+        eol = text.find("\n", at)
+        eol = len(text) if eol < 0 or eol > end else eol
+        if CONFIG_COMMENT.match(text, at):
+            lo, hi = (max(at, start) if lo < 0 else lo), eol
+        elif lo >= 0:
+            out.append((lo, hi))
+            lo = -1
+        at = eol + 1
+    if lo >= 0:
+        out.append((lo, min(hi, end)))
     return [(lo + len(text[lo:hi]) - len(text[lo:hi].lstrip()), hi) for lo, hi in out if text[lo:hi].strip()]
 
 

@@ -14,6 +14,7 @@ lines are no setting: the generator reads them as sentences, as it reads any cod
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -21,6 +22,7 @@ from engine.events import Hit
 from engine.text import MIN_QUOTE_CHARS
 
 SHOWN_KEYS = 3
+YAML_SUFFIXES = frozenset((".yaml", ".yml"))  # YAML has no sections
 CONFIG_SUFFIXES = frozenset(".yaml .yml .toml .ini .cfg .conf .properties .tf .tfvars .hcl .crontab".split())
 CONFIG_COMMENT = re.compile(r"[ \t]*(?:#|;|//)")  # a comment's line, in every format read here
 _SECTION = re.compile(r"\s*\[\[?\s*([^\]\n]+?)\s*\]\]?\s*(?:[#;].*)?$")  # [api], [[servers]], [bastion:vars]
@@ -152,24 +154,11 @@ def context(setting: Setting, hit: Hit) -> str:
     return " ".join(part for part in (place(hit), " ".join(setting.keys), setting.above) if part)
 
 
-def is_config(hit: Hit) -> bool:
-    return _suffix(hit) in CONFIG_SUFFIXES
-
-
-def of(hit: Hit) -> list[Setting]:
-    """A configuration passage's settings, read as its format writes them (YAML has no sections)."""
-    return settings(hit.text, sections=_suffix(hit) not in (".yaml", ".yml"))
-
-
-def _suffix(hit: Hit) -> str:
-    return PurePosixPath(hit.path.replace("\\", "/")).suffix.lower()
-
-
-def quoted(quote: str, hit: Hit) -> tuple[str, Setting] | None:
-    """The setting a quote of a configuration's passage is, with its `context`; None for a quote that is
-    none (a comment's sentence)."""
+def quoted(quote: str, hit: Hit, found: Sequence[Setting]) -> tuple[str, Setting] | None:
+    """Which of a configuration passage's settings (`found`) a quote is, with its `context`; None for a
+    quote that is none (a comment's sentence)."""
     said = " ".join(quote.split())
-    for setting in of(hit):
+    for setting in found:
         if " ".join(hit.text[setting.start : setting.end].split()) == said:
             return context(setting, hit), setting
     return None
