@@ -1,0 +1,2 @@
+export { Button, type ButtonProps } from './Button';
+export { tokens, breakpoints, mediaUp, type Breakpoint } from './tokens';
