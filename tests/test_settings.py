@@ -175,3 +175,54 @@ def test_sections_blocks_scalars_and_lines_without_a_value_are_read_as_their_for
     short = "replicas: 3\ncpu: 2\n"
     (_, cpu) = settings(short)
     assert short[cpu.start : cpu.end] == "replicas: 3\ncpu: 2" and short[cpu.line : cpu.end] == "cpu: 2"
+
+
+TSCONFIG = """\
+{
+  "compilerOptions": {
+    "target": "ES2017",
+    // off here only: the grid indexes arrays everywhere
+    "noUncheckedIndexedAccess": false,
+    "lib": [
+      "dom",
+      "ES2022"
+    ],
+    "paths": {
+      "@/*": ["./src/*"]
+    }
+  },
+  "overrides": [
+    {
+      "files": ["apps/api/**/*.ts"],
+      "rules": { "no-console": "error" }
+    }
+  ]
+}
+"""
+
+
+def test_json_settings_are_read_under_their_keys_with_a_list_whole_and_a_listed_mapping_named() -> None:
+    """package.json, tsconfig and linters' files are JSON: each key's value is a setting under the keys
+    it is nested in, unquoted as shown, with the `//` comment above it; a short list over lines is one
+    quote with its key; a mapping in a list is named by its first setting, what the rest apply to."""
+    assert said(TSCONFIG) == [
+        'compilerOptions > target: "ES2017"',
+        "compilerOptions > noUncheckedIndexedAccess: false"
+        "  # off here only: the grid indexes arrays everywhere",
+        'compilerOptions > lib: [ "dom", "ES2022" ]',
+        'compilerOptions > paths > @/*: ["./src/*"]',
+        'overrides > files: ["apps/api/**/*.ts"]',
+        'overrides > files: ["apps/api/**/*.ts"] > rules: { "no-console": "error" }',
+    ]
+    lib = next(s for s in settings(TSCONFIG) if '"lib"' in TSCONFIG[s.start : s.end])
+    assert TSCONFIG[lib.start : lib.end] == '"lib": [\n      "dom",\n      "ES2022"\n    ],'  # verbatim
+
+
+def test_a_json_file_is_read_as_settings_and_a_chat_export_saved_as_json_is_not() -> None:
+    tsconfig = Hit(1, "/srv/repo/apps/web/tsconfig.json", 1, 20, None, "", TSCONFIG, 1.0)
+    assert 'compilerOptions > target: "ES2017"' in [c.said for c in candidates([tsconfig])]
+    rc = Hit(1, "/srv/repo/.prettierrc", 1, 3, None, "", '{\n  "printWidth": 100\n}\n', 1.0)
+    assert [c.said for c in candidates([rc])] == ["printWidth: 100"]
+    chat = "Ana Silva (2024-03-02 10:14): the deploy: done, rolled back at 10:20\n"
+    export = Hit(1, "/srv/export/general/2024-03-02.json", 1, 1, None, "", chat, 1.0)
+    assert all(" > " not in c.said and not c.under for c in candidates([export]))

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from engine.backends.settings import (
     CONFIG_COMMENT,
     CONFIG_SUFFIXES,
+    JSON_SUFFIXES,
     YAML_SUFFIXES,
     Setting,
     context,
@@ -92,6 +93,9 @@ _MARKUP = re.compile(
 # so it is never quoted.
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
+# a passage of JSON opens on a bracket, a key or a comment
+_JSON_TEXT = re.compile(r'\s*(?:[{}\[\]"]|//|/\*)')
+_RC_FILE = re.compile(r"\.\w+rc")  # a tool's settings file named for it: .prettierrc, .npmrc, .babelrc
 _TITLED = frozenset(
     ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .doc .odt .rtf .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
@@ -111,9 +115,15 @@ def suffix(hit: Hit) -> str:
 
 def configuration(hit: Hit) -> list[Setting]:
     """A configuration passage's settings, read as its format writes them (engine/backends/settings.py);
-    none in a file of another kind."""
+    none in a file of another kind. A JSON file's where the passage is JSON's own text (a chat export
+    saved as JSON is read as its messages); a tool's rc file (`.prettierrc`, `.npmrc`), in JSON, YAML or
+    INI, as any configuration."""
     kind = suffix(hit)
-    return settings(hit.text, sections=kind not in YAML_SUFFIXES) if kind in CONFIG_SUFFIXES else []
+    if kind in JSON_SUFFIXES:
+        return settings(hit.text, sections=False) if _JSON_TEXT.match(hit.text) else []
+    if kind in CONFIG_SUFFIXES or (not kind and _RC_FILE.fullmatch(PurePosixPath(hit.path).name)):
+        return settings(hit.text, sections=kind not in YAML_SUFFIXES)
+    return []
 
 
 def _in_fence(text: str, at: int) -> bool:

@@ -1,5 +1,6 @@
 """A configuration file's settings, each read where it sits: YAML (Kubernetes manifests, Helm values, CI
-workflows, Ansible), TOML, INI, Terraform and HCL, nginx-style blocks, Java properties.
+workflows, Ansible), TOML, INI, Terraform and HCL, nginx-style blocks, Java properties, JSON (package.json,
+tsconfig, linters' and tools' rc files; comments allowed).
 
 A setting's line says its value and little else ("memory: 1536Mi"): what it is the value of is written
 around it, in the keys it is nested under (`resources` > `limits`), the section or block it sits in
@@ -24,6 +25,8 @@ from engine.text import MIN_QUOTE_CHARS
 SHOWN_KEYS = 3
 YAML_SUFFIXES = frozenset((".yaml", ".yml"))  # YAML has no sections
 CONFIG_SUFFIXES = frozenset(".yaml .yml .toml .ini .cfg .conf .properties .tf .tfvars .hcl .crontab".split())
+JSON_SUFFIXES = frozenset((".json", ".jsonc", ".json5"))  # settings where a passage is JSON's own text
+ARRAY_LINES = 12  # a list over at most this many lines, holding no mapping, is one setting ("lib": [...])
 CONFIG_COMMENT = re.compile(r"[ \t]*(?:#|;|//)")  # a comment's line, in every format read here
 _SECTION = re.compile(r"\s*\[\[?\s*([^\]\n]+?)\s*\]\]?\s*(?:[#;].*)?$")  # [api], [[servers]], [bastion:vars]
 _KEY_ONLY = re.compile(r"\s*(?:-\s+)?([^\s:#][^:#]*?):\s*(?:#.*)?$")  # a YAML key that opens a mapping
@@ -32,6 +35,9 @@ _BLOCK_SCALAR = re.compile(r"\s*(?:-\s+)?([^\s:#][^:#]*?):\s*([|>])[-+0-9]*\s*(?
 # a line that states a value: a key and a value ("memory: 1536Mi", "rate = 5"), or words and a value as a
 # directive writes them ("client_max_body_size 25m;", a crontab's "15 2 * * * backup.sh")
 _STATES = re.compile(r"\w.*?(?:[:=]|\s)\s*\S")
+_JSON_PAIR = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*\S')  # "@/*": ["./src/*"]: a JSON key and its value
+_ARRAY_OPENS = re.compile(r"(.*?)\s*[:=]\s*\[\s*(?:(?:#|//).*)?$")  # a list over lines: `"lib": [`
+_QUOTED = re.compile(r'"([^"]*)"')  # a JSON key, shown without its quotes
 
 
 @dataclass(frozen=True)
@@ -53,16 +59,19 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
     than the citation contract can place (MIN_QUOTE_CHARS: "cpu: 2") starts at the line above it."""
     found: list[Setting] = []
     section = ""
-    blocks: list[tuple[str, str]] = []  # the { } blocks it is in, each with the comment above it
+    blocks: list[tuple[str, str, str]] = []  # the { } and [ ] blocks it is in: name, comment, bracket
     nested: list[tuple[int, str, str]] = []  # YAML: the keys above it, with their indentation and comment
     note: list[str] = []
     noted = -1  # where the comment in `note` starts
     scalar: tuple[int, bool] | None = None  # a YAML block scalar's key's indentation; whether folded
     previous = -1  # where the last line with text starts
-    at = 0
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    at, skip = 0, 0
+    for n, line in enumerate(lines):
         start, stripped = at, line.strip()
         at += len(line) + 1
+        if n < skip:  # a line of a list read whole with its key
+            continue
         if not stripped:
             note = []  # a comment a blank line parts from a setting is not about it
             continue
@@ -87,14 +96,29 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
                 section, nested, note = section_match.group(1), [], []
                 continue
             if stripped.startswith(("}", "]", ")")):  # a block's end; `} else {` ends one and opens one
-                if blocks and stripped.startswith("}"):
+                if blocks and stripped[0] == blocks[-1][2]:
                     blocks.pop()
                 if stripped.endswith("{"):
-                    blocks.append((" ".join(stripped.strip("{} ").split()), ""))
+                    blocks.append((" ".join(stripped.strip("{} ").split()), "", "}"))
                 note = []
                 continue
             if opens := _OPENS.match(line):  # a block, named or not (a lone "{" closes as any does)
-                blocks.append((" ".join(opens.group(1).split()).rstrip(" =:"), " ".join(note)))
+                blocks.append((_name(opens.group(1)), " ".join(note), "}"))
+                note = []
+                continue
+            if (array := _ARRAY_OPENS.match(line)) and not CONFIG_COMMENT.match(line):
+                close = _list_end(lines, n)
+                if close is None:  # a long list, or one of mappings: a block its items sit in
+                    blocks.append((_name(array.group(1)), " ".join(note), "]"))
+                    note = []
+                    continue
+                skip = close + 1
+                keys = _keys(section, blocks, nested)
+                above = " ".join(n for n in (*(n for _, n, _ in blocks), *(n for _, _, n in nested)) if n)
+                lo = start + indent
+                end = sum(len(x) + 1 for x in lines[:close]) + len(lines[close].rstrip())
+                found.append(Setting(noted if note else lo, lo, end, keys, " ".join(note), above))
+                _name_item(blocks, text[lo:end])
                 note = []
                 continue
             while nested and nested[-1][0] >= indent:
@@ -106,20 +130,58 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
                     scalar = (indent, key.group(2) == ">")
                 note = []
                 continue
-        if not _STATES.search(stripped):
+        if not _STATES.search(stripped) and not _JSON_PAIR.match(stripped):
             note = []
             continue  # no value stated: "---", a heredoc's "EOF", a template's "{{- end }}"
-        keys = tuple(k for k in (section, *(b for b, _ in blocks), *(k for _, k, _ in nested)) if k)
-        above = " ".join(n for n in (*(n for _, n in blocks), *(n for _, _, n in nested)) if n)
+        keys = _keys(section, blocks, nested)
+        above = " ".join(n for n in (*(n for _, n, _ in blocks), *(n for _, _, n in nested)) if n)
         lo = start + indent
         said = " ".join(note)
         opening = noted if note else lo if len(stripped) >= MIN_QUOTE_CHARS or last < 0 else last
         found.append(Setting(opening, lo, lo + len(stripped), keys, said, above))
+        _name_item(blocks, stripped)
         note = []
         if scalar is None and item and ":" in stripped and not blocks:  # named by its first setting
             named = re.sub(r"\s+#.*$", "", stripped[2:])  # ("- alert: JobDeadLetters"), its comment aside
             nested.append((indent + 1, " ".join(named.split()), ""))
     return found
+
+
+def _keys(
+    section: str, blocks: list[tuple[str, str, str]], nested: list[tuple[int, str, str]]
+) -> tuple[str, ...]:
+    """The section, blocks and keys a setting sits under, outermost first (unnamed blocks left out)."""
+    return tuple(k for k in (section, *(b for b, _, _ in blocks), *(k for _, k, _ in nested)) if k)
+
+
+def _name(opener: str) -> str:
+    """A block's name as its opening line writes it, without the `=` or `:` before the bracket, and a JSON
+    key without its quotes (`"compilerOptions"` is compilerOptions)."""
+    name = " ".join(opener.split()).rstrip(" =:")
+    quoted = _QUOTED.fullmatch(name)
+    return quoted.group(1) if quoted else name
+
+
+def _name_item(blocks: list[tuple[str, str, str]], first: str) -> None:
+    """A mapping in a list with no name of its own (JSON's `[{"files": [...], "rules": {...}}]`) named by
+    its first setting, as a YAML list's item is: what the settings after it apply to."""
+    if len(blocks) > 1 and blocks[-1][0] == "" and blocks[-1][2] == "}" and blocks[-2][2] == "]":
+        line = " ".join(first.split()).removesuffix(",")
+        blocks[-1] = (_QUOTED.sub(r"\1", line, count=1) if line.startswith('"') else line, *blocks[-1][1:])
+
+
+def _list_end(lines: list[str], first: int) -> int | None:
+    """The line that closes the list `lines[first]` opens, where it closes within ARRAY_LINES and holds
+    no mapping (`{`) or list of lists: read as one setting, its key with its items. None otherwise."""
+    depth = 0
+    for n in range(first, min(len(lines), first + ARRAY_LINES)):
+        line = lines[n] if n > first else lines[n][lines[n].index("[") :]
+        if n > first and ("{" in line or "[" in line):
+            return None
+        depth += line.count("[") - line.count("]")
+        if depth <= 0:
+            return n
+    return None
 
 
 def structure(line: str) -> bool:
@@ -135,8 +197,9 @@ def shown(setting: Setting, text: str) -> str:
     comment is about, so they are quoted together."""
     if setting.prose:
         return " ".join(text[setting.start : setting.end].split())
-    line = " ".join(text[setting.line : setting.end].split())
+    line = " ".join(text[setting.line : setting.end].split()).removesuffix(",")
     line = line[2:] if line.startswith("- ") else line
+    line = _QUOTED.sub(r"\1", line, count=1) if line.startswith('"') else line  # a JSON key unquoted
     shown = " > ".join([*setting.keys[-SHOWN_KEYS:], line])
     return f"{shown}  # {setting.note}" if setting.note else shown
 
