@@ -354,6 +354,19 @@ def test_prose_prefers_paragraph_breaks_without_overlap() -> None:
     assert [(piece.start_line, piece.end_line) for piece in chunks] == [(1, 2), (4, 5), (7, 7)]
 
 
+def test_a_cut_inside_a_paragraph_moves_above_the_comment_it_would_end_on() -> None:
+    """A comment is about the line below it: a window that would end on comment lines ends above them,
+    and the next window opens with the comment and what it is about (a tsconfig's setting and why)."""
+    settings = [f'    "option{n}": {n},' for n in range(1, 13)]
+    comment = ["    // off here only: the grid indexes arrays", "    // everywhere"]
+    lines = [*settings[:5], *comment, *settings[5:]]
+    chunks = chunk(Document(tuple(Line(t, n) for n, t in enumerate(lines, 1)), kind="code"), max_tokens=70)
+    ends = [lines[piece.end_line - 1] for piece in chunks]
+    assert not any(end.lstrip().startswith("//") for end in ends[:-1]), ends
+    commented = next(piece for piece in chunks if "// everywhere" in piece.text)
+    assert '"option6": 6' in commented.text and "// off here only" in commented.text
+
+
 def test_last_two_windows_are_balanced() -> None:
     lines = [f"line {n} alpha beta" for n in range(1, 13)]
     chunks = chunk(doc_of("\n".join(lines)), max_tokens=40, overlap_lines=0)

@@ -40,6 +40,7 @@ TokenCounter = Callable[[str], int]
 
 # End a chunk at a paragraph break only if that leaves it at least this full (share of the budget).
 _MIN_FILL = 0.5
+_LEAD = re.compile(r"[ \t]*(?:#|//|--|/\*)")  # a comment's line, or a Markdown heading: about what follows
 _SEPARATORS = {"python": ".", "code": "."}  # heading path separator; " > " for everything else
 
 # Rough MiniLM (uncased WordPiece) pieces: CJK characters one each, camelCase parts, digit runs, punctuation.
@@ -364,7 +365,22 @@ def _window_end(page: _Page, start: int, hi: int, budget: _Budget, fresh: int) -
     end = _paragraph_end(page, start, full, floor)
     if end is None:
         end = _greedy_end(page, start, last, (total + 1) // 2) if balanced else full
+        end = _before_leads(page, start, end, _MIN_FILL * budget.limit)
     return _shrink(page, start, max(end, fresh), budget)
+
+
+def _before_leads(page: _Page, start: int, end: int, floor: float) -> int:
+    """A cut inside a paragraph moved up above the comment lines or heading it ends on, where the line
+    after them is neither (what they introduce), if the window keeps `floor` tokens: a comment is about
+    the setting or code below it, a heading about its text, and cut from them they are read apart."""
+    if end + 1 >= len(page.lines) or page.blank[end + 1] or _LEAD.match(page.lines[end + 1].text):
+        return end
+    first = end
+    while first > start and not page.blank[first] and _LEAD.match(page.lines[first].text):
+        first -= 1
+    if first == end or page.blank[first] or page.estimate(start, first) < floor:
+        return end
+    return first
 
 
 def _greedy_end(page: _Page, start: int, last: int, target: float) -> int:
