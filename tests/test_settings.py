@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.answer.answerability import own_passage
 from engine.api import Engine
 from engine.backends.extractive import candidates
-from engine.backends.settings import context, quoted, settings, shown
+from engine.backends.settings import context, literals, quoted, settings, shown
 from engine.events import Hit
 from tests.conftest import index_with_notes, write
 
@@ -226,3 +226,32 @@ def test_a_json_file_is_read_as_settings_and_a_chat_export_saved_as_json_is_not(
     chat = "Ana Silva (2024-03-02 10:14): the deploy: done, rolled back at 10:20\n"
     export = Hit(1, "/srv/export/general/2024-03-02.json", 1, 1, None, "", chat, 1.0)
     assert all(" > " not in c.said and not c.under for c in candidates([export]))
+
+
+def test_a_programs_constant_literal_is_read_as_settings_and_its_other_statements_as_before() -> None:
+    """A business rule written as a constant's literal mapping: each entry a quote under the constant's
+    name (not the whole statement, which no question about one plan could be told from); a function's
+    body (`= () => {`) is no literal, and the file's other statements are proposed as before."""
+    source = (
+        "/** What each plan includes. */\n"
+        "export const PLAN_LIMITS = {\n"
+        "  STARTER: { staffSeats: 3, locations: 1 },\n"
+        "  // the plan most studios buy\n"
+        "  STUDIO: { staffSeats: 10, locations: 2 },\n"
+        "} as const;\n"
+        "export const handler = () => {\n"
+        "  return limits.get(plan);\n"
+        "};\n"
+        "export const SUPPORT_EMAIL = 'help@example.com';\n"
+    )
+    assert [shown(s, source) for s in literals(source)] == [
+        "PLAN_LIMITS > STARTER: { staffSeats: 3, locations: 1 }",
+        "PLAN_LIMITS > STUDIO: { staffSeats: 10, locations: 2 }  # the plan most studios buy",
+    ]
+    hit = Hit(1, "/srv/app/src/constants.ts", 1, 10, None, "", source, 1.0)
+    said = [c.said for c in candidates([hit])]
+    assert "PLAN_LIMITS > STARTER: { staffSeats: 3, locations: 1 }" in said
+    assert not any("STUDIO: { staffSeats: 10" in s and "STARTER" in s for s in said)  # not one statement
+    assert any("SUPPORT_EMAIL" in s for s in said)
+    notes = Hit(1, "/srv/app/notes.md", 1, 10, None, "", source, 1.0)  # prose: no settings read
+    assert not any(s.startswith("PLAN_LIMITS >") for s in (c.said for c in candidates([notes])))

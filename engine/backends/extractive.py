@@ -21,6 +21,8 @@ from engine.backends.settings import (
     YAML_SUFFIXES,
     Setting,
     context,
+    literal_blocks,
+    literals,
     settings,
     structure,
 )
@@ -117,8 +119,11 @@ def configuration(hit: Hit) -> list[Setting]:
     """A configuration passage's settings, read as its format writes them (engine/backends/settings.py);
     none in a file of another kind. A JSON file's where the passage is JSON's own text (a chat export
     saved as JSON is read as its messages); a tool's rc file (`.prettierrc`, `.npmrc`), in JSON, YAML or
-    INI, as any configuration."""
+    INI, as any configuration; a program's source, the entries of its constants' literal mappings and
+    lists (settings.literals)."""
     kind = suffix(hit)
+    if is_source(hit.path):
+        return literals(hit.text)
     if kind in JSON_SUFFIXES:
         return settings(hit.text, sections=False) if _JSON_TEXT.match(hit.text) else []
     if kind in CONFIG_SUFFIXES or (not kind and _RC_FILE.fullmatch(PurePosixPath(hit.path).name)):
@@ -576,12 +581,13 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
         spans = spans or printed_apart(hit.text, split_sentences(hit.text))  # (a row cut into pieces: prose)
         configured = {s.start: s for s in configuration(hit)}
         if configured:  # a configuration's settings each a quote, with the comment above each; its other
-            spans = sorted(
-                [
-                    *apart(hit.text, spans, configured.values()),
-                    *((s.start, s.end) for s in configured.values()),
-                ]
+            quotes = [(s.start, s.end) for s in configured.values()]
+            kept = (  # sentences, or a program's statements without the literals its entries replace
+                outside(hit.text, spans, [(a, z) for a, z, _ in literal_blocks(hit.text)])
+                if is_source(hit.path)
+                else apart(hit.text, spans, configured.values())
             )
+            spans = sorted([*kept, *quotes])
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
             if (setting := configured.get(start)) is not None:
@@ -718,6 +724,20 @@ def apart(text: str, spans: list[tuple[int, int]], quoted: Collection[Setting]) 
             out.append((start, end))  # its keys ("description: >", a document's "---") left out
         else:
             out += [c for c in comments(text, start, end) if not any(a <= c[0] < z for a, z in taken)]
+    return out
+
+
+def outside(text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of `spans` outside `blocks` that hold a word, each trimmed of the space around it."""
+    out = []
+    for span in spans:
+        pieces = [span]
+        for lo, hi in blocks:
+            pieces = [p for a, z in pieces for p in ((a, min(z, lo)), (max(a, hi), z)) if p[1] > p[0]]
+        for a, z in pieces:
+            piece = text[a:z]
+            if re.search(r"\w", piece):
+                out.append((a + len(piece) - len(piece.lstrip()), a + len(piece.rstrip())))
     return out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from engine.events import Hit
@@ -38,6 +38,14 @@ _STATES = re.compile(r"\w.*?(?:[:=]|\s)\s*\S")
 _JSON_PAIR = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*\S')  # "@/*": ["./src/*"]: a JSON key and its value
 _ARRAY_OPENS = re.compile(r"(.*?)\s*[:=]\s*\[\s*(?:(?:#|//).*)?$")  # a list over lines: `"lib": [`
 _QUOTED = re.compile(r'"([^"]*)"')  # a JSON key, shown without its quotes
+# a program's constant assigned a literal mapping or list over lines: `export const PLAN_LIMITS = {`,
+# `DEFAULTS: dict[str, int] = {`, `static final Map<..> X = {`; not a function's body (`= () => {`)
+_LITERAL = re.compile(
+    r"^[ \t]*(?:export[ \t]+)?(?:(?:const|let|var|static|final|public|private|protected|readonly|pub)[ \t]+)*"
+    r"([A-Za-z_$][\w$.]*)[ \t]*(?::[^=\n]+)?=[ \t]*[{\[][ \t]*$",
+    re.MULTILINE,
+)
+LITERAL_LINES = 80  # the most lines of a literal read as settings
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,50 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
             named = re.sub(r"\s+#.*$", "", stripped[2:])  # ("- alert: JobDeadLetters"), its comment aside
             nested.append((indent + 1, " ".join(named.split()), ""))
     return found
+
+
+def literals(text: str) -> list[Setting]:
+    """The settings a program's source states as data: each entry of a constant's literal mapping or list
+    (`export const PLAN_LIMITS = {` ... `STARTER: { staffSeats: 3, ... },`), read as a configuration's
+    settings are, under the constant's name and the keys it nests in. A business rule or a table of
+    limits is written so in code, and read as one statement it could not be told from its neighbours."""
+    found: list[Setting] = []
+    for at, end, name in literal_blocks(text):
+        for setting in settings(text[at:end], sections=False):
+            keys = (name, *setting.keys[1:]) if setting.keys else (name,)
+            found.append(
+                replace(
+                    setting, start=setting.start + at, line=setting.line + at, end=setting.end + at, keys=keys
+                )
+            )
+    return found
+
+
+def literal_blocks(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, the constant's name) of each literal mapping or list a program's source assigns a
+    constant, from its opening line to the line its brackets close on (`literals`)."""
+    found: list[tuple[int, int, str]] = []
+    for opener in _LITERAL.finditer(text):
+        if found and opener.start() < found[-1][1]:
+            continue  # inside a literal read already
+        end = _literal_end(text, opener.start() + len(opener.group(0).rstrip()) - 1)
+        found.append((opener.start(), end, opener.group(1)))
+    return found
+
+
+def _literal_end(text: str, bracket: int) -> int:
+    """Where the literal opening at `bracket` closes: the end of the line its brackets balance on, within
+    LITERAL_LINES (else where the passage or that many lines end)."""
+    depth, at = 0, bracket
+    for _ in range(LITERAL_LINES):
+        eol = text.find("\n", at)
+        end = len(text) if eol < 0 else eol
+        line = text[at:end]
+        depth += sum(line.count(c) for c in "{[(") - sum(line.count(c) for c in "}])")
+        if depth <= 0 or eol < 0:
+            return end
+        at = end + 1
+    return at - 1
 
 
 def _keys(
