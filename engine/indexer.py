@@ -33,7 +33,7 @@ from engine.store.base import LexicalRow
 from engine.store.catalog import Catalog, FileRow, FileWrite, FolderRow, QueuedText
 from engine.store.lexical import LexicalIndex
 from engine.store.vectors import VectorIndex
-from engine.text import embedding_text
+from engine.text import embedded_chunk, embedding_text
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +53,17 @@ SPOOL_PATIENCE = 30.0  # seconds a worker may hold a batch before this process h
 
 
 def text_hash(text: str) -> str:
-    """The key a chunk's vector is stored under: texts that differ only in whitespace share one, since
-    the embedder's tokenizer reads them as the same tokens (one model run, the vector copied)."""
+    """The key a chunk's vector is stored under, made of what the embedder reads (its place and text,
+    `chunk_key`): texts that differ only in whitespace share one, since the embedder's tokenizer reads
+    them as the same tokens (one model run, the vector copied)."""
     canonical = " ".join(text.split())
     return hashlib.blake2b(canonical.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def chunk_key(text: str, path: str, root: str, heading: str) -> str:
+    """The key a chunk's vector is stored under: the hash of what the embedder reads of it, its place and
+    its text (text.embedded_chunk). A copy of a passage elsewhere is read, and stored, again."""
+    return text_hash(embedded_chunk(text, path, root, heading))
 
 
 @dataclass
@@ -162,7 +169,7 @@ class Indexer:
         todo = [r for r in found if _changed(r, known.get(str(r.path)))]
         yield from self._index(folder, todo, known, cancelled)
         self.catalog.mark_synced(folder.id)
-        self.catalog.prune_vectors()  # after the whole pass: a file renamed within it keeps its vectors
+        self.catalog.prune_vectors()  # after the whole pass: the vectors no chunk is keyed to any more
 
     def sync_paths(
         self, folder: FolderRow, paths: Iterable[Path], cancelled: Callable[[], bool]
@@ -293,7 +300,7 @@ class Indexer:
                 p.status,
                 p.error,
                 p.chunks,
-                [text_hash(c.text) for c in p.chunks],
+                [chunk_key(c.text, str(p.scan.path), folder.path, c.heading) for c in p.chunks],
                 [self.count_tokens(c.text) if self.count_tokens else None for c in p.chunks],
             )
             for p in batch
@@ -313,7 +320,8 @@ class Indexer:
         ]
         self.lexical.apply(self.catalog.generation(), replaced, lexical_rows)
         self.vectors.remove(removed_chunks)
-        if lexical_rows:  # texts embedded before (renames, copies) are searchable by vector at once
+        # chunks embedded before (an edited file's unchanged ones) are searchable by vector at once
+        if lexical_rows:
             known, vecs = self.catalog.vectors_for_chunks([r[0] for r in lexical_rows])
             self.vectors.add(known, vecs)
         for p in batch:
@@ -450,10 +458,15 @@ class Indexer:
             spool.withdraw(list(jobs))
 
     def _prepare(self, batch: list[QueuedText], heads: Heads) -> _Job:
-        """What the model must read for a batch: each distinct input once. A header that several files
-        share is read once (per run) on its own, and each first chunk that starts with it later gets the
-        token-weighted mean of the header's vector and its remaining lines' vector (`_store`)."""
-        parts = [heads.split(q.text) if q.first else (None, q.text) for q in batch]
+        """What the model must read for a batch: each distinct input once, each chunk's text after its
+        place (text.embedded_chunk). A header that several files share is read once (per run) on its
+        own, and each first chunk that starts with it later gets the token-weighted mean of the header's
+        vector and its remaining lines' vector, read after its place (`_store`)."""
+        parts = [
+            (head, embedded_chunk(rest, q.path, q.root, q.heading))
+            for q in batch
+            for head, rest in [heads.split(q.text) if q.first else (None, q.text)]
+        ]
         new_headers = [h for h, _ in parts if h is not None and h not in heads.vectors]
         distinct = list(dict.fromkeys([*new_headers, *(rest for _, rest in parts)]))
         inputs = [embedding_text(text) for text in distinct]

@@ -9,6 +9,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Sequence
+from pathlib import PurePosixPath
 
 import numpy as np
 import numpy.typing as npt
@@ -551,8 +552,9 @@ _DIRECTIVE = re.compile(r"(?m)^[ \t]*\.\. [\w:-]+::")  # ".. code-block::", ".. 
 MIN_QUOTE_CHARS = 8
 
 # Which preparation the stored vectors were read from: an index whose vectors were embedded from other
-# input (the raw chunk text, before this) embeds them again (Engine._fit_vectors).
-EMBEDDING_INPUT = "words-2"
+# input (the raw chunk text, before this; the text without its place, before "placed-3") embeds them
+# again (Engine._fit_vectors).
+EMBEDDING_INPUT = "placed-3"
 
 
 # A word hyphenated over a line end, as a typeset page (a PDF) breaks it: "appear-" / "ance". Letters on
@@ -597,6 +599,26 @@ def hyphenated_words(text: str) -> list[str]:
     """The words `text` hyphenated over a line end, run together ("appearance", "subfigure"): what a
     keyword index adds to the halves it finds, so the whole word finds the passage."""
     return [m.group(1) + m.group(3) for m in _HYPHENATED.finditer(text)]
+
+
+CONTEXT_CHARS = 160  # the most of a chunk's place (embedded_chunk) the embedder reads before it
+
+
+def embedded_chunk(text: str, path: str, root: str, heading: str) -> str:
+    """A chunk as the embedder reads it: its place first, the file's path below its folder and the
+    heading it sits under ("helm/api/values-prod.yaml", "docs/guide.md > Install > Upgrading"), then its
+    text. A passage seldom names what it is about: a configuration's values name neither the service nor
+    the environment its path does, a section's third paragraph not its title, a method's body not its
+    module. The keyword index reads the path and heading as fields of their own; the vector, read by
+    a model that knows "tsconfig" is TypeScript and "prod" production, reads them with the words. Over
+    the labelled sets' questions (vector search alone, file MRR@10) the place raised the mean from 0.77
+    to 0.82 (README "Where a chunk sits, embedded with it")."""
+    relative = PurePosixPath(path.replace("\\", "/"))
+    under = PurePosixPath(root.replace("\\", "/"))
+    if relative.is_relative_to(under):
+        relative = relative.relative_to(under)
+    place = " > ".join(part for part in (str(relative), heading.strip()) if part)[:CONTEXT_CHARS]
+    return f"{place}\n{text}" if place else text
 
 
 def embedding_text(text: str) -> str:

@@ -17,7 +17,8 @@ import pytest
 
 from engine.api import Engine
 from engine.embed_spool import OWNER, STALE, Spool, embedder_identity, for_owner
-from engine.indexer import text_hash
+from engine.indexer import chunk_key
+from engine.text import embedded_chunk, embedding_text
 from tests.conftest import REPO, write
 
 
@@ -179,11 +180,15 @@ def test_a_worker_process_embeds_part_of_the_backlog(
         catalog = engine.catalog
         assert catalog.count_missing_vectors() == (0, 60)
         # the worker's vectors are the ones this process would have computed
-        texts = [r.text for f in catalog.files() for r in catalog.chunks_of_file(f.id)]
-        ids, stored = catalog.vectors_for_chunks_by_hash([text_hash(t) for t in texts])
+        root = catalog.folders()[0].path
+        chunks = [(f.path, r) for f in catalog.files() for r in catalog.chunks_of_file(f.id)]
+        keys = [chunk_key(r.text, path, root, r.heading) for path, r in chunks]
+        ids, stored = catalog.vectors_for_chunks_by_hash(keys)
         assert len(ids) == 60
-        mine = engine.embedder().embed(texts)
-        by_text = {t: v for t, v in zip(texts, mine, strict=True)}
+        mine = engine.embedder().embed(
+            [embedding_text(embedded_chunk(r.text, path, root, r.heading)) for path, r in chunks]
+        )
+        by_text = {r.text: v for (_, r), v in zip(chunks, mine, strict=True)}
         rows = catalog.chunk_rows(ids.tolist())
         for chunk_id, vec in zip(ids.tolist(), stored, strict=True):
             assert float(np.dot(vec, by_text[rows[chunk_id].text])) > 0.999

@@ -8,6 +8,7 @@ import time
 import unicodedata
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.api import Engine
@@ -137,14 +138,26 @@ def test_vectors_fill_in_behind_and_hybrid_fuses(engine: Engine, small_folder: P
     assert hit.score == pytest.approx(1 / 61 + 1 / (60 + hit.vector_rank))
 
 
-def test_identical_texts_are_embedded_once(engine: Engine, tmp_path: Path) -> None:
+def test_a_chunk_is_embedded_after_its_place_and_copies_elsewhere_each_so(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """The embedder reads a chunk after its file's path below the folder (text.embedded_chunk), so the
+    same paragraph in three files is three inputs; the vector stored is the model's for that input."""
     root = tmp_path / "dups"
+    text = "The same paragraph about lighthouse maintenance schedules.\n"
     for i in range(3):
-        write(root, f"copy{i}.txt", "The same paragraph about lighthouse maintenance schedules.\n")
+        write(root, f"keepers/copy{i}.txt", text)
     engine.add_folder(root)
     engine.run(engine.sync())
     status = engine.status()
-    assert status.chunks == 3 and status.vectors_total == 1
+    assert status.chunks == 3 and status.vectors_total == 3
+    hit = engine.search("lighthouse maintenance schedules", mode="vector").hits[0]
+    (_, stored), *_ = zip(*engine.catalog.vectors_for_chunks([hit.chunk_id]), strict=True)
+    name = Path(hit.path).name
+    want = engine.embedder().embed([f"keepers/{name}\n{text.strip()}"])[0]
+    assert float(np.dot(stored, want)) > 0.999
+    plain = engine.embedder().embed([text.strip()])[0]
+    assert float(np.dot(stored, plain)) < 0.99  # the place is read, not only the text
 
 
 def test_bad_input_is_recorded_not_fatal(engine: Engine, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 from engine.api import Engine
 from engine.store.catalog import Catalog
 from engine.store.vectors import VectorIndex
-from engine.text import EMBEDDING_INPUT, embedding_text, hyphenated_words
+from engine.text import EMBEDDING_INPUT, embedded_chunk, embedding_text, hyphenated_words
 from tests.conftest import REPO, write
 
 
@@ -260,13 +260,17 @@ def test_vectors_embedded_from_older_input_are_read_again(engine: Engine, small_
     catalog.set_meta("embedding_input", "raw")
     engine.run(engine.sync())
     assert catalog.meta("embedding_input") == EMBEDDING_INPUT
-    text, chash = (
+    text, chash, path, heading = (
         catalog._cur()
-        .execute("SELECT text, text_hash FROM chunks WHERE text LIKE '%#%' ORDER BY id LIMIT 1")
+        .execute(
+            "SELECT c.text, c.text_hash, f.path, c.heading FROM chunks c JOIN files f ON f.id = c.file_id "
+            "WHERE c.text LIKE '%#%' ORDER BY c.id LIMIT 1"
+        )
         .fetchone()
     )
     stored = catalog._cur().execute("SELECT vec FROM vectors WHERE text_hash = ?", [chash]).fetchone()[0]
-    want = engine.embedder().embed([embedding_text(text)])[0]
+    read = embedded_chunk(text, path, catalog.folders()[0].path, heading)
+    want = engine.embedder().embed([embedding_text(read)])[0]
     assert np.allclose(np.asarray(stored, dtype=np.float32), want, atol=1e-4)
 
 

@@ -192,6 +192,9 @@ class QueuedText:
     first: bool  # some file's first chunk: where a header shared by many files sits
     chunks: int  # chunks with this text (of the folder asked about): all get the one vector
     tokens: int  # its length in embedder tokens (0: not counted)
+    path: str = ""  # where (the first of) its chunks sit: the file, its folder's root, the heading, which
+    root: str = ""  # the embedder reads before the text (text.embedded_chunk) and the key is made of
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -938,14 +941,15 @@ class Catalog:
                 "  FROM chunks c JOIN ff ON ff.id = c.file_id "
                 "  WHERE c.text_hash NOT IN (SELECT text_hash FROM vectors) GROUP BY c.text_hash "
                 "  ORDER BY seen_at DESC NULLS LAST, vendored, mtime DESC, first_id LIMIT ?) "
-                "SELECT top.text_hash, c.text, top.first, top.n, top.tokens "
-                "FROM top JOIN chunks c ON c.id = top.first_id "
+                "SELECT top.text_hash, c.text, top.first, top.n, top.tokens, f.path, d.path, c.heading "
+                "FROM top JOIN chunks c ON c.id = top.first_id JOIN files f ON f.id = c.file_id "
+                "JOIN folders d ON d.id = f.folder_id "
                 "ORDER BY top.seen_at DESC NULLS LAST, top.vendored, top.mtime DESC, top.first_id",
                 [[p for p, _ in seen], [t for _, t in seen], VENDORED, *_folder_arg(folder_id), limit],
             )
             .fetchall()
         )
-        return [QueuedText(r[0], r[1], bool(r[2]), int(r[3]), int(r[4])) for r in rows]
+        return [QueuedText(r[0], r[1], bool(r[2]), int(r[3]), int(r[4]), r[5], r[6], r[7]) for r in rows]
 
     def shared_heads(self, lines: int, sample: int) -> list[list[str]]:
         """Texts of files' first chunks that begin with the same `lines` lines as another file's first
