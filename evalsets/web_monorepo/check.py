@@ -54,7 +54,15 @@ ABSENT = {
     "u08": [r"access token[^\n]*(30 days|a month)", r"refresh token[^\n]*15 ?min"],
     "u10": [r"JWT_SECRET=(?!change-me)", r"PRIVATE KEY"],
     "u11": [r"dark", r"color-?scheme", r"theme"],
-    "u12": [r"2fa", r"two[- ]?factor", r"\bmfa\b", r"totp", r"\botp\b", r"authenticator", r"one-time (code|password)"],
+    "u12": [
+        r"2fa",
+        r"two[- ]?factor",
+        r"\bmfa\b",
+        r"totp",
+        r"\botp\b",
+        r"authenticator",
+        r"one-time (code|password)",
+    ],
 }
 # Swapped premises: the swapped value must not appear in the file that holds the real one.
 ABSENT_IN = {
@@ -181,7 +189,9 @@ def main() -> int:
     if len(json_only) < MIN_JSON_ONLY:
         errors.append(f"only {len(json_only)} questions answered by JSON config alone (need {MIN_JSON_ONLY})")
     if len(code_only) < MIN_CODE_ONLY:
-        errors.append(f"only {len(code_only)} questions answered by TypeScript code alone (need {MIN_CODE_ONLY})")
+        errors.append(
+            f"only {len(code_only)} questions answered by TypeScript code alone (need {MIN_CODE_ONLY})"
+        )
 
     kinds = Counter()
     for r in unanswerable:
