@@ -131,8 +131,9 @@ EMBEDDER = "onnx"  # the embedders registry entry the engine uses
 # block's fence line, and every chunk keeps its line map (a notebook's outputs, HTML's lines); 9 (the same
 # session): that fence line counted in the chunk's budget and kept out of its span; 10: a long Markdown
 # table's header carried into a chunk that opens among its rows; 11: a cut inside a paragraph moved above
-# the comment lines or heading it would end on (chunker._before_leads)
-CHUNKING_VERSION = 11
+# the comment lines or heading it would end on (chunker._before_leads); 12: that also after the cut is
+# fitted to the exact count
+CHUNKING_VERSION = 12
 EMBED_WINDOW = 256  # MiniLM's maximum sequence length: longer chunk texts are truncated when embedded
 
 

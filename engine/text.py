@@ -618,6 +618,7 @@ def embedded_chunk(text: str, path: str, root: str, heading: str) -> str:
     if relative.is_relative_to(under):
         relative = relative.relative_to(under)
     place = " > ".join(part for part in (str(relative), heading.strip()) if part)[:CONTEXT_CHARS]
+    place = place.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # a name not in UTF-8
     return f"{place}\n{text}" if place else text
 
 

@@ -255,3 +255,35 @@ def test_a_programs_constant_literal_is_read_as_settings_and_its_other_statement
     assert any("SUPPORT_EMAIL" in s for s in said)
     notes = Hit(1, "/srv/app/notes.md", 1, 10, None, "", source, 1.0)  # prose: no settings read
     assert not any(s.startswith("PLAN_LIMITS >") for s in (c.said for c in candidates([notes])))
+
+
+def test_what_a_review_found_in_reading_json_and_literals() -> None:
+    """Found by a review: Terraform is read as settings still (it is also a program's source); a chat
+    export whose passage opens on "[bot]" or a quoted name is no JSON; a bracket closing on a data line
+    ends its block; a bracket in a string does not; a literal that holds code, or runs past its closing
+    into the code after it, is read as before; a comment inside a literal stays a sentence; an rc file
+    found by a Windows path is read, a shell's rc file is not."""
+    tf = 'resource "aws_db_instance" "main" {\n  instance_class = "db.t3.medium"\n  storage = 100\n}\n'
+    hit = Hit(1, "/srv/infra/main.tf", 1, 4, None, "", tf, 1.0)
+    assert 'resource "aws_db_instance" "main" > storage = 100' in [c.said for c in candidates([hit])]
+    chat = "[bot] deploybot (2024-03-02 10:14): deploy done\nAna Silva (2024-03-02 10:15): who approved it?\n"
+    export = Hit(1, "/srv/export/ops/2024-03-02.json", 1, 2, None, "", chat, 1.0)
+    assert not any(c.under for c in candidates([export]))
+    nested = '{ "a": 1,\n  "b": {\n    "c": 2 },\n  "d": 3\n}\n'
+    assert said(nested)[-1] == "d: 3"
+    source = (
+        'OPENERS = {\n    "paren": "(",\n}\n\n\ndef closes(ch):\n    """Whether ch closes a bracket."""\n'
+        "    return PAIRS.get(ch)\n\n\nHANDLERS = {\n    'refund': lambda order: refund(order),\n}\n"
+        "TAX = {\n    # Refunds go back to the original card within five working days.\n\n"
+        "    'rate': 0.2,\n}\n"
+    )
+    code = Hit(1, "/srv/app/rules.py", 1, 19, None, "", source, 1.0)
+    shown_ = [c.said for c in candidates([code])]
+    assert 'OPENERS > paren: "("' in shown_ and "TAX > 'rate': 0.2" in shown_
+    assert any("def closes(ch)" in s or "Whether ch closes a bracket" in s for s in shown_)
+    assert not any(s.startswith("HANDLERS >") for s in shown_)  # code, not data
+    assert "Refunds go back to the original card within five working days." in shown_
+    windows = Hit(1, "C:\\repo\\.prettierrc", 1, 3, None, "", '{\n  "printWidth": 100\n}\n', 1.0)
+    assert [c.said for c in candidates([windows])] == ["printWidth: 100"]
+    bashrc = Hit(1, "/home/me/.bashrc", 1, 2, None, "", "export EDITOR=vim\nalias ll='ls -l'\n", 1.0)
+    assert not any(c.under for c in candidates([bashrc]))

@@ -417,33 +417,19 @@ def crowded(hits: list[Hit], cap: int = SAME_FILE) -> list[Hit]:
     file's move down, after them, in their order): one long file whose sections all share the question's
     words (a reference manual, a changelog, an article) otherwise fills every place, and the file that
     answers, ranked seventh, is never read. Search engines cap results per site for the same reason. A
-    mailbox's messages are each a document of their own (a year's mail is one file). A passage that
-    overlaps or adjoins one placed already of its file continues it and is not counted again: the cap is
-    on a file's separate places, and a table or list cut into several chunks is one (a rota whose rows
-    fill three chunks otherwise keeps the row asked for out). The siblings (score 0) stay where they are,
-    after."""
+    mailbox's messages are each a document of their own (a year's mail is one file). The siblings (score 0)
+    stay where they are, after."""
     first: list[Hit] = []
     later: list[Hit] = []
     count: dict[tuple[str, int | None], int] = {}
     for h in hits:
-        one = _document(h)
-        continues = any(_adjoins(h, p) for p in first if _document(p) == one)
-        if h.score > 0.0 and len(first) < EVIDENCE and (continues or count.get(one, 0) < cap):
+        one = (h.path, h.page if is_mailbox(h.path) else None)  # a mailbox's messages are its documents
+        if h.score > 0.0 and len(first) < EVIDENCE and count.get(one, 0) < cap:
             first.append(h)
-            count[one] = count.get(one, 0) + (not continues)
+            count[one] = count.get(one, 0) + 1
         else:
             later.append(h)
     return first + later
-
-
-def _document(hit: Hit) -> tuple[str, int | None]:
-    """The document a passage is of: its file, or a mailbox's message (a year's mail is one file)."""
-    return hit.path, hit.page if is_mailbox(hit.path) else None
-
-
-def _adjoins(a: Hit, b: Hit) -> bool:
-    """Whether two passages of one file overlap or touch (no line between them)."""
-    return a.page == b.page and a.start_line <= b.end_line + 1 and b.start_line <= a.end_line + 1
 
 
 def with_source(question: str, evidence: list[Hit], further: list[Hit]) -> list[Hit]:

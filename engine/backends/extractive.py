@@ -96,8 +96,9 @@ _MARKUP = re.compile(
 _ATX = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+:.])\1{2,}[ \t]*")
 # a passage of JSON opens on a bracket, a key or a comment
-_JSON_TEXT = re.compile(r'\s*(?:[{}\[\]"]|//|/\*)')
-_RC_FILE = re.compile(r"\.\w+rc")  # a tool's settings file named for it: .prettierrc, .npmrc, .babelrc
+_JSON_TEXT = re.compile(r'\s*(?:[{}\[\],\s]*$|[{\[]\s*["{\[\d-]|"(?:[^"\\]|\\.)*"\s*:|//|/\*)', re.MULTILINE)
+# a tool's settings file named for it (.prettierrc, .npmrc, .babelrc); not a shell's or an editor's script
+_RC_FILE = re.compile(r"\.(?!(?:bash|zsh|ksh|csh|tcsh|mksh|vim|gvim|ex|input|screen|xinit)rc$)\w+rc")
 _TITLED = frozenset(
     ".md .markdown .mdx .rst .rest .txt .text .html .htm .xhtml .docx .doc .odt .rtf .ipynb .pdf".split()
     + ".tex .latex .ltx".split()  # LaTeX, read as Markdown (engine/ingest/latex.py)
@@ -122,13 +123,12 @@ def configuration(hit: Hit) -> list[Setting]:
     INI, as any configuration; a program's source, the entries of its constants' literal mappings and
     lists (settings.literals)."""
     kind = suffix(hit)
-    if is_source(hit.path):
-        return literals(hit.text)
     if kind in JSON_SUFFIXES:
         return settings(hit.text, sections=False) if _JSON_TEXT.match(hit.text) else []
-    if kind in CONFIG_SUFFIXES or (not kind and _RC_FILE.fullmatch(PurePosixPath(hit.path).name)):
+    name = PurePosixPath(hit.path.replace("\\", "/")).name
+    if kind in CONFIG_SUFFIXES or (not kind and _RC_FILE.fullmatch(name)):
         return settings(hit.text, sections=kind not in YAML_SUFFIXES)
-    return []
+    return literals(hit.text) if is_source(hit.path) else []
 
 
 def _in_fence(text: str, at: int) -> bool:
@@ -579,18 +579,22 @@ def candidates(evidence: Sequence[Hit], asked: frozenset[str] | None = None) -> 
     for n, hit in enumerate(evidence, start=1):
         spans = records(hit.text) if suffix(hit) in TABLE_SUFFIXES else []
         spans = spans or printed_apart(hit.text, split_sentences(hit.text))  # (a row cut into pieces: prose)
-        configured = {s.start: s for s in configuration(hit)}
+        configured = {(s.start, s.end): s for s in configuration(hit)}
         if configured:  # a configuration's settings each a quote, with the comment above each; its other
-            quotes = [(s.start, s.end) for s in configured.values()]
-            kept = (  # sentences, or a program's statements without the literals its entries replace
-                outside(hit.text, spans, [(a, z) for a, z, _ in literal_blocks(hit.text)])
-                if is_source(hit.path)
+            quotes = list(configured)
+            blocks = [(a, z) for a, z, _ in literal_blocks(hit.text)] if is_source(hit.path) else []
+            kept = (  # sentences, or a program's statements without the literals its entries replace (and
+                [  # the comments in those that no entry's quote holds)
+                    *outside(hit.text, spans, blocks),
+                    *(c for a, z in blocks for c in comments(hit.text, a, z) if not _within(c, quotes)),
+                ]
+                if blocks
                 else apart(hit.text, spans, configured.values())
             )
-            spans = sorted([*kept, *quotes])
+            spans = sorted(set([*kept, *quotes]))
         paged = suffix(hit) == ".pdf"
         for i, (start, end) in enumerate(spans):
-            if (setting := configured.get(start)) is not None:
+            if (setting := configured.get((start, end))) is not None:
                 said = setting_shown(setting, hit.text)
                 out.append(Candidate(n, hit.text[start:end], len(out), said, "", context(setting, hit)))
                 continue
@@ -725,6 +729,10 @@ def apart(text: str, spans: list[tuple[int, int]], quoted: Collection[Setting]) 
         else:
             out += [c for c in comments(text, start, end) if not any(a <= c[0] < z for a, z in taken)]
     return out
+
+
+def _within(span: tuple[int, int], quotes: list[tuple[int, int]]) -> bool:
+    return any(a <= span[0] < z for a, z in quotes)
 
 
 def outside(text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:

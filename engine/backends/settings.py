@@ -39,13 +39,18 @@ _JSON_PAIR = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*\S')  # "@/*": ["./src/*"]: a 
 _ARRAY_OPENS = re.compile(r"(.*?)\s*[:=]\s*\[\s*(?:(?:#|//).*)?$")  # a list over lines: `"lib": [`
 _QUOTED = re.compile(r'"([^"]*)"')  # a JSON key, shown without its quotes
 # a program's constant assigned a literal mapping or list over lines: `export const PLAN_LIMITS = {`,
-# `DEFAULTS: dict[str, int] = {`, `static final Map<..> X = {`; not a function's body (`= () => {`)
+# `DEFAULTS: dict[str, int] = {`; not a function's body (`= () => {`)
 _LITERAL = re.compile(
     r"^[ \t]*(?:export[ \t]+)?(?:(?:const|let|var|static|final|public|private|protected|readonly|pub)[ \t]+)*"
     r"([A-Za-z_$][\w$.]*)[ \t]*(?::[^=\n]+)?=[ \t]*[{\[][ \t]*$",
     re.MULTILINE,
 )
 LITERAL_LINES = 80  # the most lines of a literal read as settings
+# a literal holding code, not data: a function or method, a comprehension, a statement
+_CODE_INSIDE = re.compile(
+    r"=>|\bfunction\b|\)\s*\{|\bfor\b.*\bin\b|\blambda\b|\bdef\b|\breturn\b|\bawait\b|;\s*$"
+)
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`]*`|(?:#|//).*$')
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
                 if blocks and stripped[0] == blocks[-1][2]:
                     blocks.pop()
                 if stripped.endswith("{"):
-                    blocks.append((" ".join(stripped.strip("{} ").split()), "", "}"))
+                    blocks.append((" ".join(stripped.strip("{}, ").split()), "", "}"))
                 note = []
                 continue
             if opens := _OPENS.match(line):  # a block, named or not (a lone "{" closes as any does)
@@ -115,6 +120,8 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
                 note = []
                 continue
             if (array := _ARRAY_OPENS.match(line)) and not CONFIG_COMMENT.match(line):
+                while nested and nested[-1][0] >= indent:
+                    nested.pop()
                 close = _list_end(lines, n)
                 if close is None:  # a long list, or one of mappings: a block its items sit in
                     blocks.append((_name(array.group(1)), " ".join(note), "]"))
@@ -149,6 +156,7 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
         found.append(Setting(opening, lo, lo + len(stripped), keys, said, above))
         _name_item(blocks, stripped)
         note = []
+        _close_after(blocks, stripped)
         if scalar is None and item and ":" in stripped and not blocks:  # named by its first setting
             named = re.sub(r"\s+#.*$", "", stripped[2:])  # ("- alert: JobDeadLetters"), its comment aside
             nested.append((indent + 1, " ".join(named.split()), ""))
@@ -180,19 +188,30 @@ def literal_blocks(text: str) -> list[tuple[int, int, str]]:
         if found and opener.start() < found[-1][1]:
             continue  # inside a literal read already
         end = _literal_end(text, opener.start() + len(opener.group(0).rstrip()) - 1)
+        body = text[opener.end() : end]
+        lines = [line for line in body.split("\n") if not line.strip().startswith(("}", "]", ")"))]
+        if any(_CODE_INSIDE.search(_STRING_OR_COMMENT.sub("", line)) for line in lines):
+            continue  # code, not data
         found.append((opener.start(), end, opener.group(1)))
     return found
 
 
 def _literal_end(text: str, bracket: int) -> int:
-    """Where the literal opening at `bracket` closes: the end of the line its brackets balance on, within
-    LITERAL_LINES (else where the passage or that many lines end)."""
+    """Where the literal opening at `bracket` closes: the end of the line its brackets balance on (those in
+    strings and comments not counted), within LITERAL_LINES; else before the first line indented no
+    deeper than its opening line that closes nothing (the code after it), or where the passage or that
+    many lines end."""
+    first = text.rfind("\n", 0, bracket) + 1
+    indent = len(text[first:bracket]) - len(text[first:bracket].lstrip())
     depth, at = 0, bracket
-    for _ in range(LITERAL_LINES):
+    for n in range(LITERAL_LINES):
         eol = text.find("\n", at)
         end = len(text) if eol < 0 else eol
         line = text[at:end]
-        depth += sum(line.count(c) for c in "{[(") - sum(line.count(c) for c in "}])")
+        if n and line.strip() and len(line) - len(line.lstrip()) <= indent and line.strip()[0] not in "}])":
+            return at - 1  # dedented past it without closing: read no further
+        bare = _STRING_OR_COMMENT.sub("", line)
+        depth += sum(bare.count(c) for c in "{[(") - sum(bare.count(c) for c in "}])")
         if depth <= 0 or eol < 0:
             return end
         at = end + 1
@@ -212,6 +231,17 @@ def _name(opener: str) -> str:
     name = " ".join(opener.split()).rstrip(" =:")
     quoted = _QUOTED.fullmatch(name)
     return quoted.group(1) if quoted else name
+
+
+def _close_after(blocks: list[tuple[str, str, str]], line: str) -> None:
+    """The blocks a setting's line closes after its value (`"c": 2 },`, `"z"],`): brackets it closes
+    beyond those it opens, outside its strings, each ending the innermost block of its kind."""
+    bare = _STRING_OR_COMMENT.sub("", line)
+    for closer, opener in (("}", "{"), ("]", "[")):
+        extra = bare.count(closer) - bare.count(opener)
+        while extra > 0 and blocks and blocks[-1][2] == closer:
+            blocks.pop()
+            extra -= 1
 
 
 def _name_item(blocks: list[tuple[str, str, str]], first: str) -> None:

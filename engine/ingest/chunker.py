@@ -363,10 +363,12 @@ def _window_end(page: _Page, start: int, hi: int, budget: _Budget, fresh: int) -
     balanced = total <= 2 * budget.limit
     floor = max(_MIN_FILL * budget.limit, total - budget.limit if balanced else 0)
     end = _paragraph_end(page, start, full, floor)
-    if end is None:
-        end = _greedy_end(page, start, last, (total + 1) // 2) if balanced else full
-        end = _before_leads(page, start, end, _MIN_FILL * budget.limit)
-    return _shrink(page, start, max(end, fresh), budget)
+    if end is not None:
+        return _shrink(page, start, max(end, fresh), budget)
+    end = _greedy_end(page, start, last, (total + 1) // 2) if balanced else full
+    end = _shrink(page, start, max(end, fresh), budget)
+    # half full, as a paragraph end may leave it: the rest may then take one window more than balanced
+    return max(_before_leads(page, start, end, _MIN_FILL * budget.limit), fresh)
 
 
 def _before_leads(page: _Page, start: int, end: int, floor: float) -> int:
