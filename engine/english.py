@@ -361,6 +361,57 @@ PREFIXES = frozenset(
     "a an ante anti auto bi co counter de dis en em ex extra hyper il im in inter ir micro mid mis multi "
     "non over post pre pro re semi sub super trans tri un under".split()
 )
+# The suffixes English makes comparatives, superlatives, agent nouns, adjectives and adverbs with
+# ("priciest" and "pricey" from price, "roofer" from roof, "hastily" from haste): a word the folders lack
+# that is one of these forms of a word they hold says what they say (premise.unknown_topics). Longest
+# first; the spelling the suffix changed is restored by `bases`.
+DERIVING_SUFFIXES = ("iest", "ier", "ily", "est", "er", "ey", "ly", "y")
+
+
+def bases(word: str) -> list[str]:
+    """The words `word` may be derived from by the first of DERIVING_SUFFIXES it ends in, in each spelling
+    English writes the base: a y the suffix turned to i restored ("priciest" -> pricy), a silent e it
+    dropped ("priciest" -> price), a consonant it doubled undone ("biggest" -> big). A base keeps three
+    letters or more."""
+    suffix = next((s for s in DERIVING_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 3), "")
+    if not suffix:
+        return []
+    base = word[: -len(suffix)]
+    found = [base + "y"] if suffix.startswith("i") else []
+    found += [base, base + "e"]
+    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiouls":
+        found.append(base[:-1])
+    return found
+
+
+# The names of the characters code and text are written with: a question that names one ("escapes the
+# ampersand") asks about the character, which a folder holds where it writes it (premise.unknown_topics).
+CHARACTER_NAMES = {
+    "ampersand": "&",
+    "asterisk": "*",
+    "asterisks": "*",
+    "backslash": "\\",
+    "backslashes": "\\",
+    "backtick": "`",
+    "backticks": "`",
+    "caret": "^",
+    "tilde": "~",
+    "semicolon": ";",
+    "semicolons": ";",
+    "underscore": "_",
+    "underscores": "_",
+    "apostrophe": "'",
+    "apostrophes": "'",
+    "hyphen": "-",
+    "hyphens": "-",
+    "octothorpe": "#",
+    "hashtag": "#",
+    "ellipsis": "...",
+    "parenthesis": "(",
+    "parentheses": "(",
+}
+
+
 # A prefix that names a thing only to exclude it ("non-Latin scripts", "non-Windows systems"): the
 # word after it is no thing the question takes a folder to mention (premise.proper_names).
 EXCLUDING = frozenset("non".split())

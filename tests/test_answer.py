@@ -2154,6 +2154,52 @@ def test_a_question_about_a_rare_word_no_file_holds_is_refused_a_common_one_is_a
     assert topics("Does `zzq_frobnicate` or --zzqflag change /etc/zzqconf.toml?") == []
 
 
+def test_a_word_english_derives_from_a_held_word_is_held_a_number_word_or_written_character_is_no_topic(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "kb"
+    write(
+        root,
+        "house/roof.md",
+        "# Roof\n\nThree quotes to fix the roof: Dyer 4,100, Pike 3,200 (the price includes scaffold).\n"
+        "We overspend on repairs every winter. Mum's 70th is in May. Escape & in the feed as &amp;.\n",
+    )
+    write(root, "house/garden.md", "# Garden\n\nThe hedge needs cutting before the party.\n")
+    index_with_notes(engine, root)
+
+    def topics(question: str) -> list[str]:
+        found = premise.unknown_topics(
+            question, engine.evidence(question), engine.doc_freq, engine.knows, engine.mentions
+        )
+        return [w for w, rarity in found if rarity > rules.UnknownTopic.LINE]
+
+    # an agent noun, a superlative, an irregular verb under a prefix, an ordinal, a character's name:
+    # each a form of what the files say
+    for question in (
+        "Which roofer gave the quote for the roof?",
+        "Who gave the priciest quote for the roof?",
+        "By how much have we overspent on repairs?",
+        "When is mum's seventieth?",
+        "How is an ampersand escaped in the feed?",
+    ):
+        assert topics(question) == [], question
+    # the same words where the files hold no word they derive from: still rare and absent
+    garden = engine.evidence("hedge")
+    for word in ("roofer", "priciest", "overspent"):
+        found = premise.unknown_topics(
+            f"Who is the {word} of the hedge?", garden, lambda term: (0, 2), engine.knows, engine.mentions
+        )
+        assert [w for w, _ in found][:1] == [word], found
+    assert (
+        premise.unknown_topics(
+            "Where is the ampersand in the hedge?", [], lambda term: (0, 2), engine.knows, engine.mentions
+        )[0][0]
+        == "ampersand"
+    )
+    assert english.bases("priciest") == ["pricy", "pric", "price"] and "big" in english.bases("biggest")
+    assert english.bases("roofer")[0] == "roof" and english.bases("at") == []
+
+
 def test_a_dotted_name_is_known_where_one_file_holds_its_parts_and_defines_its_member(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -620,7 +620,15 @@ def _built_of_held(word: str, held: Callable[[str], bool], written: Callable[[st
         prefixed = head in english.PREFIXES and len(tail) > 3
         if (prefixed or len(head) > 2) and held(tail) and (prefixed or written(head)):
             return True
+        if prefixed and held(head + stem(tail)):  # an irregular verb prefixed: "overspent" of overspend
+            return True
     return False
+
+
+def _names_written(word: str, text: str) -> bool:
+    """Whether `word` names a character (english.CHARACTER_NAMES: "ampersand") that `text` writes."""
+    character = english.CHARACTER_NAMES.get(word)
+    return character is not None and character in text
 
 
 def unknown_topics(
@@ -638,12 +646,16 @@ def unknown_topics(
     from a held word counts as held (Engine.knows: "recieve", "definately"; the typo never touches the
     first letter, so "cython" is not "python"); a word English does not know is a typo where a held word
     is a slip of the keys from it (`resembles`: "rocessors" for processors). A word built of held
-    words, an English prefix and a word or two words ("reindexing", "unhandled", "halfway"), is held. A
+    words, an English prefix and a word or two words ("reindexing", "unhandled", "halfway"), is held, and
+    so is one English derives from a held word by a suffix (english.bases: "priciest", "roofer"). A number
+    written as a word ("seventieth") is no topic, nor is a character's name ("ampersand") where a passage
+    writes the character. A
     common English word absent from the folders is usually a paraphrase ("forgot", "weird"); a rare one
     is usually what the question is about ("nginx", "terraform"). A word of an example the question gives,
     or a placeholder, is the user's own (as unknown_identifiers)."""
     terms = set(question_terms(question))
-    vocabulary = set(re.findall(r"[^\W\d_]+", fold("\n".join(chunk_text(h) for h in hits))))
+    text = "\n".join(chunk_text(h) for h in hits)
+    vocabulary = set(re.findall(r"[^\W\d_]+", fold(text)))
 
     def held(word: str) -> bool:
         return doc_freq(stem(word))[0] > 0
@@ -655,7 +667,9 @@ def unknown_topics(
         term = stem(word)
         if term not in terms or doc_freq(term)[0] > 0 or _shortens(word, vocabulary):
             continue
-        if _built_of_held(word, held, mentions):
+        if _built_of_held(word, held, mentions) or any(held(base) for base in english.bases(word)):
+            continue
+        if word in english.NUMBER_WORDS or _names_written(word, text):
             continue
         if knows(word):
             continue
