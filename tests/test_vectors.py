@@ -231,6 +231,33 @@ def test_a_word_hyphenated_over_a_line_end_is_found_whole(tmp_path: Path) -> Non
     assert hyphenated_words(page + "\nMN-\nRAS, 3-\n4, a-\nb") == ["distribution"]
 
 
+def test_a_question_s_function_words_do_not_outweigh_its_rare_word(tmp_path: Path) -> None:
+    """A long chunk full of "how", "do", "we", "which" and "with" does not outrank the one that holds
+    the question's rare word; a quoted phrase keeps its function words, and a query of function words
+    alone is still asked."""
+    from engine.store.lexical import LexicalIndex, keyword_query
+
+    index = LexicalIndex(tmp_path / "lex")
+    root = str(tmp_path / "kb")
+    chatter = (
+        "How do we know which plants to water with the can, and how do we do it? We do what we can with "
+        "which ever can is there, and we do it how we did it before, with the can we had. "
+    ) * 3
+    index.apply(
+        1,
+        (),
+        [
+            (1, 1, f"{root}/notes.md", "Watering", chatter, root),
+            (2, 1, f"{root}/analysis.toml", "", "[bootstrap]\nn_boot = 5000\nseed = 20250121\n" * 4, root),
+            (3, 1, f"{root}/end.md", "", "It was the end of the line for the old pump.", root),
+        ],
+    )
+    assert index.search("how many bootstrap resamples do we draw, and with which seed?", 3)[0][0] == 2
+    assert keyword_query('how do we reach "the end of the line"?') == 'reach "the end of the line"'
+    assert keyword_query("how do we") == "how do we"
+    assert [cid for cid, _ in index.search("how do we", 3)][:1] == [1]
+
+
 @pytest.mark.parametrize(
     "code",
     [

@@ -110,7 +110,8 @@ class Searcher:
         dense: list[tuple[int, float]] = []
         if mode in ("keyword", "hybrid"):
             t = time.perf_counter()
-            lexical = self.lexical.search(query, n)
+            # equal scores in chunk order: the embedded and the Qdrant store order a tie each their own way
+            lexical = sorted(self.lexical.search(query, n), key=lambda cs: (-round(cs[1], 4), cs[0]))
             timings["bm25"] = _ms(t)
         if mode in ("vector", "hybrid") and self.embed_query is not None and len(self.vectors):
             t = time.perf_counter()

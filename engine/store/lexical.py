@@ -23,7 +23,7 @@ from tantivy import Occur, Query
 from engine.errors import CiteError, disk_full
 from engine.names import shown, within
 from engine.store.base import LexicalRow
-from engine.text import fold, hyphenated_words, index_analyzer
+from engine.text import STOP, fold, hyphenated_words, index_analyzer
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*")
 CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -97,8 +97,19 @@ def _folded(token: str) -> str:
     return "" if folded == token.lower() else folded
 
 
-def sanitize(query: str) -> str:
-    """User text -> a safe Tantivy query: words, identifiers and quoted phrases, no operators or fields."""
+def keyword_query(query: str) -> str:
+    """What a search asks the keyword index (and the sparse store) for: the sanitized query less its
+    function words (text.STOP: "how", "do", "we", "which"), as the answer gate reads a question. Each of
+    them matches most chunks, and a question's half-dozen outweighed its one rare word, in a long chunk's
+    favour. A quoted phrase keeps its words; a query of function words alone is kept whole."""
+    terms = _terms(query)
+    kept = [t for t in terms if t.startswith('"') or t.lower() not in STOP]
+    return " ".join(kept or terms)
+
+
+def _terms(query: str) -> list[str]:
+    """User text -> the terms of a safe Tantivy query: words, identifiers and quoted phrases, no operators
+    or fields."""
     terms: list[str] = []
     for match in WORD.finditer(query):
         term = match.group(0)
@@ -112,7 +123,7 @@ def sanitize(query: str) -> str:
         terms.extend(p for p in re.split(r"[.\-]", term) if p)
         if any(ch in term for ch in "._") or term != term.lower():
             terms.extend(split_identifier(term)[:1])
-    return " ".join(terms)
+    return terms
 
 
 def _schema() -> tantivy.Schema:
@@ -345,7 +356,7 @@ class LexicalIndex:
         return self._top(Query.boolean_query(clauses), limit, order_by_chunk=True)
 
     def _parse(self, query: str) -> Query | None:
-        text = " ".join(t for t in (sanitize(query), folded_words(query)) if t)
+        text = " ".join(t for t in (keyword_query(query), folded_words(query)) if t)
         if not text:
             return None
         parsed, _errors = self.index.parse_query_lenient(text, list(FIELDS), field_boosts=BOOSTS)

@@ -23,7 +23,7 @@ from collections import Counter
 
 import tantivy
 
-from engine.store.lexical import BOOSTS, fields, folded_words, sanitize
+from engine.store.lexical import BOOSTS, fields, folded_words, keyword_query
 
 K1, B = 1.2, 0.75  # Tantivy's BM25 constants
 VERSION = 3  # bump when what a point holds changes (3: paths from the folder down, folded words): rebuilt
@@ -115,7 +115,7 @@ def query_weights(query: str) -> dict[int, float]:
     """A query's sparse vector: per distinct word (as typed: Tantivy's parser keeps one clause per
     distinct word, so "Graph graph" is two and "graph graph" one) and field, the field's boost on its
     term, or on its pairs when the analyser cuts the word in several (Tantivy's phrase)."""
-    words = dict.fromkeys(f"{sanitize(query)} {folded_words(query)}".replace('"', " ").split())
+    words = dict.fromkeys(f"{keyword_query(query)} {folded_words(query)}".replace('"', " ").split())
     weights: dict[int, float] = {}
     for f, analyzer in analyzers().items():
         for word in words:
