@@ -255,6 +255,10 @@ def test_a_question_s_function_words_do_not_outweigh_its_rare_word(tmp_path: Pat
     assert index.search("how many bootstrap resamples do we draw, and with which seed?", 3)[0][0] == 2
     assert keyword_query('how do we reach "the end of the line"?') == 'reach "the end of the line"'
     assert keyword_query("how do we") == "how do we"
+    assert (
+        keyword_query("Is the IT team in the Human-in-the-Loop docs?")
+        == "IT team Human in the Loop humanintheloop docs"
+    )
     assert [cid for cid, _ in index.search("how do we", 3)][:1] == [1]
 
 

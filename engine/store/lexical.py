@@ -98,31 +98,33 @@ def _folded(token: str) -> str:
 
 
 def keyword_query(query: str) -> str:
-    """What a search asks the keyword index (and the sparse store) for: the sanitized query less its
-    function words (text.STOP: "how", "do", "we", "which"), as the answer gate reads a question. Each of
-    them matches most chunks, and a question's half-dozen outweighed its one rare word, in a long chunk's
-    favour. A quoted phrase keeps its words; a query of function words alone is kept whole."""
+    """What a search asks the keyword index (and the sparse store) for: the sanitized query less the
+    function words it writes as words of their own (text.STOP: "how", "do", "we", "which"), as the answer
+    gate reads a question. Each of them matches most chunks, and a question's half-dozen outweighed its one
+    rare word, in a long chunk's favour. A quoted phrase keeps its words, and so does a compound or a name
+    ("Human-in-the-Loop", "get_the_value", "IT"); a query of function words alone is kept whole."""
     terms = _terms(query)
-    kept = [t for t in terms if t.startswith('"') or t.lower() not in STOP]
-    return " ".join(kept or terms)
+    kept = [t for t, whole in terms if not (whole and t.lower() in STOP and not (len(t) > 1 and t.isupper()))]
+    return " ".join(kept or [t for t, _ in terms])
 
 
-def _terms(query: str) -> list[str]:
-    """User text -> the terms of a safe Tantivy query: words, identifiers and quoted phrases, no operators
-    or fields."""
-    terms: list[str] = []
+def _terms(query: str) -> list[tuple[str, bool]]:
+    """User text -> the terms of a safe Tantivy query (words, identifiers and quoted phrases, no operators
+    or fields), each with whether the query writes it as a word of its own."""
+    terms: list[tuple[str, bool]] = []
     for match in WORD.finditer(query):
         term = match.group(0)
         if term.startswith('"'):
             inner = " ".join(re.findall(r"\w+", term))
             if inner:
-                terms.append(f'"{inner}"')
+                terms.append((f'"{inner}"', False))
             continue
         if term in ("AND", "OR", "NOT"):
             term = term.lower()
-        terms.extend(p for p in re.split(r"[.\-]", term) if p)
+        whole = not any(ch in term for ch in ".-_")
+        terms.extend((p, whole) for p in re.split(r"[.\-]", term) if p)
         if any(ch in term for ch in "._") or term != term.lower():
-            terms.extend(split_identifier(term)[:1])
+            terms.extend((p, whole) for p in split_identifier(term)[:1])
     return terms
 
 
