@@ -54,9 +54,11 @@ ASKS_MECHANISM = re.compile(
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure
 # is the digits. A clock time or a duration ("1:45", "11:45", "1:52:30") is one figure: its parts are no
 # figures of their own. Digits written on to a word are part of a name, no figure ("i18n", "utf8", "sha256",
-# "python3"), but for a version's "v" ("v2.3"); an underscore parts words ("roadmap_2024").
+# "python3"), but for a version's "v" ("v2.3"); an underscore parts words ("roadmap_2024"). Digits hyphened
+# to capitals name a model, a standard or a room ("FP-20", "UTF-8", "GC-5", "COVID-19"): no figure either
+# ("run-3", "pre-2020" are).
 FIGURE = re.compile(
-    r"(?:(?<![^\W_])|(?<=\b[vV]))(?:\d{1,2}(?::[0-5]\d){1,2}(?![\d:])|\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?)",
+    r"(?-i:(?<![A-Z]-))(?:(?<![^\W_])|(?<=\b[vV]))(?:\d{1,2}(?::[0-5]\d){1,2}(?![\d:])|\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th|s)\b)?)",
     re.IGNORECASE,
 )
 

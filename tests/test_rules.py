@@ -128,6 +128,15 @@ def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> No
     # digits written on to a word are part of a name ("i18n", "utf8", "sha256"), no figure to find
     for question in ("How does the i18nurls example pick a language?", "Is the utf8 codec or sha256 used?"):
         assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
+    # ...and so are digits hyphened to capitals, a model's or a standard's ("FP-20", "UTF-8", "GC-5")
+    for question in ("Is the GC-5 chamber or the FP-20 meter used?", "Are files read as UTF-8?"):
+        assert rules.screen(context(question, docs), [rules.UnsupportedFigure()]) is None, question
+    # a model number beside the quote states no figure: 20 plants a group is said otherwise by the quote
+    shown = premise.Shown(
+        "Fv/Fm with the Quillon FP-20.\n- ABA: 16 plants per group.", "ABA: 16 plants per group."
+    )
+    assert premise.figure_support("Why did we settle on 20 plants a group?", shown) == (set(), {"20"})
+    assert premise.figure_support("Why 20 plants a group?", "run-3 has 20 plants a group") == ({"20"}, set())
     named = passage("The priorities are dashboards and joins.", path="/kb/roadmap_2024.md")
     assert rules.screen(context("What are the 2024 priorities?", named), [rules.UnsupportedFigure()]) is None
     # 5.0 in the source is the 5 of the question
