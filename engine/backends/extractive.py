@@ -727,7 +727,7 @@ def apart(text: str, spans: list[tuple[int, int]], quoted: Collection[Setting]) 
                 start = eol + 1 + len(text[eol + 1 : end]) - len(text[eol + 1 : end].lstrip())
             out.append((start, end))  # its keys ("description: >", a document's "---") left out
         else:
-            out += [c for c in comments(text, start, end) if not any(a <= c[0] < z for a, z in taken)]
+            out += [c for c in comments(text, start, end) if not _within(c, taken)]
     return out
 
 

@@ -129,7 +129,7 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
                     continue
                 skip = close + 1
                 keys = _keys(section, blocks, nested)
-                above = " ".join(n for n in (*(n for _, n, _ in blocks), *(n for _, _, n in nested)) if n)
+                above = _above(blocks, nested)
                 lo = start + indent
                 end = sum(len(x) + 1 for x in lines[:close]) + len(lines[close].rstrip())
                 found.append(Setting(noted if note else lo, lo, end, keys, " ".join(note), above))
@@ -149,7 +149,7 @@ def settings(text: str, sections: bool = True) -> list[Setting]:
             note = []
             continue  # no value stated: "---", a heredoc's "EOF", a template's "{{- end }}"
         keys = _keys(section, blocks, nested)
-        above = " ".join(n for n in (*(n for _, n, _ in blocks), *(n for _, _, n in nested)) if n)
+        above = _above(blocks, nested)
         lo = start + indent
         said = " ".join(note)
         opening = noted if note else lo if len(stripped) >= MIN_QUOTE_CHARS or last < 0 else last
@@ -225,6 +225,16 @@ def _keys(
     return tuple(k for k in (section, *(b for b, _, _ in blocks), *(k for _, k, _ in nested)) if k)
 
 
+def _above(blocks: list[tuple[str, str, str]], nested: list[tuple[int, str, str]]) -> str:
+    """The comments above the blocks and keys a setting sits under, outermost first."""
+    return " ".join(n for n in (*(n for _, n, _ in blocks), *(n for _, _, n in nested)) if n)
+
+
+def _unquoted(line: str) -> str:
+    """A setting's line with its JSON key unquoted (`"target": "ES2017"` is target: "ES2017")."""
+    return _QUOTED.sub(r"\1", line, count=1) if line.startswith('"') else line
+
+
 def _name(opener: str) -> str:
     """A block's name as its opening line writes it, without the `=` or `:` before the bracket, and a JSON
     key without its quotes (`"compilerOptions"` is compilerOptions)."""
@@ -249,7 +259,7 @@ def _name_item(blocks: list[tuple[str, str, str]], first: str) -> None:
     its first setting, as a YAML list's item is: what the settings after it apply to."""
     if len(blocks) > 1 and blocks[-1][0] == "" and blocks[-1][2] == "}" and blocks[-2][2] == "]":
         line = " ".join(first.split()).removesuffix(",")
-        blocks[-1] = (_QUOTED.sub(r"\1", line, count=1) if line.startswith('"') else line, *blocks[-1][1:])
+        blocks[-1] = (_unquoted(line), *blocks[-1][1:])
 
 
 def _list_end(lines: list[str], first: int) -> int | None:
@@ -281,7 +291,7 @@ def shown(setting: Setting, text: str) -> str:
         return " ".join(text[setting.start : setting.end].split())
     line = " ".join(text[setting.line : setting.end].split()).removesuffix(",")
     line = line[2:] if line.startswith("- ") else line
-    line = _QUOTED.sub(r"\1", line, count=1) if line.startswith('"') else line  # a JSON key unquoted
+    line = _unquoted(line)
     shown = " > ".join([*setting.keys[-SHOWN_KEYS:], line])
     return f"{shown}  # {setting.note}" if setting.note else shown
 

@@ -104,8 +104,13 @@ def keyword_query(query: str) -> str:
     rare word, in a long chunk's favour. A quoted phrase keeps its words, and so does a compound or a name
     ("Human-in-the-Loop", "get_the_value", "IT"); a query of function words alone is kept whole."""
     terms = _terms(query)
-    kept = [t for t, whole in terms if not (whole and t.lower() in STOP and not (len(t) > 1 and t.isupper()))]
+    kept = [t for t, whole in terms if not (whole and _function_word(t))]
     return " ".join(kept or [t for t, _ in terms])
+
+
+def _function_word(word: str) -> bool:
+    """A function word (text.STOP), unless written in capitals: "IT" is a name, "it" a pronoun."""
+    return word.lower() in STOP and not (len(word) > 1 and word.isupper())
 
 
 def _terms(query: str) -> list[tuple[str, bool]]:
