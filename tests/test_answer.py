@@ -3050,3 +3050,54 @@ def test_a_section_number_is_no_figure_a_title_states() -> None:
     assert extractive.figure_title("# 3 Holidays in 2025", frozenset()) == "3 Holidays in 2025"
     assert extractive.figure_title("30 Days Return Policy", frozenset()) == "30 Days Return Policy"
     assert extractive.figure_title("Roadmap for 2024", frozenset({"2024"})) == ""
+
+
+def test_a_question_naming_two_files_is_answered_from_each_the_evidence_holds() -> None:
+    """ "How is `BAD_RETURN` different from `GRAPH_LIMIT`?": the answer's best sentences come from one of
+    the two named files, and the other's best sentence the answer check accepts follows them
+    (extractive.named_cover), though the rank prior put it below the margin. Not where the question names
+    one file, nor where the check accepts none of the other's sentences, nor without a check."""
+    from engine.backends.extractive import ExtractiveGenerator
+
+    bad, limit = "/kb/errors/BAD_RETURN.md", "/kb/errors/GRAPH_LIMIT.md"
+    evidence = [
+        replace(
+            hit("A node raised the error when it returned a list. The error names the node.", path=bad),
+            named_rank=1,
+        ),
+        replace(
+            hit("Nodes must return a mapping. Fix the error by returning a mapping.", path=bad, n=2),
+            named_rank=3,
+        ),
+        hit("Errors are listed on this page.", path="/kb/errors/index.md", n=3),
+        hit("Every node runs in a step.", path="/kb/graph.md", n=4),
+        replace(
+            hit("The graph ran out of steps. Fix it by raising the step limit.", path=limit, n=5),
+            named_rank=2,
+        ),
+    ]
+    generator = ExtractiveGenerator(None, floor=0.0)
+
+    def said(
+        question: str, judge: Callable[[extractive.Candidate], float | None] | None
+    ) -> list[tuple[str, int]]:
+        return [
+            (raw.quote, raw.sources[0])
+            for raw in generator.generate(question, evidence, lambda: False, judge)
+        ]
+
+    both = "How is the `BAD_RETURN` error different from `GRAPH_LIMIT`, and how is each fixed?"
+    assert said(both, lambda c: 1.0) == [
+        ("Fix the error by returning a mapping.", 2),
+        ("Fix it by raising the step limit.", 5),
+    ]
+    # the other file's first sentence the check accepts, in rank order
+    assert said(both, lambda c: None if c.text.startswith("Fix it") else 1.0)[-1] == (
+        "The graph ran out of steps.",
+        5,
+    )
+    assert said(both, lambda c: None if c.source == 5 else 1.0) == [
+        ("Fix the error by returning a mapping.", 2)
+    ]
+    assert [s for _, s in said("How is the `BAD_RETURN` error fixed?", lambda c: 1.0)] == [2]
+    assert [s for _, s in said(both, None)] == [2]

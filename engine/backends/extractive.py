@@ -34,6 +34,7 @@ from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_SUFFIXES, is_mailbox
 from engine.ingest.markup import ASCIIDOC_SUFFIXES, ORG_SUFFIXES
 from engine.ingest.office import BOOK_SUFFIXES, SHEET_SUFFIXES, SLIDE_SUFFIXES
 from engine.names import about_tests, is_test
+from engine.retrieve.search import file_names_in
 from engine.text import (
     ANAPHORA,
     COMMENT_LINE,
@@ -979,6 +980,9 @@ class ExtractiveGenerator:
             test_sources(question, evidence),
             deep=bool(ASKS_MECHANISM.search(question)),
         )
+        covering = named_cover(
+            question, [c for _, c in ranked], [*chosen, *([backing] if backing else [])], evidence, answers
+        )
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
             c
@@ -991,6 +995,56 @@ class ExtractiveGenerator:
             yield RawSentence(cand.said, (cand.source,), cand.text)
         if backing is not None:  # after the answer, which leads
             yield RawSentence(backing.said, (backing.source,), backing.text)
+        for cand in covering:
+            yield RawSentence(cand.said, (cand.source,), cand.text)
+
+
+def named_cover(
+    question: str,
+    ranked: Sequence[Candidate],
+    chosen: Sequence[Candidate],
+    evidence: Sequence[Hit],
+    answers: Callable[[int], float | None] | None,
+) -> list[Candidate]:
+    """Where the question names two or more files (Searcher.named: "How is `GRAPH_RECURSION_LIMIT`
+    different from `INVALID_GRAPH_NODE_RETURN_VALUE`?") and the answer quotes from some of them only, for
+    each other name the evidence holds a file of, that file's best ranked sentence the answer check
+    accepts, of its first BACKING_LOOK: the reader asked about both, and the rank prior, which orders the
+    evidence's passages, otherwise lets the one ranked first answer for the two. Not when the answer
+    quotes none of them (it found its answer elsewhere), and no judge, no cover: the check vouches for
+    the sentence. A name two files share counts once, quoted from either."""
+    if answers is None or not chosen:
+        return []
+    named = {h.path for h in evidence if h.named_rank is not None}
+    groups = [
+        files for forms in file_names_in(question) if (files := {p for p in named if _file_called(p, forms)})
+    ]
+    quoted = {evidence[c.source - 1].path for c in chosen}
+    if len(groups) < 2 or not any(files & quoted for files in groups):
+        return []
+    added: list[Candidate] = []
+    for files in groups:
+        if files & quoted:
+            continue
+        judged = 0
+        for place, cand in enumerate(ranked):
+            if evidence[cand.source - 1].path not in files:
+                continue
+            if answers(place) is not None:
+                added.append(cand)
+                quoted.add(evidence[cand.source - 1].path)
+                break
+            judged += 1
+            if judged >= BACKING_LOOK:
+                break
+    return added
+
+
+def _file_called(path: str, forms: Sequence[str]) -> bool:
+    """Whether the file at `path` is one a question's name calls (its forms: file_names_in), by its
+    name or its name without the last suffix, as Catalog.files_named matches them."""
+    name = PurePosixPath(path.replace("\\", "/")).name.lower()
+    return name in forms or name.rsplit(".", 1)[0] in forms
 
 
 def test_sources(question: str, evidence: Sequence[Hit]) -> set[int]:
