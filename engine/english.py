@@ -49,6 +49,35 @@ ASKS_MECHANISM = re.compile(
     r"(?!(?:i|we|you|one|my|our|your)\b)\w",
     re.IGNORECASE,
 )
+# A question that compares two things, and where it names each: "Compared with A, how does B ...", "the
+# difference between A and B", "How does A differ from B", "A versus B". Each side is answered from the
+# passages that speak of it (extractive.named_cover).
+_SIDES = (
+    re.compile(
+        r"\b(?:compared (?:with|to)|in contrast (?:with|to)|unlike)\s+(?P<a>[^,?;]+),\s*(?P<b>.+)", re.I
+    ),
+    re.compile(
+        r"^(?:how|in what ways?)\s+(?:is|are)\s+(?P<a>.+?)\s+(?:different|distinct)\s+from\s+(?P<b>.+)", re.I
+    ),
+    re.compile(r"\bdifferences? between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)", re.I),
+    re.compile(
+        r"^(?P<a>.+?)\s+(?:differs?|(?:is|are) (?:different|distinct))\s+(?:from|between)\s+(?P<b>.+)", re.I
+    ),
+    re.compile(r"^(?P<a>.+?)\s+(?:versus|vs\.?)\s+(?P<b>.+)", re.I),
+)
+
+
+def sides(question: str) -> tuple[str, str] | None:
+    """The two things a question compares, each as the question words it (None for a question comparing
+    nothing): "Compared with subagents, how do handoffs differ?" -> ("subagents", "how do handoffs
+    differ?")."""
+    for pattern in _SIDES:
+        found = pattern.search(question.strip())
+        if found and found.group("a").strip() and found.group("b").strip():
+            return found.group("a").strip(), found.group("b").strip()
+    return None
+
+
 # Figures are written in digits (with an ordinal or decade ending). Number words are read apart
 # (`worded_figures`): after a question word or a determiner they count what is asked for ("which two
 # modes", "the three fields"), not a fact to find. A unit may be written on ("2.5MB", "10ms"): the figure

@@ -3101,3 +3101,49 @@ def test_a_question_naming_two_files_is_answered_from_each_the_evidence_holds() 
     ]
     assert [s for _, s in said("How is the `BAD_RETURN` error fixed?", lambda c: 1.0)] == [2]
     assert [s for _, s in said(both, None)] == [2]
+
+
+def test_a_question_comparing_two_things_is_answered_from_the_file_that_best_answers_each() -> None:
+    """ "Compared with A, how does B ...?": english.sides reads the two things compared, in the forms
+    questions write a comparison, and the answer, whose best sentences come from B's page, quotes A's
+    page's best sentence the answer check accepts after them (ExtractiveGenerator.side_groups). Nothing
+    is added where both sides are best answered by one file, or for a question comparing nothing."""
+    from engine.backends.extractive import ExtractiveGenerator
+    from engine.english import sides
+
+    assert sides("Compared with subagents, how do handoffs keep state?") == (
+        "subagents",
+        "how do handoffs keep state?",
+    )
+    assert sides("What's the difference between the preview style and the unstable style?") == (
+        "the preview style",
+        "the unstable style?",
+    )
+    assert sides("How does the functional API differ from a custom workflow?") == (
+        "How does the functional API",
+        "a custom workflow?",
+    )
+    assert sides("How is `getfirst` different from `getlist`?") == ("`getfirst`", "`getlist`?")
+    assert sides("When should I read 'must' versus 'should'?") == ("When should I read 'must'", "'should'?")
+    assert sides("How do I add a handoff?") is None
+
+    handoffs, subagents = "/kb/handoffs.md", "/kb/subagents.md"
+    evidence = [
+        hit("Handoffs keep state between turns. Handoffs pass control to another agent.", path=handoffs),
+        hit("Handoffs are configured per agent.", path=handoffs, n=2),
+        hit("Subagents return results to the main agent. Subagents hold no state.", path=subagents, n=3),
+    ]
+    generator = ExtractiveGenerator(None, floor=0.0)
+    question = "Compared with subagents, how do handoffs keep state between turns?"
+    said = [
+        (raw.quote, raw.sources[0])
+        for raw in generator.generate(question, evidence, lambda: False, lambda c: 1.0)
+    ]
+    assert said == [
+        ("Handoffs keep state between turns.", 1),
+        ("Subagents hold no state.", 3),
+    ]
+    alone = "How do handoffs keep state between turns?"
+    assert [raw.sources[0] for raw in generator.generate(alone, evidence, lambda: False, lambda c: 1.0)] == [
+        1
+    ]

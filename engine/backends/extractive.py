@@ -27,7 +27,7 @@ from engine.backends.settings import (
     structure,
 )
 from engine.backends.settings import shown as setting_shown
-from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, UNITS, WANTS_FIGURE
+from engine.english import ASKS_MECHANISM, FIGURE, MONTHS, UNITS, WANTS_FIGURE, sides
 from engine.events import Hit, RawSentence
 from engine.ingest.extract import TABLE_SUFFIXES, extractor_for, is_source
 from engine.ingest.mail import MAIL_SUFFIXES, MAILBOX_SUFFIXES, is_mailbox
@@ -956,6 +956,21 @@ class ExtractiveGenerator:
         line = self.floor if floor is None else floor
         return [(adj, c) for s, adj, c in self.scored(question, evidence) if s >= line]
 
+    def side_groups(
+        self, question: str, ranked: Sequence[Candidate], evidence: Sequence[Hit]
+    ) -> list[set[str]]:
+        """For a question comparing two things (english.sides), the file of the ranked sentence that best
+        answers each side read alone, one group per side; none where both sides' best is one file, or
+        the question compares nothing."""
+        parts = sides(question)
+        if parts is None or not ranked:
+            return []
+        best = [
+            evidence[ranked[int(np.argmax(self.scores(part, list(ranked))))].source - 1].path
+            for part in parts
+        ]
+        return [{path} for path in best] if best[0] != best[1] else []
+
     def generate(
         self,
         question: str,
@@ -980,8 +995,13 @@ class ExtractiveGenerator:
             test_sources(question, evidence),
             deep=bool(ASKS_MECHANISM.search(question)),
         )
-        covering = named_cover(
-            question, [c for _, c in ranked], [*chosen, *([backing] if backing else [])], evidence, answers
+        candidates_ranked = [c for _, c in ranked]
+        covering = cover(
+            named_groups(question, evidence) or self.side_groups(question, candidates_ranked, evidence),
+            candidates_ranked,
+            [*chosen, *([backing] if backing else [])],
+            evidence,
+            answers,
         )
         # a list item chosen with the lead-in that quotes its list is said once
         chosen = [
@@ -999,28 +1019,35 @@ class ExtractiveGenerator:
             yield RawSentence(cand.said, (cand.source,), cand.text)
 
 
-def named_cover(
-    question: str,
+def named_groups(question: str, evidence: Sequence[Hit]) -> list[set[str]]:
+    """The files of the evidence each name the question gives a file by (Searcher.named, file_names_in)
+    calls, one group per name that calls any; none where fewer than two names do. A name two files share is
+    one group: quoted from either, it is answered."""
+    named = {h.path for h in evidence if h.named_rank is not None}
+    groups = [
+        files for forms in file_names_in(question) if (files := {p for p in named if _file_called(p, forms)})
+    ]
+    return groups if len(groups) >= 2 else []
+
+
+def cover(
+    groups: Sequence[set[str]],
     ranked: Sequence[Candidate],
     chosen: Sequence[Candidate],
     evidence: Sequence[Hit],
     answers: Callable[[int], float | None] | None,
 ) -> list[Candidate]:
-    """Where the question names two or more files (Searcher.named: "How is `GRAPH_RECURSION_LIMIT`
-    different from `INVALID_GRAPH_NODE_RETURN_VALUE`?") and the answer quotes from some of them only, for
-    each other name the evidence holds a file of, that file's best ranked sentence the answer check
-    accepts, of its first BACKING_LOOK: the reader asked about both, and the rank prior, which orders the
-    evidence's passages, otherwise lets the one ranked first answer for the two. Not when the answer
-    quotes none of them (it found its answer elsewhere), and no judge, no cover: the check vouches for
-    the sentence. A name two files share counts once, quoted from either."""
-    if answers is None or not chosen:
-        return []
-    named = {h.path for h in evidence if h.named_rank is not None}
-    groups = [
-        files for forms in file_names_in(question) if (files := {p for p in named if _file_called(p, forms)})
-    ]
+    """Where the question asks of two or more things and the answer quotes the files of some of them
+    only, for each other, its files' best ranked sentence the answer check accepts, of their first
+    BACKING_LOOK: the reader asked about each, and the rank prior, which orders the evidence's passages,
+    otherwise lets the one ranked first answer for all. `groups`: each thing's files, the files the
+    question names ("How is `GRAPH_RECURSION_LIMIT` different from `INVALID_GRAPH_NODE_RETURN_VALUE`?",
+    named_groups), else, for a question comparing two things, the file that best answers each
+    (ExtractiveGenerator.side_groups: "Compared with the tool-calling frontend pattern, how does the
+    graph-execution pattern stream?"). Not when the answer quotes none of them (it found its answer
+    elsewhere), and no judge, no cover: the check vouches for the sentence."""
     quoted = {evidence[c.source - 1].path for c in chosen}
-    if len(groups) < 2 or not any(files & quoted for files in groups):
+    if answers is None or len(groups) < 2 or not any(files & quoted for files in groups):
         return []
     added: list[Candidate] = []
     for files in groups:
