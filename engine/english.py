@@ -51,7 +51,7 @@ ASKS_MECHANISM = re.compile(
 )
 # A question that compares two things, and where it names each: "Compared with A, how does B ...", "the
 # difference between A and B", "How does A differ from B", "A versus B". Each side is answered from the
-# passages that speak of it (extractive.named_cover).
+# passages that speak of it (extractive.cover).
 _SIDES = (
     re.compile(
         r"\b(?:compared (?:with|to)|in contrast (?:with|to)|unlike)\s+(?P<a>[^,?;]+),\s*(?P<b>.+)", re.I
@@ -73,8 +73,8 @@ def sides(question: str) -> tuple[str, str] | None:
     differ?")."""
     for pattern in _SIDES:
         found = pattern.search(question.strip())
-        if found and found.group("a").strip() and found.group("b").strip():
-            return found.group("a").strip(), found.group("b").strip()
+        if found and (a := found.group("a").strip()) and (b := found.group("b").strip()):
+            return a, b
     return None
 
 

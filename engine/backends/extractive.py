@@ -987,18 +987,18 @@ class ExtractiveGenerator:
         )
         keep = proposed([adj for adj, _ in ranked], answers, self.weight)
         chosen = [c for (_, c), k in zip(ranked, keep, strict=True) if k]
+        order = [c for _, c in ranked]  # the sentences alone, best first
         backing = code_backing(
-            [c for _, c in ranked],
+            order,
             chosen,
             evidence,
             answers,
             test_sources(question, evidence),
             deep=bool(ASKS_MECHANISM.search(question)),
         )
-        candidates_ranked = [c for _, c in ranked]
         covering = cover(
-            named_groups(question, evidence) or self.side_groups(question, candidates_ranked, evidence),
-            candidates_ranked,
+            named_groups(question, evidence) or self.side_groups(question, order, evidence),
+            order,
             [*chosen, *([backing] if backing else [])],
             evidence,
             answers,
