@@ -180,6 +180,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                 f"    fused {hit.score:.5f} | bm25 rank {hit.lexical_rank} score "
                 f"{_fmt(hit.lexical_score)} | vector rank {hit.vector_rank} score {_fmt(hit.vector_score)}"
                 + (f" | named file rank {hit.named_rank}" if hit.named_rank is not None else "")
+                + (f" | exact name rank {hit.exact_rank}" if hit.exact_rank is not None else "")
                 + (f" | rerank score {hit.rerank_score:.4f}" if hit.rerank_score is not None else "")
             )
     if args.explain:

@@ -90,6 +90,9 @@ class Hit:
     mtime: float = 0.0
     instructions: bool = False  # its prose is addressed to an AI model (engine/answer/injection.py)
     named_rank: int | None = None  # its rank in the chunks of files the query names (Searcher.named)
+    exact_rank: int | None = (
+        None  # its rank in the chunks holding a rare name the query writes (Searcher.exact)
+    )
     lines: str = ""  # its chunk's line map (encode_lines)
 
     def line_at(self, index: int) -> int:

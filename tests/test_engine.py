@@ -15,7 +15,7 @@ from engine.api import Engine
 from engine.errors import Cancelled, CiteError
 from engine.events import FileIndexed, FileRemoved, FileSkipped, IndexProgress
 from engine.ingest.extract import readers
-from engine.retrieve.search import file_names_in
+from engine.retrieve.search import EXACT_HOLDERS, exact_names, file_names_in
 from engine.store.lexical import SCHEMA_VERSION
 from engine.text import stem
 from tests.conftest import TYPESET, printed_cell, typeset_pdf, write
@@ -311,6 +311,44 @@ def test_a_file_the_question_names_is_searched(engine: Engine, tmp_path: Path) -
     assert named == {"test_api.py": 1}
     assert {Path(h.path).name for h in hits if h.named_rank} == {"test_api.py"}
     assert len(searcher.named("what does `test_api` check")) == 2  # the name without its suffix: both
+
+
+def test_a_rare_name_the_question_writes_brings_the_chunks_holding_it(engine: Engine, tmp_path: Path) -> None:
+    """A student id, a setting or an error code the question writes, held by few chunks, is a list of its
+    own in the fusion: the one long chunk holding it once comes first, although other chunks hold the
+    question's common words many times (keyword ranking sums every word's weight). A figure with its unit
+    is no name, and a name more than EXACT_HOLDERS chunks hold gives no list."""
+    root = tmp_path / "module"
+    rows = "\n".join(f"s25{n:05d},{40 + n % 50},{'PASS' if n % 7 else 'FAIL'}" for n in range(120))
+    write(root, "marks.csv", "student_id,total,result\n" + rows.replace("s2500027,", "s2502027,") + "\n")
+    for n in range(8):
+        write(
+            root,
+            f"notes/meeting{n}.md",
+            f"# Meeting {n}\n\nThe final mark last year: the pass mark is 40, and a final mark under the pass "
+            f"mark last year is a fail. Did they pass? The final mark decides, as last year (cw{n}).\n",
+        )
+    engine.add_folder(root)
+    engine.run(engine.sync(embed=False))
+    question = "what was s2502027's final mark last year and did they pass"
+    hits = engine.search(question, k=10, mode="keyword").hits
+    assert Path(hits[0].path).name == "marks.csv" and hits[0].exact_rank == 1
+    assert [h.exact_rank for h in hits[1:]] == [None] * (len(hits) - 1)
+    # ranked by the question's words alone the marks come below every meeting's notes
+    lexical = sorted((h for h in hits if h.lexical_rank), key=lambda h: h.lexical_rank or 0)
+    assert Path(lexical[0].path).name != "marks.csv"
+    assert exact_names(f"{question} in 10MB, 4Gi or the 28th, by query_timeout_s and sendText") == [
+        "s2502027",
+        "query_timeout_s",
+        "sendText",
+    ]
+    searcher = engine.searcher()
+    assert searcher.exact("the final mark of s2599999", []) == []  # held nowhere
+    for n in range(EXACT_HOLDERS):
+        write(root, f"notes/more{n}.md", f"# More {n}\n\nSee s2502027 in part {n}.\n")
+    engine.run(engine.sync(embed=False))
+    assert engine.doc_freq("s2502027")[0] > EXACT_HOLDERS
+    assert engine.searcher().exact(question, []) == []  # held by too many chunks to be read whole
 
 
 def test_a_reader_of_a_keyword_index_another_version_wrote_is_told_so(

@@ -51,6 +51,7 @@ def hit_out(rank: int, hit: Hit) -> SearchHit:
         vector_rank=hit.vector_rank,
         vector_score=hit.vector_score,
         named_rank=hit.named_rank,
+        exact_rank=hit.exact_rank,
         rerank_score=hit.rerank_score,
         modified=iso(hit.mtime),
     )

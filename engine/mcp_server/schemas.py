@@ -40,6 +40,10 @@ class SearchHit(_Out):
     named_rank: int | None = Field(
         default=None, description="Rank among the chunks of files the query names (`config.py`), else null."
     )
+    exact_rank: int | None = Field(
+        default=None,
+        description="Rank among the few chunks holding a rare name the query writes (`s2502027`), else null.",
+    )
     rerank_score: float | None = Field(
         description="Second-stage score (MaxSim by default) for the top 20 of a hybrid search, else null."
     )

@@ -36,10 +36,12 @@ def rrf(lists: Sequence[Sequence[T]], k: int = DEFAULT_K) -> list[tuple[T, float
 
 
 def fuse_ranks(hits: Sequence[Hit], k: int = DEFAULT_K) -> list[int]:
-    """Order reranked candidates by RRF over their BM25 rank, dense rank, named-file rank and reranker rank.
+    """Order reranked candidates by RRF over their BM25 rank, dense rank, named-file rank, exact-name rank
+    and reranker rank.
 
-    The first three are the ranks the candidates had in the first stage's lists (the named-file list only
-    where the query names a file: Searcher.named); the last is the order of `rerank_score` among these
+    The first four are the ranks the candidates had in the first stage's lists (the named-file list only
+    where the query names a file: Searcher.named; the exact-name list only where it writes a rare name:
+    Searcher.exact); the last is the order of `rerank_score` among these
     candidates. Returns indexes into `hits`, best first; ties keep the fused order the candidates arrived
     in.
     """
@@ -49,6 +51,7 @@ def fuse_ranks(hits: Sequence[Hit], k: int = DEFAULT_K) -> list[int]:
         (1 / (k + h.lexical_rank) if h.lexical_rank else 0.0)
         + (1 / (k + h.vector_rank) if h.vector_rank else 0.0)
         + (1 / (k + h.named_rank) if h.named_rank else 0.0)
+        + (1 / (k + h.exact_rank) if h.exact_rank else 0.0)
         + 1 / (k + model_rank[i])
         for i, h in enumerate(hits)
     ]

@@ -29,6 +29,10 @@ _NAME_LIKE = re.compile(r"[^\W_]_+[^\W_]|[^\W\d]\.[^\W\d]|[^\W_][/\\][^\W_]|[a-z
 NAMED_FILES = 4  # files a query may name that are searched as a list of their own
 NAMED_CHUNKS = 2  # each named file's chunks in that list
 NAME_SHARED_BY = 3  # a name more files share names none of them ("index", "__init__", "utils")
+# A name the query writes exactly (exact_names) that at most this many chunks hold is a list of its own:
+# every chunk holding it can then reach the evidence, which takes six passages.
+EXACT_HOLDERS = 6
+_TOKEN = re.compile(r"\w+")
 
 
 def file_names_in(query: str) -> list[tuple[str, ...]]:
@@ -51,6 +55,22 @@ def file_names_in(query: str) -> list[tuple[str, ...]]:
         if forms not in names:
             names.append(forms)
     return names
+
+
+def exact_names(query: str) -> list[str]:
+    """The names the query writes as only a name is written, in order, once each (case aside): a word
+    that starts with a letter and holds a digit (s2502027, IC4, run3, x86_64), or joins words with "_"
+    or a capital (query_timeout_s, sendText). A figure with its unit (10MB, 4Gi, 28th) starts with its
+    digit and is no name; a word of letters alone may be English."""
+    names: dict[str, str] = {}
+    for token in _TOKEN.findall(query):
+        if (
+            token[0].isalpha()
+            and (re.search(r"\d", token) or re.search(r"[^\W_]_+[^\W_]|[a-z][A-Z]", token))
+            and token.lower() not in names
+        ):
+            names[token.lower()] = token
+    return list(names.values())
 
 
 @dataclass(frozen=True)
@@ -125,10 +145,17 @@ class Searcher:
             t = time.perf_counter()
             named = self.named(query)
             timings["named"] = _ms(t)
+        exact: list[int] = []  # chunks holding a rare name the query writes
+        if mode in ("keyword", "hybrid"):
+            t = time.perf_counter()
+            exact = self.exact(query, lexical)
+            timings["exact"] = _ms(t)
         t = time.perf_counter()
-        fused = rrf([[i for i, _ in lexical], [i for i, _ in dense], named], self.rrf_k)
+        fused = rrf([[i for i, _ in lexical], [i for i, _ in dense], named, exact], self.rrf_k)
         timings["fuse"] = _ms(t)
-        hits = self._hits(query, fused, lexical, dense, named, filters, max(k, rerank_top if reranker else k))
+        hits = self._hits(
+            query, fused, lexical, dense, named, exact, filters, max(k, rerank_top if reranker else k)
+        )
         if reranker is not None and hits:
             t = time.perf_counter()
             head = hits[:rerank_top]
@@ -167,6 +194,38 @@ class Searcher:
             for cid, _ in chunks[rank : rank + 1]
         ]
 
+    def exact(self, query: str, lexical: Sequence[tuple[int, float]]) -> list[int]:
+        """The chunks holding each name the query writes exactly (`exact_names`) that at most
+        EXACT_HOLDERS chunks hold, a fourth list for the fusion, the rarest name's first. A student id, a
+        setting or an error code the user types is what they ask about, and keyword ranking sums every
+        word's weight: a long chunk holding the id once ranked eighth, under chunks holding the question's
+        common words many times ("what was s2502027's final mark": the marks export under the grader).
+        Each name's holders in the keyword ranking's order of the whole query, then its own. Not a name
+        that names a file, whose best chunks `named` lists (a file's own examples write its name most)."""
+        order = {cid: r for r, (cid, _) in enumerate(lexical)}
+        lists: list[tuple[int, list[int]]] = []
+        names = exact_names(query)
+        files = self.catalog.files_named([n.lower() for n in names], NAME_SHARED_BY) if names else {}
+        for name in names:
+            if name.lower() in files:
+                continue  # a file's name: that file's best chunks are a list already (`named`)
+            held = self.lexical.doc_freq(name)[0]
+            if not 0 < held <= EXACT_HOLDERS:
+                continue
+            found = [cid for cid, _ in self.lexical.search(name, EXACT_HOLDERS * 4)]
+            rows = self.catalog.chunk_rows(found)
+            written = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", re.IGNORECASE)
+            holders = [cid for cid in found if cid in rows and written.search(rows[cid].text)]
+            holders.sort(key=lambda cid: order.get(cid, len(order)))  # stable: its own order after
+            if holders:
+                lists.append((held, holders[:EXACT_HOLDERS]))
+        lists.sort(key=lambda pair: pair[0])
+        return list(
+            dict.fromkeys(
+                cid for rank in range(EXACT_HOLDERS) for _, ids in lists for cid in ids[rank : rank + 1]
+            )
+        )
+
     def _hits(
         self,
         query: str,
@@ -174,10 +233,12 @@ class Searcher:
         lexical: Sequence[tuple[int, float]],
         dense: Sequence[tuple[int, float]],
         named: Sequence[int],
+        exact: Sequence[int],
         filters: Filters,
         k: int,
     ) -> list[Hit]:
         named_rank = {cid: r for r, cid in reversed(list(enumerate(named, start=1)))}
+        exact_rank = {cid: r for r, cid in enumerate(exact, start=1)}
         lex_rank = {cid: (r, s) for r, (cid, s) in enumerate(lexical, start=1)}
         vec_rank = {cid: (r, s) for r, (cid, s) in enumerate(dense, start=1)}
         rows = self.catalog.chunk_rows([cid for cid, _ in fused[: k * 8 if filters.active else k]])
@@ -187,7 +248,8 @@ class Searcher:
             if row is None or not filters.allows(row.path):
                 continue
             hit = hit_from_row(row, score, query, lex_rank.get(cid), vec_rank.get(cid))
-            hits.append(replace(hit, named_rank=named_rank[cid]) if cid in named_rank else hit)
+            hit = replace(hit, named_rank=named_rank[cid]) if cid in named_rank else hit
+            hits.append(replace(hit, exact_rank=exact_rank[cid]) if cid in exact_rank else hit)
             if len(hits) >= k:
                 break
         return hits
