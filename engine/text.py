@@ -259,9 +259,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-# A comment line: "# " (Python, shell, YAML, TOML) or "// " (JavaScript, TypeScript, Go, Rust, C, Java),
-# a doc comment's "/// " or "//! " too (Rust, C#, Swift, Dart)
-COMMENT_LINE = re.compile(r"[ \t]*(?:#|//[/!]?) ")
+# A comment line: "# " (Python, shell, YAML, TOML), "// " (JavaScript, TypeScript, Go, Rust, C, Java),
+# a doc comment's "/// " or "//! " too (Rust, C#, Swift, Dart), or "-- " (SQL, Lua, Haskell)
+COMMENT_LINE = re.compile(r"[ \t]*(?:#|//[/!]?|--) ")
 # A line of a block comment's text, its " * " margin (JSDoc, Javadoc, Doxygen, C: "/**" ... " * text" ...
 # " */"), or the "** " some C code writes (Lua, SQLite); a margin alone is the comment's blank line. A
 # comment line only inside a block comment: elsewhere "* " opens a list item.
@@ -321,7 +321,7 @@ def comment_mark(text: str, at: int) -> re.Match[str] | None:
 
 
 _COMMENT_THEN_CODE = re.compile(
-    r"^[ \t]*(?:#|//[/!]?) [^\n]*[.!?][\"'’”)]*[ \t]*\n(?=[ \t]*(?!#|//)\S)", re.MULTILINE
+    r"^[ \t]*(?:#|//[/!]?|--) [^\n]*[.!?][\"'’”)]*[ \t]*\n(?=[ \t]*(?!#|//|--)\S)", re.MULTILINE
 )
 
 

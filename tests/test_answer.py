@@ -1489,6 +1489,24 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
     assert any(
         d.startswith("Opens a new connection when every one of the pooled connections is busy") for d in shown
     )
+    # ...and "--" (SQL, Lua, Haskell): a comment line is a sentence, not a table's separator row, and one
+    # over two lines is one sentence, its marks dropped
+    sql = (
+        "CREATE TABLE loan (\n    copy_id INTEGER NOT NULL,\n    returned_on DATE -- NULL while out\n);\n\n"
+        "-- A copy can be on at most one open loan at a time (enforced here, not in the app).\n"
+        "CREATE UNIQUE INDEX loan_one_open ON loan (copy_id) WHERE returned_on IS NULL;\n\n"
+        "-- Fines accrue at 25 pence per day overdue, capped at\n-- 1000 pence per loan.\n"
+        "CREATE VIEW overdue AS SELECT 1;\n"
+    )
+    shown = [c.display for c in quoted(sql, "/db/schema.sql")]
+    assert "A copy can be on at most one open loan at a time (enforced here, not in the app)." in shown
+    assert "Fines accrue at 25 pence per day overdue, capped at 1000 pence per loan." in shown
+    lua = "local M = {}\n\n-- Returns the length in bytes,\n-- not in characters.\nfunction M.len(s) return #s end\n"
+    assert "Returns the length in bytes, not in characters." in [
+        c.display for c in quoted(lua, "/lib/str.lua")
+    ]
+    table = "| key | value |\n| --- | --- |\n| retries | three times over |\n"
+    assert "--" not in " ".join(c.display for c in quoted(table, "/d/settings.md"))  # a separator row still
 
 
 def test_a_block_comment_sentence_over_its_margin_lines_is_one_sentence() -> None:

@@ -85,7 +85,7 @@ _INSTRUCTION = re.compile(
 # not a doctest's >>>; a docstring's opening quotes; a block comment's opening mark (a rule of "="s
 # with it) and margin ("/*", "** ")
 _MARKUP = re.compile(
-    r"^\s*(?:#+\s+|//+\s+|/\*+[=*-]*\s+(?:\*\*?\s+)?|\*\*\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*"
+    r"^\s*(?:#+\s+|//+\s+|--\s+|/\*+[=*-]*\s+(?:\*\*?\s+)?|\*\*\s+|[-*+]\s+|\d+[.)]\s+|>(?!>)\s*|\|\s*"
     r"|[rRuUbB]?(?:\"\"\"|''')\s*)"
 )
 
@@ -227,7 +227,7 @@ _LITERAL = re.compile(r"(?<=\S)::(?=\s|$)")  # reST "Example::" introducing a li
 # a line of words (four or more, no code punctuation but a figure's point: "10.12"): what a comment
 # sentence's first line looks like
 _PROSE_LINE = re.compile(
-    r"[ \t]*(?:(?:#|//[/!]?|\*)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
+    r"[ \t]*(?:(?:#|//[/!]?|--|\*)[ \t]*)?[A-Za-z][\w'’-]*(?:,?[ \t]+(?:\d+(?:\.\d+)+|[\w'’-]+)){3,}[ \t]*"
 )
 
 
@@ -404,7 +404,9 @@ _IMPORT = re.compile(
 _ENDS = tuple(".!?:;)\"'`*")
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
+# A table's separator row or a rule: dashes, with pipes, colons and spaces, and no word after them; a line
+# opening with "-- " and words is an SQL, Lua or Haskell comment, a sentence
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}(?![^\n]*[^\W_])")
 
 
 def table_header(text: str, offset: int) -> list[str]:
@@ -835,7 +837,7 @@ def printed_by(text: str, at: int) -> str:
     return ""
 
 
-_SEPARATOR_NEXT = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{2,}")  # the next line is a table's separator
+_SEPARATOR_NEXT = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{2,}(?![^\n]*[^\W_])")  # the next line is a table's separator
 _FENCE_NEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:`{3,}|~{3,})")  # the next line written is a fence
 
 
