@@ -325,8 +325,8 @@ def test_a_rare_name_the_question_writes_brings_the_chunks_holding_it(engine: En
         write(
             root,
             f"notes/meeting{n}.md",
-            f"# Meeting {n}\n\nThe final mark last year: the pass mark is 40, and a final mark under the pass "
-            f"mark last year is a fail. Did they pass? The final mark decides, as last year (cw{n}).\n",
+            f"# Meeting {n}\n\nThe final mark last year: the pass mark is 40, and a final mark under the "
+            f"pass mark last year is a fail. Did they pass? The final mark decides, as last year (cw{n}).\n",
         )
     engine.add_folder(root)
     engine.run(engine.sync(embed=False))

@@ -837,7 +837,8 @@ def printed_by(text: str, at: int) -> str:
     return ""
 
 
-_SEPARATOR_NEXT = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{2,}(?![^\n]*[^\W_])")  # the next line is a table's separator
+# the next line is a table's separator
+_SEPARATOR_NEXT = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{2,}(?![^\n]*[^\W_])")
 _FENCE_NEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:`{3,}|~{3,})")  # the next line written is a fence
 
 
