@@ -59,6 +59,9 @@ _BLOCK_TAG = rf"</?(?i:{_BLOCKS}|br)\b[^<>\n]*>"
 # ...of them, those that set a paragraph apart when alone on a line (not a line break: "<br>" alone on a
 # line goes on with the sentence above it)
 _PARAGRAPH_TAG = rf"</?(?i:{_BLOCKS})\b[^<>\n]*>"
+# ...and a tag of C#'s documentation comments (F#'s, Visual Basic's) around their text ("/// <summary>",
+# "/// </summary>", "/// <returns>"), which a line of them alone sets apart as well
+_DOC_TAG = r"</?(?:summary|remarks|returns|value|para|example|param|typeparam|exception)\b[^<>\n]*>"
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -67,8 +70,10 @@ SENTENCE_END = re.compile(
     r"|\n[ \t]*\*/[ \t]*\n"  # ...as at a block comment's close on a line of its own (JSDoc, Javadoc, C)
     r"|\n(?:[ \t]*\*[ \t]*\n)+"  # a block comment's blank line (" *"): its paragraph ends there
     # ...and a line of HTML block tags alone, in a comment (" * <p>") or without its margin (Javadoc's
-    # paragraphs and lists: "<p>", "</p>", "<ul>"): a paragraph's edge, never part of a sentence
-    rf"|(?:\n[ \t]*(?:\*[ \t]*)?(?:{_PARAGRAPH_TAG}[ \t]*)+)+(?=\n)"
+    # paragraphs and lists: "<p>", "</p>", "<ul>"), or of C#'s documentation tags in its ("/// <summary>"):
+    # a paragraph's edge, never part of a sentence
+    # (after a blank line too, which ends the sentence before)
+    rf"|(?:(?:\n|(?<=\n))[ \t]*(?:\*[ \t]*|///[ \t]*)?(?:(?:{_PARAGRAPH_TAG}|{_DOC_TAG})[ \t]*)+)+(?=\n)"
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
@@ -320,8 +325,9 @@ def comment_mark(text: str, at: int) -> re.Match[str] | None:
     return mark
 
 
-_COMMENT_THEN_CODE = re.compile(
-    r"^[ \t]*(?:#|//[/!]?|--) [^\n]*[.!?][\"'’”)]*[ \t]*\n(?=[ \t]*(?!#|//|--)\S)", re.MULTILINE
+_COMMENT_THEN_CODE = re.compile(  # (a sentence's end may close a C# documentation tag: ".</summary>")
+    rf"^[ \t]*(?:#|//[/!]?|--) [^\n]*[.!?][\"'’”)]*(?:{_DOC_TAG})?[ \t]*\n(?=[ \t]*(?!#|//|--)\S)",
+    re.MULTILINE,
 )
 
 

@@ -1509,6 +1509,39 @@ def test_a_comment_sentence_over_two_lines_is_one_sentence() -> None:
     assert "--" not in " ".join(c.display for c in quoted(table, "/d/settings.md"))  # a separator row still
 
 
+def test_a_csharp_doc_comment_is_shown_without_its_xml_tags() -> None:
+    """C#'s documentation comments (and F#'s, VB's) write their text inside XML tags: `<summary>`, a
+    parameter's `<param name="x">`, a reference's `<see cref="T"/>`. The answer shows what they say, the
+    quote stays verbatim."""
+    from engine.backends.extractive import candidates
+
+    code = (
+        "public static class DamageCalculator\n{\n"
+        "    /// <summary>Damage multiplier on a critical hit: 1.75 since 1.2.0 (2.0 before).</summary>\n"
+        "    public const float CritMultiplier = 1.75f;\n\n"
+        "    /// <summary>\n"
+        "    /// Saves every two minutes of play and on every map level transition, but waits while\n"
+        '    /// any enemy is chasing. A hit always does at least <see cref="MinimumDamage"/>.\n'
+        "    /// </summary>\n"
+        '    /// <param name="slot">The save slot, from 0 to <see cref="T:Game.Save.MaxSlots"/>.</param>\n'
+        "    public static void TickAutosave(int slot) { }\n}\n"
+    )
+    hit = Hit(1, "/src/DamageCalculator.cs", 1, code.count("\n"), None, "", code, 1.0)
+    found = candidates([hit])
+    shown = [c.display or c.said for c in found]
+    assert not any("<" in s and ">" in s for s in shown), shown
+    assert any(
+        s.startswith("Damage multiplier on a critical hit: 1.75 since 1.2.0 (2.0 before).") for s in shown
+    )
+    assert any(
+        s.startswith("Saves every two minutes of play and on every map level transition, but waits")
+        for s in shown
+    )
+    assert "A hit always does at least MinimumDamage." in " ".join(shown)
+    assert "slot: The save slot, from 0 to Game.Save.MaxSlots." in " ".join(shown)
+    assert all(c.text in code for c in found)  # each quote verbatim
+
+
 def test_a_block_comment_sentence_over_its_margin_lines_is_one_sentence() -> None:
     from engine.backends.extractive import candidates
 

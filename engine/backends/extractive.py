@@ -368,15 +368,37 @@ def _field(m: re.Match[str]) -> str:
     return f"{m.group(1)}{name if name and field in _NAMES_ONE else ' '.join(filter(None, (field, name)))}:"
 
 
+# C#'s documentation comments (F#'s and Visual Basic's too) write their text inside XML tags: a reference
+# (<see cref="T:Game.MaxSlots"/>, <paramref name="slot"/>) is shown as its name, a parameter's or an
+# exception's text after its name ("slot: The save slot"), and the tags around the rest (<summary>,
+# <remarks>, <returns>, <para>) as nothing
+_XML_DOC_REF = re.compile(
+    r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)="(?:[A-Z]:)?([^"\n]*)"\s*/>'
+)
+_XML_DOC_NAMED = re.compile(r'<(?:param|typeparam|exception)\s+(?:name|cref)="(?:[A-Z]:)?([^"\n]*)"\s*>')
+_XML_DOC_TAG = re.compile(
+    r"</?(?:summary|remarks|returns|value|para|param|typeparam|exception|example|inheritdoc)\b[^<>\n]*>"
+)
+
+
+def xml_doc(text: str) -> str:
+    """Text with C#'s documentation tags read as they say (see above)."""
+    if "<" not in text:
+        return text
+    text = _XML_DOC_NAMED.sub(r"\1: ", _XML_DOC_REF.sub(r"\1", text))
+    return _XML_DOC_TAG.sub(" ", text)
+
+
 def plain(text: str) -> str:
     """Display text: Markdown emphasis, code fences and ticks, MyST/reST roles and link targets removed
     (a role's `~pkg.Name` as Name; a Markdown link is shown as its text only when said, `shown`); a
     reST field as its name (":param salt: Extra key" as "salt: Extra key"); a comment sentence's lines
-    joined; a table row's cells joined with semicolons (a | elsewhere is code: `bytes | None`); line
-    breaks and indentation as single spaces; a word hyphenated over a line end whole (`rejoined`)."""
+    joined, a C# documentation comment's tags read (`xml_doc`); a table row's cells joined with
+    semicolons (a | elsewhere is code: `bytes | None`); line breaks and indentation as single spaces; a
+    word hyphenated over a line end whole (`rejoined`)."""
     text = _FIELD.sub(_field, rejoined(text))
     text = _ROLE.sub("`", _NUMBER_ROLE.sub("", text))
-    text = _join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)), sentence=True)
+    text = xml_doc(_join_comments(_FENCE.sub(" ", _TARGET.sub(r"\1", text)), sentence=True))
     text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text).replace("`", "")
     text = _LITERAL.sub(":", text)
     if text.lstrip().startswith("|"):
