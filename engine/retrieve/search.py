@@ -32,6 +32,7 @@ NAME_SHARED_BY = 3  # a name more files share names none of them ("index", "__in
 # A name the query writes exactly (exact_names) that at most this many chunks hold is a list of its own:
 # every chunk holding it can then reach the evidence, which takes six passages.
 EXACT_HOLDERS = 6
+EXACT_NAMES = 16  # the names of a long query looked up (a pasted stack trace writes hundreds)
 _TOKEN = re.compile(r"\w+")
 
 
@@ -204,7 +205,7 @@ class Searcher:
         that names a file, whose best chunks `named` lists (a file's own examples write its name most)."""
         order = {cid: r for r, (cid, _) in enumerate(lexical)}
         lists: list[tuple[int, list[int]]] = []
-        names = exact_names(query)
+        names = exact_names(query)[:EXACT_NAMES]
         files = self.catalog.files_named([n.lower() for n in names], NAME_SHARED_BY) if names else {}
         for name in names:
             if name.lower() in files:
