@@ -61,7 +61,7 @@ _BLOCK_TAG = rf"</?(?i:{_BLOCKS}|br)\b[^<>\n]*>"
 _PARAGRAPH_TAG = rf"</?(?i:{_BLOCKS})\b[^<>\n]*>"
 # ...and a tag of C#'s documentation comments (F#'s, Visual Basic's) around their text ("/// <summary>",
 # "/// </summary>", "/// <returns>"), which a line of them alone sets apart as well
-_DOC_TAG = r"</?(?:summary|remarks|returns|value|para|example|param|typeparam|exception)\b[^<>\n]*>"
+DOC_TAG = r"</?(?:summary|remarks|returns|value|para|example|param|typeparam|exception|inheritdoc)\b[^<>\n]*>"
 # (an underline and a docstring's quotes are tried first: after "Why?" or "a ValueError." the break takes
 # them in)
 SENTENCE_END = re.compile(
@@ -73,7 +73,7 @@ SENTENCE_END = re.compile(
     # paragraphs and lists: "<p>", "</p>", "<ul>"), or of C#'s documentation tags in its ("/// <summary>"):
     # a paragraph's edge, never part of a sentence
     # (after a blank line too, which ends the sentence before)
-    rf"|(?:(?:\n|(?<=\n))[ \t]*(?:\*[ \t]*|///[ \t]*)?(?:(?:{_PARAGRAPH_TAG}|{_DOC_TAG})[ \t]*)+)+(?=\n)"
+    rf"|(?:(?:\n|(?<=\n))[ \t]*(?:\*[ \t]*|///[ \t]*)?(?:(?:{_PARAGRAPH_TAG}|{DOC_TAG})[ \t]*)+)+(?=\n)"
     # ...and before the opening ones of a docstring of several lines, whose def line is no part of its first
     # sentence (a one-line docstring stays in the code it sits in, shown with it)
     r"|\n(?=[ \t]*[rRuUbB]?(?P<quotes>\"\"\"|''')\S(?:(?!(?P=quotes))[^\n])*\n)"
@@ -326,7 +326,7 @@ def comment_mark(text: str, at: int) -> re.Match[str] | None:
 
 
 _COMMENT_THEN_CODE = re.compile(  # (a sentence's end may close a C# documentation tag: ".</summary>")
-    rf"^[ \t]*(?:#|//[/!]?|--) [^\n]*[.!?][\"'’”)]*(?:{_DOC_TAG})?[ \t]*\n(?=[ \t]*(?!#|//|--)\S)",
+    rf"^[ \t]*(?:#|//[/!]?|--) [^\n]*[.!?][\"'’”)]*(?:{DOC_TAG})?[ \t]*\n(?=[ \t]*(?!#|//|--)\S)",
     re.MULTILINE,
 )
 

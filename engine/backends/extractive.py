@@ -38,6 +38,7 @@ from engine.retrieve.search import file_names_in
 from engine.text import (
     ANAPHORA,
     COMMENT_LINE,
+    DOC_TAG,
     LETTER,
     LINK,
     LIST_ITEM,
@@ -376,9 +377,7 @@ _XML_DOC_REF = re.compile(
     r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)="(?:[A-Z]:)?([^"\n]*)"\s*/>'
 )
 _XML_DOC_NAMED = re.compile(r'<(?:param|typeparam|exception)\s+(?:name|cref)="(?:[A-Z]:)?([^"\n]*)"\s*>')
-_XML_DOC_TAG = re.compile(
-    r"</?(?:summary|remarks|returns|value|para|param|typeparam|exception|example|inheritdoc)\b[^<>\n]*>"
-)
+_XML_DOC_TAG = re.compile(DOC_TAG)  # the tags that also set a comment's paragraph apart (text.py)
 
 
 def xml_doc(text: str) -> str:

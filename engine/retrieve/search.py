@@ -67,7 +67,7 @@ def exact_names(query: str) -> list[str]:
     for token in _TOKEN.findall(query):
         if (
             token[0].isalpha()
-            and (re.search(r"\d", token) or re.search(r"[^\W_]_+[^\W_]|[a-z][A-Z]", token))
+            and (any(c.isdigit() for c in token) or _NAME_LIKE.search(token))
             and token.lower() not in names
         ):
             names[token.lower()] = token
