@@ -211,6 +211,24 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE_END.split(text) if c.strip()]
 
 
+# A change or a move a text states with its direction, old then new (premise.directions): "from 40 to 55
+# gold", "out of Kelvin into Brindley", "from LC-MS over to the ELISA kit", "to 10 from 5"; an arrow, "2.0 ->
+# 1.75"; and a new value with its old one after it, "55 gold (previously 40)", "cap at 10 (was 20)", "60 %,
+# down from 75". A side is one to four words; a full stop ends it, not a figure's or a room's dots ("1.75",
+# "B.0.14").
+_SIDE_WORD = r"[\w%$£€@/'’+-]+(?:\.[\w%]+)*"
+_SIDE = rf"{_SIDE_WORD}(?:[ \t]+{_SIDE_WORD}){{0,3}}"
+FROM_TO = re.compile(
+    rf"\b(?:from|out[ \t]+of)\s+(?P<old>{_SIDE}?)\s+(?:(?:over|back)\s+)?(?:to|into)\s+(?P<new>{_SIDE})",
+    re.IGNORECASE,
+)
+TO_FROM = re.compile(rf"\bto\s+(?P<new>{_SIDE}?)\s+from\s+(?P<old>{_SIDE})", re.IGNORECASE)
+ARROW = re.compile(rf"(?P<old>{_SIDE_WORD})[ \t]*(?:->|→|=>|⇒)[ \t]*(?P<new>{_SIDE_WORD})")
+FORMERLY = re.compile(
+    rf"[(,|][ \t]*(?:previously|formerly|was|were|(?:up|down)[ \t]+from)[ \t]+(?P<old>{_SIDE})", re.IGNORECASE
+)
+
+
 _COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[- ]({'|'.join(_CARDINALS[1:10] + _ORDINALS[1:10])})\b", re.I)
 
 

@@ -48,9 +48,10 @@ def test_rules_run_in_order_on_a_context_alone() -> None:
         "unknown_identifier",
         "unknown_name",
         "unknown_topic",
+        "reversed_direction",
         "contradicted_figure",
     ]
-    assert [r.stage for r in rules.RULES] == ["before"] * 6 + ["after"]
+    assert [r.stage for r in rules.RULES] == ["before"] * 7 + ["after"]
     ctx = context("Where is the tape restore checklist?", listing())
     feats = rules.features(ctx)
     assert feats["missing_document"]["share"] > 0.5  # "tape restore checklist" is most of the question
@@ -75,6 +76,40 @@ def screened(answerable: bool, share: float, qid: str = "") -> Screened:
 
 def passage(text: str, path: str = "/docs/timeouts.md") -> list[Hit]:
     return [Hit(1, path, 1, 1 + text.count("\n"), None, "Timeouts", text, 0.9, vector_score=0.9)]
+
+
+def test_a_change_the_sources_state_the_other_way_round_is_refused_with_what_they_say() -> None:
+    notes = passage(
+        "# Minutes\n\nDecision: raise the per-query time limit from 5 to 10 seconds.\n"
+        "- Late penalty per day 10 -> 5; cap at 10 submissions per day (was 20).\n"
+        "- Health tonics now cost 55 gold (previously 40).\n",
+        "/course/minutes.md",
+    )
+    reversed_ = rules.ReversedDirection()
+    for question, said in (
+        ("Why was the per-query limit cut from 10s to 5s?", "raise the per-query time limit from 5 to 10"),
+        ("Why did the tonic price drop from 55 to 40?", "Health tonics now cost 55 gold (previously 40)"),
+        ("Why was the submission cap raised from 10 to 20?", "cap at 10 submissions per day (was 20)"),
+    ):
+        refused = rules.screen(context(question, notes), [reversed_])
+        assert refused is not None and refused[0] == "reversed_direction", question
+        assert said in refused[1] and "minutes.md:" in refused[1], refused[1]
+    for question in (
+        "Why was the per-query limit raised from 5 s to 10 s?",  # as the minutes say
+        "Why did the tonic price go up from 40 to 55?",
+        # the same figures the other way round, but of another thing: the penalty went 10 -> 5
+        "Why was the late penalty cut from 10 to 5?",
+        # a how-to's direction is the user's own
+        "How do I move the limit from 10 s to 5 s?",
+        "Why did the queue move from Redis to Postgres?",  # nothing retrieved states that change
+    ):
+        assert rules.screen(context(question, notes), [reversed_]) is None, question
+    # one source states the change as asked, and the statement sharing the most of its words decides
+    both = passage(
+        "Decision: raise the per-query time limit from 5 to 10 seconds.\n\n"
+        "The per-query time limit for the exam runner was cut from 10 to 5 seconds again.\n"
+    )
+    assert rules.screen(context("Why was the exam runner's time limit cut from 10s to 5s?", both)) is None
 
 
 def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> None:

@@ -45,7 +45,7 @@ from engine.answer.answerability import (
     window,
 )
 from engine.events import Hit
-from engine.text import SECTION_NUMBER, STOP, content_terms, fold, question_terms, stem
+from engine.text import SECTION_NUMBER, STOP, content_terms, fold, question_terms, split_sentences, stem
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
@@ -337,6 +337,104 @@ def _as_written(question: str, values: frozenset[str]) -> str:
         return f"{before.group(1)} {said}" if labelled and said == m.group(1) and before else said
     worded = {v: w for v, w in english.worded_figures(question).items() if v in values}
     return next(iter(worded.values())) if worded else next(iter(values))
+
+
+class Direction(NamedTuple):
+    """A change or a move a text states, old side then new (`directions`), with where it is written."""
+
+    old: str
+    new: str
+    start: int
+    end: int
+
+
+def directions(text: str) -> list[Direction]:
+    """The changes and moves a text states with their direction (english.FROM_TO, TO_FROM, ARROW and
+    FORMERLY): "from 40 to 55 gold" is 40 -> 55 gold, "55 gold (previously 40)" is 40 -> 55, the new
+    side there the figure before the marker (the words before it where the old side has none)."""
+    found: list[Direction] = []
+
+    def free(start: int, end: int) -> bool:  # "to move from A to B" is one move, not also "to move from A"
+        return all(end <= d.start or start >= d.end for d in found)
+
+    for pattern in (english.FROM_TO, english.TO_FROM, english.ARROW):
+        for m in pattern.finditer(text):
+            if free(m.start(), m.end()):
+                found.append(Direction(m.group("old"), m.group("new"), m.start(), m.end()))
+    for m in english.FORMERLY.finditer(text):
+        clause = re.split(r"[.;:!?\n]\s|[|]", text[max(0, m.start() - 80) : m.start()])[-1]
+        if figures(m.group("old")):
+            said = list(english.FIGURE.finditer(clause))
+            new = said[-1].group() if said else ""
+        else:
+            new = " ".join(clause.split()[-3:])
+        if new and free(m.start(), m.end()):
+            found.append(Direction(m.group("old"), new, m.start() - len(clause), m.end()))
+    return found
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether two sides name the same thing: the same figure where either writes one, else a content
+    word in common."""
+    fa, fb = figures(a), figures(b)
+    if fa or fb:
+        return bool(fa & fb)
+    return bool(set(content_terms(a)) & set(content_terms(b)))
+
+
+class Reversed(NamedTuple):
+    """A direction the question states (`asked`) that a source states the other way round: the sentence
+    saying so and the hit it is in, with the sentence's line."""
+
+    asked: Direction
+    sentence: str
+    hit: Hit
+    line: int
+
+
+def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
+    """A change or a move the question takes as given, from A to B ("Why did the price drop from 55 to
+    40?", "Why did we move out of Kelvin into Brindley?"), that a retrieved sentence states the other way
+    round, from B to A, about the same thing (the sentence holds a word the question says outside its two
+    sides), while no retrieved sentence states it as asked: a premise reversed. A clause asking how to do
+    something or supposing something is the user's own (english.OWN_FIGURES), as its figures are."""
+    asked = [
+        (d, set(question_terms(clause[: d.start] + clause[d.end :])))  # the direction, what it is of
+        for clause in english.clauses(question)
+        if not english.OWN_FIGURES.search(clause)
+        for d in directions(clause)
+        if not _alike(d.old, d.new)
+    ]
+    if not asked:
+        return None
+    said: list[tuple[int, bool, Reversed]] = []  # (words of the thing it shares, as asked?, where)
+    for hit in hits:
+        for start, end in split_sentences(hit.text):
+            sentence = hit.text[start:end]
+            for part in re.split(r";\s", sentence):  # a changelog's line lists changes apart
+                stated = directions(part)
+                terms = set(content_terms(part)) if stated else set()
+                for d, thing in asked:
+                    shared = len(thing & terms)
+                    for s in stated if shared else ():
+                        if _alike(s.old, d.old) and _alike(s.new, d.new):
+                            line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
+                            said.append((shared, True, Reversed(d, " ".join(part.split()), hit, line)))
+                        elif (
+                            _alike(s.old, d.new)
+                            and _alike(s.new, d.old)
+                            and not _alike(s.old, d.old)
+                            and not _alike(s.new, d.new)
+                        ):
+                            line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
+                            said.append((shared, False, Reversed(d, " ".join(part.split()), hit, line)))
+    if not said:
+        return None
+    # what the sources say of this change: the statements sharing the most of the words it is of (a
+    # changelog's "LATE_PENALTY_PER_DAY 10 -> 5" says nothing of a time limit cut from 10 s to 5 s)
+    most = max(shared for shared, _, _ in said)
+    closest = [(as_asked, found) for shared, as_asked, found in said if shared == most]
+    return None if any(as_asked for as_asked, _ in closest) else closest[0][1]
 
 
 # A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension

@@ -20,6 +20,9 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
 - UnknownTopic (before): the question asks about a thing in a word that no indexed file holds and that
   general English rarely uses ("How do I run it behind nginx?"; a common word the files lack, such as
   "forgot", is the user's paraphrase) (premise.unknown_topics);
+- ReversedDirection (before): the question takes a change or a move as given, from A to B ("Why was the
+  limit cut from 10 s to 5 s?"), that what was retrieved states the other way round ("raise the limit from
+  5 to 10 seconds") and never as asked (premise.reversed_direction). The refusal quotes the source;
 - ContradictedFigure (after): what the answer shows says otherwise of a figure the question takes as
   given ("Who developed the theory in 1974?" over "In 1967, Blum developed the theory"): none of its
   quotes, with the lines around them and their heading, states the figure, and one states another of
@@ -287,6 +290,37 @@ class UnknownTopic:
         return f"the question asks about {', '.join(rare)}, which no indexed file mentions"
 
 
+class ReversedDirection:
+    """A change or a move the question takes as given, from A to B ("Why was the limit cut from 10 s to 5
+    s?"), that what was retrieved states the other way round, from B to A, and never as asked
+    (premise.reversed_direction). Its feature is 1 where it finds one; it fires above its line (as
+    designed, 0.5), fitted by `citeline calibrate` with the other premise rules. The refusal quotes what
+    the source says."""
+
+    name, key = "reversed_direction", "reversed"
+    stage: Stage = "before"
+    LINE = 0.5
+
+    def _found(self, ctx: Context) -> premise.Reversed | None:
+        found = ctx.once(self.name, lambda: premise.reversed_direction(ctx.question, ctx.hits))
+        return found if isinstance(found, premise.Reversed) else None
+
+    def features(self, ctx: Context) -> Features:
+        return {self.key: 1.0 if self._found(ctx) else 0.0}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {self.key: self.LINE})[self.key]
+        found = self._found(ctx)
+        if found is None or line is None or line >= 1.0:
+            return None
+        where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
+        asked = found.asked
+        return (
+            f'the question has it going from "{asked.old}" to "{asked.new}", but the source says the other '
+            f'way round: "{found.sentence}" ({where})'
+        )
+
+
 class ContradictedFigure:
     """A figure the question takes as given that the answer's quotes say otherwise of (premise.contradicted);
     it fires above its line (as designed, on one), fitted by `citeline calibrate` on the answers the check
@@ -336,6 +370,7 @@ RULES: Sequence[Rule] = (
     UnknownIdentifier(),
     UnknownName(),
     UnknownTopic(),
+    ReversedDirection(),
     ContradictedFigure(),
 )
 

@@ -130,6 +130,7 @@ AFTER_GATE = (
     rules.UnknownIdentifier,
     rules.UnknownName,
     rules.UnknownTopic,
+    rules.ReversedDirection,
 )  # in RULES' order
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
     r.name: above(r.key) for r in AFTER_GATE
