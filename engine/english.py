@@ -135,6 +135,16 @@ OWN_FIGURES = re.compile(
     re.IGNORECASE,
 )
 
+# A change or a move the user asks how to make, asks leave to make or supposes is their own, as such a
+# question's figures are (OWN_FIGURES); one they ask to have explained or confirmed is a premise ("Can you
+# confirm it moved from Tier 2 to the solutions team?", "Tell me why it went from 5 to 10"): a change has
+# happened or not, where a figure in a request is the user's to choose ("Give me 3 examples").
+OWN_CHANGE = re.compile(
+    r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
+    r"^\s*(?:can|could|should|may) (?:i|we|one)\b|\b(?:if|suppose|supposing|assuming|what happens)\b",
+    re.IGNORECASE,
+)
+
 # An example a question gives: what follows "e.g.", "for example", "for instance" (not "for instance 2",
 # which may be a server's), "such as", or a "say" set off by a comma or a parenthesis, to the end of its
 # clause or parenthesis, code spans whole ("What does a tilde do in a version, e.g. how does 1.0~rc1

@@ -1975,6 +1975,7 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
         "// Every mandatory option must have a value.\nfunction _checkForMissingMandatoryOptions() {}\n"
         "const archive = 'backup.tar.gz';\n",
     )
+    write(root, "notes/incidents.md", "# Incidents\n\nINC-204: the pool drained every idle connection.\n")
     index_with_notes(engine, root)
     scripted = Scripted([RawSentence("It is 30 seconds.", (1,), "after 5 seconds")])
     use(engine, scripted)
@@ -1999,6 +2000,10 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
     # a name in a file the question's passages may lack is looked up in the whole index
     assert premise.unknown_identifiers("What does max_idle_seconds do?", [], engine.mentions) == []
     assert premise.unknown_identifiers("And max_idle_minutes?", [], engine.mentions) == ["max_idle_minutes"]
+    # a key of capitals and a number (a ticket's, an incident's) is a name in any of its spellings
+    assert premise.unknown_identifiers("What went wrong in INC-204?", [], engine.mentions) == []
+    assert premise.unknown_identifiers("What went wrong in inc_204?", [], engine.mentions) == []
+    assert premise.unknown_identifiers("Can you paste INC-205 for me?", [], engine.mentions) == ["INC-205"]
     # a code name is held as a whole identifier: not by prose saying its words, nor inside a longer name;
     # a file name or an extension is held anywhere in the text
     assert engine.mentions("mandatoryoption") and not engine.mentions("mandatoryoption", whole=True)

@@ -82,7 +82,8 @@ def test_a_change_the_sources_state_the_other_way_round_is_refused_with_what_the
     notes = passage(
         "# Minutes\n\nDecision: raise the per-query time limit from 5 to 10 seconds.\n"
         "- Late penalty per day 10 -> 5; cap at 10 submissions per day (was 20).\n"
-        "- Health tonics now cost 55 gold (previously 40).\n",
+        "- Health tonics now cost 55 gold (previously 40).\n"
+        "- **Decision:** on-call moves from the platform team to **SRE** in March.\n",
         "/course/minutes.md",
     )
     reversed_ = rules.ReversedDirection()
@@ -90,17 +91,25 @@ def test_a_change_the_sources_state_the_other_way_round_is_refused_with_what_the
         ("Why was the per-query limit cut from 10s to 5s?", "raise the per-query time limit from 5 to 10"),
         ("Why did the tonic price drop from 55 to 40?", "Health tonics now cost 55 gold (previously 40)"),
         ("Why was the submission cap raised from 10 to 20?", "cap at 10 submissions per day (was 20)"),
+        # Markdown's emphasis read as the text it marks, and the source quoted without it
+        ("Why did on-call move from SRE to the platform team?", "Decision: on-call moves from the platform"),
     ):
         refused = rules.screen(context(question, notes), [reversed_])
         assert refused is not None and refused[0] == "reversed_direction", question
         assert said in refused[1] and "minutes.md:" in refused[1], refused[1]
+    # a request to confirm a change takes it as given
+    refused = rules.screen(
+        context("Can you confirm the per-query limit was cut from 10s to 5s?", notes), [reversed_]
+    )
+    assert refused is not None and "from 5 to 10 seconds" in refused[1]
     for question in (
         "Why was the per-query limit raised from 5 s to 10 s?",  # as the minutes say
         "Why did the tonic price go up from 40 to 55?",
         # the same figures the other way round, but of another thing: the penalty went 10 -> 5
         "Why was the late penalty cut from 10 to 5?",
-        # a how-to's direction is the user's own
+        # a change the user asks how to make, or leave to make, is their own
         "How do I move the limit from 10 s to 5 s?",
+        "Can we cut the per-query limit from 10s to 5s?",
         "Why did the queue move from Redis to Postgres?",  # nothing retrieved states that change
     ):
         assert rules.screen(context(question, notes), [reversed_]) is None, question

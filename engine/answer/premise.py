@@ -5,9 +5,9 @@ checked before any model reads it.
   words or Roman numerals. A question asking how to do something, requesting something or supposing
   something is exempt: its figures are the user's own ("How do I set the timeout to 30 seconds?").
 - A code identifier ("How do I configure the max_retries_backoff option?"): a name written as code
-  (snake_case, camelCase, letters then digits as in pbkdf2 or sha256, a call `name(`, or in backticks)
-  that no indexed file holds, in any of its spellings (max_retries_backoff, max-retries-backoff,
-  maxRetriesBackoff; sha256, sha-256). Unlike a figure, an
+  (snake_case, camelCase, letters then digits as in pbkdf2 or sha256, a key of capitals and a number as
+  in INC-204, a call `name(`, or in backticks) that no indexed file holds, in any of its spellings
+  (max_retries_backoff, max-retries-backoff, maxRetriesBackoff; sha256, sha-256). Unlike a figure, an
   identifier is not the user's to choose, so a how-to question is not exempt; and unlike a figure it is
   looked for in the whole index, not only in what was retrieved: a name is exact, so its absence there is
   certain, while its absence from the top passages is not.
@@ -15,6 +15,9 @@ checked before any model reads it.
   capital, not opening a sentence, that no indexed file holds, case and accents aside, and for a word
   of five letters or more not even one typo away (Engine.knows: "Hatmanis" finds "Hartmanis"). A
   question about a thing the folders never mention cannot be answered from them.
+
+- A change or a move ("Why was the limit cut from 10 s to 5 s?"): what was retrieved states it the other
+  way round ("raise the limit from 5 to 10 seconds") and never as asked (`reversed_direction`).
 
 One more is checked after the answer, against what it shows (`contradicted`):
 
@@ -58,6 +61,7 @@ _IDENT = re.compile(
     r"|__[A-Za-z]\w*__|_[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?!_)"  # __dunder__, _private; not _emphasis_
     r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"  # camelCase
     r"|[A-Za-z]{2,}\d+[A-Za-z0-9]*"  # letters then digits: pbkdf2, sha256, IPv6, base64
+    r"|[A-Z]{2,}-\d+[A-Za-z0-9]*"  # a key of capitals and a number: a ticket, an incident, a macro (INC-204)
     r")(?![\w-])"
 )
 _ALNUM = re.compile(r"[A-Za-z]+\d+[A-Za-z0-9]*")
@@ -348,10 +352,21 @@ class Direction(NamedTuple):
     end: int
 
 
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)_|_(?!\w)|[*`]")  # Markdown's bold, italics and code ticks
+
+
+def plain(text: str) -> str:
+    """A text without Markdown's emphasis and code ticks ("from Tier 2 to **Solutions Engineering**"
+    reads as "from Tier 2 to Solutions Engineering"); a name's underscores stay."""
+    return _EMPHASIS.sub("", text)
+
+
 def directions(text: str) -> list[Direction]:
     """The changes and moves a text states with their direction (english.FROM_TO, TO_FROM, ARROW and
     FORMERLY): "from 40 to 55 gold" is 40 -> 55 gold, "55 gold (previously 40)" is 40 -> 55, the new
-    side there the figure before the marker (the words before it where the old side has none)."""
+    side there the figure before the marker (the words before it where the old side has none). Read
+    on the text as `plain` gives it, where the offsets count."""
+    text = plain(text)
     found: list[Direction] = []
 
     def free(start: int, end: int) -> bool:  # "to move from A to B" is one move, not also "to move from A"
@@ -396,12 +411,12 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     """A change or a move the question takes as given, from A to B ("Why did the price drop from 55 to
     40?", "Why did we move out of Kelvin into Brindley?"), that a retrieved sentence states the other way
     round, from B to A, about the same thing (the sentence holds a word the question says outside its two
-    sides), while no retrieved sentence states it as asked: a premise reversed. A clause asking how to do
-    something or supposing something is the user's own (english.OWN_FIGURES), as its figures are."""
+    sides), while no retrieved sentence states it as asked: a premise reversed. A clause asking how to make
+    a change, asking leave to or supposing one is the user's own (english.OWN_CHANGE)."""
     asked = [
         (d, set(question_terms(clause[: d.start] + clause[d.end :])))  # the direction, what it is of
-        for clause in english.clauses(question)
-        if not english.OWN_FIGURES.search(clause)
+        for clause in map(plain, english.clauses(question))
+        if not english.OWN_CHANGE.search(clause)
         for d in directions(clause)
         if not _alike(d.old, d.new)
     ]
@@ -417,17 +432,16 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
                 for d, thing in asked:
                     shared = len(thing & terms)
                     for s in stated if shared else ():
-                        if _alike(s.old, d.old) and _alike(s.new, d.new):
-                            line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
-                            said.append((shared, True, Reversed(d, " ".join(part.split()), hit, line)))
-                        elif (
+                        as_asked = _alike(s.old, d.old) and _alike(s.new, d.new)
+                        if as_asked or (
                             _alike(s.old, d.new)
                             and _alike(s.new, d.old)
                             and not _alike(s.old, d.old)
                             and not _alike(s.new, d.new)
                         ):
                             line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
-                            said.append((shared, False, Reversed(d, " ".join(part.split()), hit, line)))
+                            shown = " ".join(plain(part).split())
+                            said.append((shared, as_asked, Reversed(d, shown, hit, line)))
     if not said:
         return None
     # what the sources say of this change: the statements sharing the most of the words it is of (a

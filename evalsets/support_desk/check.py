@@ -188,9 +188,7 @@ def main() -> int:
             elif not any(is_line_passage(passage, texts.get(g, "")) for g in gold):
                 errors.append(f"{rid}: passage is not a whole line / run of lines: {passage!r}")
     if len(data_only) < MIN_DATA_ONLY:
-        errors.append(
-            f"only {len(data_only)} questions answered by data/config alone (need {MIN_DATA_ONLY})"
-        )
+        errors.append(f"only {len(data_only)} questions answered by data/config alone (need {MIN_DATA_ONLY})")
     if len(prose_only) < MIN_PROSE_ONLY:
         errors.append(f"only {len(prose_only)} questions answered by prose alone (need {MIN_PROSE_ONLY})")
 
