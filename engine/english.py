@@ -224,9 +224,9 @@ def clauses(text: str) -> list[str]:
 # A change or a move a text states with its direction, old then new (premise.directions): "from 40 to 55
 # gold", "out of Kelvin into Brindley", "from LC-MS over to the ELISA kit", "to 10 from 5"; an arrow, "2.0 ->
 # 1.75"; and a new value with its old one after it, "55 gold (previously 40)", "cap at 10 (was 20)", "60 %,
-# down from 75". A side is one to four words; a full stop ends it, not a figure's or a room's dots ("1.75",
-# "B.0.14").
-_SIDE_WORD = r"[\w%$£€@/'’+-]+(?:\.[\w%]+)*"
+# down from 75". A side is one to four words; a full stop or a comma ends it, not a figure's or a room's
+# dots ("1.75", "B.0.14") nor a figure's thousands ("10,000").
+_SIDE_WORD = r"[\w%$£€@/'’+-]+(?:\.[\w%]+|,\d{3}(?!\d))*"
 _SIDE = rf"{_SIDE_WORD}(?:[ \t]+{_SIDE_WORD}){{0,3}}"
 FROM_TO = re.compile(
     rf"\b(?:from|out[ \t]+of)\s+(?P<old>{_SIDE}?)\s+(?:(?:over|back)\s+)?(?:to|into)\s+(?P<new>{_SIDE})",
@@ -236,6 +236,16 @@ TO_FROM = re.compile(rf"\bto\s+(?P<new>{_SIDE}?)\s+from\s+(?P<old>{_SIDE})", re.
 ARROW = re.compile(rf"(?P<old>{_SIDE_WORD})[ \t]*(?:->|→|=>|⇒)[ \t]*(?P<new>{_SIDE_WORD})")
 FORMERLY = re.compile(
     rf"[(,|][ \t]*(?:previously|formerly|was|were|(?:up|down)[ \t]+from)[ \t]+(?P<old>{_SIDE})", re.IGNORECASE
+)
+# A verb saying that a value changed, which makes a source's "from 7 to 10 days" a change rather than a
+# range ("open from 9 to 5", "levels from 1 to 10"): "goes from 7 to 10 days", "raised to 10 from 5".
+CHANGED = re.compile(
+    r"\b(?:switch\w*|migrat\w*|mov(?:e|es|ed|ing)|transition\w*|replac\w*|chang(?:e|es|ed|ing)|"
+    r"upgrad\w*|downgrad\w*|rais(?:e|es|ed|ing)|increas\w*|decreas\w*|cut(?:s|ting)?|reduc\w*|"
+    r"lower(?:s|ed|ing)?|drop(?:s|ped|ping)?|extend\w*|shorten\w*|lengthen\w*|bump\w*|go(?:es|ing)?|went|"
+    r"gone|grow(?:s|n|ing)?|grew|ris(?:e|es|en|ing)|rose|f[ae]ll(?:s|en|ing)?|doubl\w*|halv\w*|"
+    r"tighten\w*|loosen\w*|adjust\w*|revis\w*|updat\w*)\b",
+    re.IGNORECASE,
 )
 
 

@@ -896,7 +896,96 @@ def test_change_statements_need_from_and_to_and_a_quote_naming_the_old_thing() -
     assert not changes.contradicts(found, "Submit PTO requests through Workday (not BambooHR).")
     assert not changes.contradicts(found, "PTO requests need 5 days notice.")
     assert changes.changes_in(hit("We are moving to Workday soon.", path="/kb/c.md"), "") == []
-    assert changes.changes_in(hit("Carryover moved from 3 to 5 days.", path="/kb/c.md"), "") == []
+    (figure,) = changes.changes_in(hit("Carryover moved from 3 to 5 days.", path="/kb/c.md"), "")
+    assert figure.thing and not changes.contradicts(figure, "Submit PTO requests through BambooHR.")
+
+
+def test_a_reported_change_of_a_figure_is_flagged_against_a_document_still_stating_the_old_one(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A meeting deciding that pending tickets close after 10 days, not 7, outdates an onboarding guide
+    written before it that still says 7, wrapped over two lines; a guide written after it does not."""
+    root = tmp_path / "kb"
+    guide = (
+        "# New agent onboarding\n\nUpdated 5 January 2026.\n\n## Queues\n\n"
+        "- **Pending tickets:** if the customer doesn't reply, we remind them on day 3 and auto-solve\n"
+        "  them after"
+        " 7 days. A reply after that reopens the ticket.\n"
+    )
+    write(root, "onboarding.md", guide)
+    write(
+        root,
+        "meetings/2026-01-12.md",
+        "# Support leads, 12 January 2026\n\n## Pending auto-solve\n\n"
+        "- **Decision:** pending auto-solve goes from 7 to **10 days**, all plans.\n",
+    )
+    engine.add_folder(root)
+    engine.run(engine.sync())
+    question = "After how many days is a pending ticket auto-solved?"
+    quote = "we remind them on day 3 and auto-solve them after 7 days"
+    answer = ask_quoting(engine, question, "onboarding.md", "Pending tickets auto-solve after 7 days.", quote)
+    assert not answer.refused and answer.conflicts, answer
+    conflict = answer.conflicts[0]
+    assert Path(answer.evidence[conflict.current - 1].path).name == "2026-01-12.md"
+    assert "from 7 to 10 days on 2026-01-12" in conflict.reason and "2026-01-05" in conflict.reason
+    # the guide rewritten after the meeting, still saying 7 days of something else, is not outdated by it
+    write(root, "onboarding.md", guide.replace("5 January 2026", "20 January 2026"))
+    engine.run(engine.sync())
+    answer = ask_quoting(engine, question, "onboarding.md", "Pending tickets auto-solve after 7 days.", quote)
+    assert not answer.conflicts
+
+
+def test_figure_changes_need_a_change_verb_and_a_quote_of_the_old_figure_on_the_same_point() -> None:
+    from engine.answer import changes
+
+    decided = hit("Decision: the refund window goes from 14 to 30 days.", path="/a.md")
+    (found,) = changes.changes_in(decided, "")
+    assert (found.old, found.new, found.shown) == (("14",), "30", ("14", "30 days"))
+    assert found.kinds == {"unit:day"}
+    assert changes.contradicts(found, "Annual plans can be refunded within 14 days of purchase.")
+    assert changes.contradicts(found, "Refunds are given within a 14 day window.")
+    assert not changes.contradicts(found, "The refund window is 14 days, or 30 days for annual plans.")
+    assert not changes.contradicts(found, "The refund window is 14 hours.")  # another unit
+    assert not changes.contradicts(found, "Trials last 14 days.")  # not what changed
+    capped = hit("The import cap is now 20,000 rows (previously 10,000).", path="/b.md")
+    (was,) = changes.changes_in(capped, "")
+    assert (was.old, was.new) == (("10000",), "20000")
+    assert changes.contradicts(was, "Imports are capped at 10,000 rows per file.")
+    assert not changes.contradicts(was, "The import has 10,000 columns.")  # counts another thing
+    for text in ("The office is open from 9 to 5 on weekdays.", "Pages 3 to 5 from 1 to 2."):
+        assert changes.changes_in(hit(text, path="/c.md"), "") == []
+    # a program's constant is a default or a fallback more often than the fact
+    assert changes.contradicts(found, "The refund window is 14 days.", "/kb/refunds.md")
+    assert not changes.contradicts(found, "The refund window is 14 days.", "/app/refunds.py")
+
+
+def test_a_reported_change_counts_only_against_a_document_that_may_be_behind_it() -> None:
+    """Not from a draft (a proposal), not against a document dated on the day of the change or stating the
+    same change itself, and, where the answer quotes a file holding the change, only one on the question's
+    point: quoted itself, or sharing a word with the question."""
+    from engine.answer import changes
+
+    guide = "The refund window is 14 days from purchase."
+    report = "Chair: Ana Lima.\nDecision: the refund window goes from 14 to 30 days."
+    texts = {"/kb/guide.md": guide, "/kb/minutes_2025-11-03.md": report}
+
+    def reported(texts: dict[str, str], quote: str = guide, question: str = "") -> bool:
+        evidence = [hit(text, path=path, n=n) for n, (path, text) in enumerate(texts.items(), 1)]
+        n = next(n for n, h in enumerate(evidence, 1) if quote in h.text)
+        cited = [c for c in [contract.cite(n, evidence[n - 1], quote)] if c is not None]
+        return changes.find(cited, evidence, lambda path: texts.get(path, ""), question) is not None
+
+    assert reported(texts)
+    assert not reported({"/kb/guide.md": guide, "/kb/refund_policy_DRAFT.md": report})
+    assert not reported({**texts, "/kb/guide.md": "Updated 3 November 2025.\n\n" + guide})
+    aware = guide + " The refund window went from 14 to 30 days in November."
+    assert not reported({**texts, "/kb/guide.md": aware}, aware)
+    # the answer quotes the minutes: the guide still stating 14 days is found where the change is on the
+    # question's point, the change quoted itself or sharing a word with the question
+    decision = "the refund window goes from 14 to 30 days"
+    assert reported(texts, decision, "How long do customers have to change their minds?")
+    assert reported(texts, "Chair: Ana Lima", "Who decided the refund window?")
+    assert not reported(texts, "Chair: Ana Lima", "Who chairs the meeting?")
 
 
 def test_disagreement_finds_the_same_point() -> None:

@@ -102,6 +102,11 @@ def test_a_change_the_sources_state_the_other_way_round_is_refused_with_what_the
         context("Can you confirm the per-query limit was cut from 10s to 5s?", notes), [reversed_]
     )
     assert refused is not None and "from 5 to 10 seconds" in refused[1]
+    # each side shown as it names its thing, and the source's line without its list marker
+    refused = rules.screen(context("Why did on-call move from SRE to the platform team in March?", notes))
+    assert refused is not None, refused
+    shown = refused[1]
+    assert 'from "SRE" to "the platform team"' in shown and '"Decision: on-call' in shown, shown
     for question in (
         "Why was the per-query limit raised from 5 s to 10 s?",  # as the minutes say
         "Why did the tonic price go up from 40 to 55?",

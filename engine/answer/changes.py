@@ -5,6 +5,12 @@ message, meeting note or changelog announcing a change that a reference document
 
 Only explicit change statements count: a change verb (switch, migrate, move, replace, transition, ...)
 followed by "from X to Y", where the answer's quote names X (every content word of it) and none of Y's.
+A figure's change is read as premise.directions reads one ("goes from 7 to 10 days", "raised to 30 from
+14", "30 days (previously 14)"), with a change verb (english.CHANGED) where the words alone could state a
+range; the answer's quote states the old figure as counting what the change's figures count (a unit or a
+label, premise.figure_kinds: not "20 multiple-choice questions" for "10 submissions (was 20)"), not the new
+one, and shares a word with what changed (the words of the change's clause, less its figures, verbs and
+function words: "pending auto-solve").
 The report is judged current unless it is dated before the document it contradicts: its date is the
 first date on its line or the few lines above it (a chat export's timestamp), else its file's stated date
 or the date in its name. Other sources that name Y beside X or beside a change word ("the Grafana Cloud
@@ -19,8 +25,10 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePath
 
-from engine.answer import conflicts, contract
+from engine import english
+from engine.answer import conflicts, contract, premise
 from engine.events import Citation, Hit
+from engine.ingest.extract import is_source
 from engine.text import content_terms, normalize, question_terms, split_sentences
 
 CHANGE = re.compile(
@@ -46,6 +54,8 @@ class Change:
     new: str  # the first content word of Y, which names it
     shown: tuple[str, str]  # X and the start of Y as written
     when: date | None
+    thing: frozenset[str] = frozenset()  # a figure's change (old and new are figures): what changed
+    kinds: frozenset[str] = frozenset()  # what the figures count or number (premise.figure_kinds)
 
 
 @dataclass(frozen=True)
@@ -81,21 +91,103 @@ def line_sentences(text: str) -> Iterator[tuple[int, str]]:
             yield row, line[start:end].strip()
 
 
+def sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(line index, sentence) for each sentence of a text: line by line where it is a JSON export
+    (line_sentences), else as split_sentences reads it, a sentence wrapped over lines whole."""
+    if any(_JSON_KEY.match(line) for line in text.splitlines()):
+        yield from line_sentences(text)
+        return
+    for start, end in split_sentences(text):
+        yield text.count("\n", 0, start), text[start:end].strip()
+
+
 def changes_in(hit: Hit, head: str) -> list[Change]:
     """The change statements in one evidence chunk, dated where the text or the file says when."""
     out: list[Change] = []
     lines = hit.text.splitlines()
+
+    def when(row: int) -> date | None:
+        return _line_date("\n".join(lines[max(0, row - DATE_LOOKBACK) : row + 1])) or doc_date(hit.path, head)
+
     for row, sentence in line_sentences(hit.text):
         for match in CHANGE.finditer(sentence):
             old = tuple(content_terms(match.group("old")))
             new = content_terms(match.group("new"))[:1]
             if not old or len(old) > OLD_WORDS or not new or any(t.isdigit() for t in (*old, *new)):
                 continue
-            nearby = "\n".join(lines[max(0, row - DATE_LOOKBACK) : row + 1])
-            when = _line_date(nearby) or doc_date(hit.path, head)
             shown = (match.group("old").strip(), _name_words(match.group("new")))
-            out.append(Change(hit.path, normalize(sentence), old, new[0], shown, when))
+            out.append(Change(hit.path, normalize(sentence), old, new[0], shown, when(row)))
+    for row, sentence in sentences(hit.text):
+        for old_value, new_value, shown, thing, kinds in figure_changes(sentence):
+            statement = normalize(sentence)
+            out.append(Change(hit.path, statement, (old_value,), new_value, shown, when(row), thing, kinds))
     return out
+
+
+_CLAUSE_EDGE = re.compile(r"[.;!?()\[\]|,\n]")
+_NOT_THING = frozenset("previously formerly now new old".split())  # words of a change, not of what changed
+
+
+def figure_changes(
+    sentence: str,
+) -> Iterator[tuple[str, str, tuple[str, str], frozenset[str], frozenset[str]]]:
+    """The figure changes a sentence states: (old, new, both as written, what changed, what the figures
+    count or number: premise.figure_kinds), each a direction of premise.directions between two figures
+    in a clause holding a change verb (english.CHANGED) or the formerly-marker itself ("30 days
+    (previously 14)")."""
+    text = premise.plain(sentence)
+    for d in premise.directions(text):
+        old, new = _first_figure(d.old), _first_figure(d.new)
+        if not old or not new or old == new:
+            continue
+        begin = d.start  # a formerly-marker's clause may start inside a word: the span starts after it
+        while 0 < begin < d.end and text[begin - 1].isalnum() and text[begin].isalnum():
+            begin += 1
+        start = max((m.end() for m in _CLAUSE_EDGE.finditer(text, 0, begin)), default=0)
+        end = next((m.start() for m in _CLAUSE_EDGE.finditer(text, d.end)), len(text))
+        span = text[begin : d.end]
+        clause = text[start:begin] + " " + text[d.end : end]
+        if not (english.CHANGED.search(clause) or english.FORMERLY.search(span)):
+            continue
+        stated = premise.figure_kinds(span)
+        kinds = frozenset(stated.get(old, set()) | stated.get(new, set()))
+        words = [
+            w
+            for w in re.findall(r"[^\W\d_]+", clause + " " + _outside(span, d))
+            if w.lower() not in english.NOT_LABELS | _NOT_THING
+            and w.lower() not in english.UNITS
+            and w.lower() not in english.NUMBER_WORDS
+            and not english.CHANGED.fullmatch(w)
+        ]
+        thing = frozenset(content_terms(" ".join(words)))
+        first, *rest = d.new.split()
+        named = [w for w in rest[:1] if w.lower() not in english.NOT_LABELS and content_terms(w)]
+        if not rest and (unit := _unit_after(first, span, kinds)):
+            named = [unit]  # "files can be up to 10 MB (up from 2 MB)": the new side is the figure alone
+        shown = (d.old.split()[0], first + "".join(w if w == "%" else " " + w for w in named))
+        if thing:
+            yield old, new, shown, thing, kinds
+
+
+def _first_figure(side: str) -> str:
+    """The first figure a side writes in digits ("120 in 1.7.0" -> "120"), else ""."""
+    return next(iter(premise.figure_units(side)), "")
+
+
+def _outside(span: str, d: premise.Direction) -> str:
+    """The words of a direction's span other than its two sides (a formerly-marker's clause)."""
+    for side in (d.old, d.new):
+        span = re.sub(rf"(?<![\w.,]){re.escape(side)}(?![\w])", " ", span, count=1)
+    return span
+
+
+def _unit_after(figure: str, span: str, kinds: frozenset[str]) -> str:
+    """The word after `figure` in `span` where it is the unit the change's figures count in, else ""."""
+    units = {k.split(":", 1)[1] for k in kinds if k.startswith("unit:")}
+    for m in re.finditer(rf"(?<![\w.,]){re.escape(figure)}[ \t\u00a0]*([^\W\d_]+|%)", span):
+        if m.group(1) == "%" or set(content_terms(m.group(1))) & units:
+            return m.group(1)
+    return ""
 
 
 def _name_words(text: str) -> str:
@@ -115,27 +207,64 @@ def _line_date(text: str) -> date | None:
     return conflicts.parse_date(match[-1]) if match else None
 
 
-def contradicts(change: Change, quote: str) -> bool:
-    """The quote names what changed (every word of X) and not what it changed to."""
+def contradicts(change: Change, quote: str, path: str = "") -> bool:
+    """The quote names what changed (every word of X) and not what it changed to; for a figure's change,
+    it states the old figure as counting what the change's figures count (premise.counts_alike: a unit
+    or a label where both write one) and not the new one,
+    shares a word with what changed, and is not from a program's source (`path`), whose constant is a
+    default or a fallback more often than the fact."""
     have = set(content_terms(quote))
+    if change.thing:
+        said = premise.figure_kinds(quote)
+        if change.old[0] not in said or change.new in said or not change.thing & have:
+            return False
+        old = change.old[0]
+        return not (path and is_source(path)) and premise.counts_alike(
+            old, {old: set(change.kinds)}, said, quote
+        )
     return set(change.old) <= have and change.new not in have
+
+
+def _behind(change: Change, path: str, stated: date | None, evidence: Sequence[Hit]) -> bool:
+    """Whether the document at `path`, dated `stated`, may be behind a change: not dated on or after the
+    day it was reported, and not stating the same change itself anywhere it was retrieved (a figure's
+    change also without a verb, "cap from 30 to 35", as premise.directions reads it)."""
+    if stated is not None and change.when is not None and change.when <= stated:
+        return False
+    for hit in evidence:
+        if hit.path != path:
+            continue
+        if any((ch.old, ch.new) == (change.old, change.new) for ch in changes_in(hit, "")):
+            return False
+        if change.thing and any(
+            (_first_figure(d.old), _first_figure(d.new)) == (change.old[0], change.new)
+            for d in premise.directions(hit.text)
+        ):
+            return False  # "cap from 30 to 35": the change, stated without a verb
+    return True
 
 
 def find(
     cited: Sequence[Citation], evidence: Sequence[Hit], head: Callable[[str], str], question: str = ""
 ) -> Reported | None:
-    """The first change in the evidence that a cited quote still contradicts, from another file and not
-    dated before the cited document. `head` gives a file's opening text (its stated date). Where the
-    answer quotes the change itself, the line of another file that still states the old fact, the one
-    sharing most words with `question`."""
-    found = [(n, hit, ch) for n, hit in enumerate(evidence, 1) for ch in changes_in(hit, head(hit.path))]
+    """The first change in the evidence that a cited quote still contradicts, from another file that may
+    be behind it (`_behind`). `head` gives a file's opening text (its stated date, whether it is a draft).
+    A draft's or a superseded document's changes are proposals or history, not changes. Where the answer
+    quotes the change itself, the line of another file that still states the old fact, the one sharing
+    most words with `question`, where the change is on the question's point (shares a word of it)."""
+    found = [
+        (n, hit, ch)
+        for n, hit in enumerate(evidence, 1)
+        if not conflicts.stale(conflicts.text_facts(hit.path, 0.0, head(hit.path)))
+        for ch in changes_in(hit, head(hit.path))
+    ]
     for citation in cited:
         stated = doc_date(citation.path, head(citation.path))
         for n, hit, change in found:
-            if hit.path == citation.path or not contradicts(change, citation.quote):
+            if hit.path == citation.path or not contradicts(change, citation.quote, citation.path):
                 continue
-            if stated is not None and change.when is not None and change.when < stated:
-                continue  # the document was written after the change was announced
+            if not _behind(change, citation.path, stated, evidence):
+                continue  # the document was written after the change was announced, or states it
             reported = contract.cite(n, hit, change.statement)
             if reported is None:
                 continue
@@ -152,19 +281,27 @@ def _still_stated(
     asked: set[str],
 ) -> Reported | None:
     """Where the answer quotes the change itself ("we're switching from Datadog to Grafana"): the first
-    line of another file, not dated after the change, that still states what changed (its quote
-    contradicts the change as a cited one would), the one sharing most of the question's words `asked`."""
+    line of another file that may be behind it (`_behind`) and still states what changed (its quote
+    contradicts the change as a cited one would), the one sharing most of the question's words `asked`.
+    Only a change on the question's point counts, one the answer quotes or sharing a word with the
+    question (a figure's change, a word of what changed): a file quoted for one thing may report changes
+    to others."""
     quoted = {c.path for c in cited}
     for n, hit, change in found:
         if hit.path not in quoted or (reported := contract.cite(n, hit, change.statement)) is None:
             continue
+        on_point = change.thing or set(content_terms(change.statement))
+        if not _quoted(reported, cited) and not asked & on_point:
+            continue
         stating: list[tuple[int, Citation, date | None, str]] = []
         for m, other in enumerate(evidence, 1):
             stated = doc_date(other.path, head(other.path))
-            if other.path == hit.path or (stated and change.when and change.when < stated):
+            if other.path == hit.path or not _behind(change, other.path, stated, evidence):
                 continue
-            for _, sentence in line_sentences(other.text):
-                if contradicts(change, sentence) and (old := contract.cite(m, other, sentence)) is not None:
+            for _, sentence in sentences(other.text):
+                if not contradicts(change, sentence, other.path):
+                    continue
+                if (old := contract.cite(m, other, sentence)) is not None:
                     stating.append((len(asked & set(content_terms(sentence))), old, stated, other.path))
         if stating:
             _, old, stated, path = max(stating, key=lambda s: s[0])  # the first of the best
@@ -173,16 +310,24 @@ def _still_stated(
     return None
 
 
+def _quoted(line: Citation, cited: Sequence[Citation]) -> bool:
+    """Whether a cited quote covers a line of `line`'s: the answer quotes it."""
+    return any(
+        c.path == line.path and c.start_line <= line.end_line and line.start_line <= c.end_line for c in cited
+    )
+
+
 def _mentions(change: Change, evidence: Sequence[Hit], skip: set[str]) -> tuple[Citation, ...]:
-    """Lines of other sources that name the new thing beside the old one or beside a change word."""
+    """Lines of other sources that name the new thing beside the old one or beside a change word (a new
+    figure also beside a word of what changed)."""
     out: list[Citation] = []
     seen = set(skip)
     for n, hit in enumerate(evidence, 1):
         if hit.path in seen:
             continue
-        for _, sentence in line_sentences(hit.text):
+        for _, sentence in sentences(hit.text):
             terms = set(content_terms(sentence))
-            if change.new not in terms:
+            if change.new not in terms or (change.thing and not change.thing & terms):
                 continue
             if not (set(change.old) <= terms or CHANGE_WORD.search(sentence)):
                 continue

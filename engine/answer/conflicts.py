@@ -45,8 +45,9 @@ _DRAFT = re.compile(r"(?<![a-z0-9])draft(?![a-z0-9])", re.IGNORECASE)
 _STATUS = re.compile(r"^\W*status\W*[:\-]\W*(\w+)", re.IGNORECASE)
 _SUPERSEDED_BY = re.compile(r"\bsuperseded\s+by\b\W*(.*)", re.IGNORECASE)  # not "replaced by": prose
 _SUPERSEDES = re.compile(r"\b(?:supersedes|replaces)\b\W*(.*)", re.IGNORECASE)
-_DATE_LINE = re.compile(  # a labelled date; a bare "Date:"/"Published:" only at the start of a line
-    r"^[\s>*_#|-]*(?:(?:[a-z]+\s+){0,2}?(?:effective|last[\s_-]+(?:updated|revised|modified)|updated|revised)"
+_DATE_LINE = re.compile(  # a labelled date, at the start of a line or of a field or sentence in it ("Version
+    # 2 · Effective 1 December 2025", "Owner: Dominic. Updated 5 January 2026"), not inside a sentence
+    r"^(?:[^\n]*?(?:[·•|]|[.;](?=\s)))?[\s>*_#|-]*(?:(?:[a-z]+\s+){0,2}?(?:effective|last[\s_-]+(?:updated|revised|modified)|updated|revised)"
     r"|date|published)\b(.*)",
     re.IGNORECASE,
 )
@@ -241,7 +242,8 @@ def _markers(a: DocFacts, b: DocFacts) -> list[str]:
     return out
 
 
-def _stale(facts: DocFacts) -> str:
+def stale(facts: DocFacts) -> str:
+    """Why a document is not current by its own say (a draft, marked superseded and the like), else ""."""
     if facts.draft:
         return "a draft"
     return f"marked {facts.status}" if facts.status in _STALE else ""
@@ -249,8 +251,8 @@ def _stale(facts: DocFacts) -> str:
 
 def _status(a: DocFacts, b: DocFacts) -> list[str]:
     """`b` is a draft or marked superseded (or the like), `a` is not."""
-    why = _stale(b)
-    return [f"{b.path.name} is {why}, {a.path.name} is not"] if why and not _stale(a) else []
+    why = stale(b)
+    return [f"{b.path.name} is {why}, {a.path.name} is not"] if why and not stale(a) else []
 
 
 def _signals(a: DocFacts, b: DocFacts) -> list[str]:

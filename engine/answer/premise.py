@@ -87,8 +87,8 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
         return []
     texts = [chunk_text(h) for h in hits]
     have = frozenset[str]().union(*(stated_figures(t) for t in texts))
-    asked = _units(question)
-    units = _units("\n".join(texts))  # the unit of each figure the hits write in digits
+    asked = figure_units(question)
+    units = figure_units("\n".join(texts))  # the unit of each figure the hits write in digits
     in_words = frozenset[str]().union(*(english.written_figures(t) for t in texts))  # no unit read there
     out: dict[str, str] = {}  # each figure once, said as the question first writes it
     for m in _SAID.finditer(question):
@@ -119,7 +119,7 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
 _UNIT_AFTER = re.compile(r"[ \t\u00a0-]?([A-Za-zμ%]+)")  # NFKC writes the micro sign as μ
 
 
-def _units(text: str) -> dict[str, set[str | None]]:
+def figure_units(text: str) -> dict[str, set[str | None]]:
     """Each figure `text` writes in digits, with the unit of each time it is written (english.UNITS: the
     word after it, or written on, "64KB"), None where no unit follows ("64 entries", "timeout = 30")."""
     out: dict[str, set[str | None]] = {}
@@ -212,7 +212,7 @@ def _described(kinds: set[str]) -> set[str]:
     return {k.split(":", 1)[1] for k in kinds if k.startswith(("unit:", "label:"))}
 
 
-def _counts_alike(figure: str, asked: dict[str, set[str]], said: dict[str, set[str]], text: str) -> bool:
+def counts_alike(figure: str, asked: dict[str, set[str]], said: dict[str, set[str]], text: str) -> bool:
     """Whether `text`, which holds `figure`, states it as the question does: unless both say what it counts
     or numbers (a unit after it, a label before it) and they differ, and what the question says is not one
     of the two words either side of it in the text either (a modifier may stand between: "5 business days"
@@ -304,7 +304,7 @@ def figure_support(question: str, shown: Shown | str) -> tuple[frozenset[str], f
     stated = frozenset(
         f
         for f in given & stated_figures(text)
-        if _counts_alike(f, asked, said, text) and not (f in parts and _counted(asked.get(f, set())))
+        if counts_alike(f, asked, said, text) and not (f in parts and _counted(asked.get(f, set())))
     )
     against = said if quoted == text else figure_kinds(quoted)
     other = {
@@ -386,6 +386,21 @@ def directions(text: str) -> list[Direction]:
         if new and free(m.start(), m.end()):
             found.append(Direction(m.group("old"), new, m.start() - len(clause), m.end()))
     return found
+
+
+LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")  # a list item's marker, not part of what it says
+
+
+def side_named(side: str) -> str:
+    """A side of a direction as it names its thing, without what the question adds after it (english's
+    sides take up to four words): "tier 2 in january" -> "tier 2", "the ELISA kit" stays."""
+    first, *rest = side.split()
+    kept = [first]
+    for word in rest:
+        if word.lower() in english.NOT_LABELS:
+            break
+        kept.append(word)
+    return " ".join(kept)
 
 
 def _alike(a: str, b: str) -> bool:

@@ -314,10 +314,10 @@ class ReversedDirection:
         if found is None or line is None or line >= 1.0:
             return None
         where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
-        asked = found.asked
+        old, new = premise.side_named(found.asked.old), premise.side_named(found.asked.new)
         return (
-            f'the question has it going from "{asked.old}" to "{asked.new}", but the source says the other '
-            f'way round: "{found.sentence}" ({where})'
+            f'the question has it going from "{old}" to "{new}", but the source says the other way round: '
+            f'"{premise.LIST_MARK.sub("", found.sentence)}" ({where})'
         )
 
 
