@@ -19,6 +19,7 @@ migration timeline") are cited with it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -225,23 +226,24 @@ def contradicts(change: Change, quote: str, path: str = "") -> bool:
     return set(change.old) <= have and change.new not in have
 
 
-def _behind(change: Change, path: str, stated: date | None, evidence: Sequence[Hit]) -> bool:
-    """Whether the document at `path`, dated `stated`, may be behind a change: not dated on or after the
-    day it was reported, and not stating the same change itself anywhere it was retrieved (a figure's
-    change also without a verb, "cap from 30 to 35", as premise.directions reads it)."""
+def _stated(evidence: Sequence[Hit]) -> dict[str, set[tuple[tuple[str, ...], str]]]:
+    """The changes each retrieved file states, as (old, new): its change statements, and a figure's
+    change also without a verb ("cap from 30 to 35", as premise.directions reads it)."""
+    out: dict[str, set[tuple[tuple[str, ...], str]]] = {}
+    for hit in evidence:
+        pairs = out.setdefault(hit.path, set())
+        pairs.update((ch.old, ch.new) for ch in changes_in(hit, ""))
+        pairs.update(((_first_figure(d.old),), _first_figure(d.new)) for d in premise.directions(hit.text))
+    return out
+
+
+def _behind(change: Change, stated: date | None, states: set[tuple[tuple[str, ...], str]]) -> bool:
+    """Whether a document dated `stated`, stating the changes `states` (_stated), may be behind a change:
+    not dated on or after the day it was reported, and not stating the same change itself anywhere it
+    was retrieved."""
     if stated is not None and change.when is not None and change.when <= stated:
         return False
-    for hit in evidence:
-        if hit.path != path:
-            continue
-        if any((ch.old, ch.new) == (change.old, change.new) for ch in changes_in(hit, "")):
-            return False
-        if change.thing and any(
-            (_first_figure(d.old), _first_figure(d.new)) == (change.old[0], change.new)
-            for d in premise.directions(hit.text)
-        ):
-            return False  # "cap from 30 to 35": the change, stated without a verb
-    return True
+    return (change.old, change.new) not in states
 
 
 def find(
@@ -252,25 +254,27 @@ def find(
     A draft's or a superseded document's changes are proposals or history, not changes. Where the answer
     quotes the change itself, the line of another file that still states the old fact, the one sharing
     most words with `question`, where the change is on the question's point (shares a word of it)."""
+    head = functools.cache(head)  # each file's opening text read once
     found = [
         (n, hit, ch)
         for n, hit in enumerate(evidence, 1)
         if not conflicts.stale(conflicts.text_facts(hit.path, 0.0, head(hit.path)))
         for ch in changes_in(hit, head(hit.path))
     ]
+    states = _stated(evidence)
     for citation in cited:
         stated = doc_date(citation.path, head(citation.path))
         for n, hit, change in found:
             if hit.path == citation.path or not contradicts(change, citation.quote, citation.path):
                 continue
-            if not _behind(change, citation.path, stated, evidence):
+            if not _behind(change, stated, states.get(citation.path, set())):
                 continue  # the document was written after the change was announced, or states it
             reported = contract.cite(n, hit, change.statement)
             if reported is None:
                 continue
             also = _mentions(change, evidence, {citation.path, hit.path})
             return Reported(citation, reported, also, _reason(citation, change, stated))
-    return _still_stated(cited, evidence, head, found, set(question_terms(question)))
+    return _still_stated(cited, evidence, head, found, states, set(question_terms(question)))
 
 
 def _still_stated(
@@ -278,6 +282,7 @@ def _still_stated(
     evidence: Sequence[Hit],
     head: Callable[[str], str],
     found: Sequence[tuple[int, Hit, Change]],
+    states: dict[str, set[tuple[tuple[str, ...], str]]],
     asked: set[str],
 ) -> Reported | None:
     """Where the answer quotes the change itself ("we're switching from Datadog to Grafana"): the first
@@ -296,7 +301,7 @@ def _still_stated(
         stating: list[tuple[int, Citation, date | None, str]] = []
         for m, other in enumerate(evidence, 1):
             stated = doc_date(other.path, head(other.path))
-            if other.path == hit.path or not _behind(change, other.path, stated, evidence):
+            if other.path == hit.path or not _behind(change, stated, states[other.path]):
                 continue
             for _, sentence in sentences(other.text):
                 if not contradicts(change, sentence, other.path):
