@@ -26,6 +26,10 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from blindset import longest_shared_run, tokens  # noqa: E402  (evalsets/blindset.py: the helpers the sets' checks share)
+
 DOCS = HERE / "docs"
 QUESTIONS = HERE / "questions.jsonl"
 
@@ -56,22 +60,6 @@ REF = re.compile(
     r"((?:[\w.-]+/)*[\w.-]+\.(?:md|ya?ml|tf|tfvars|hcl|toml|conf|sh|ini|crontab|example)|"
     r"(?:[\w.-]+/)*(?:Makefile|Dockerfile|nginx)):(\d+)"
 )
-
-
-def tokens(s: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", s.lower())
-
-
-def longest_shared_run(q: str, texts: list[str]) -> int:
-    qt = tokens(q)
-    best = 0
-    for n in range(1, len(qt) + 1):
-        grams = {" ".join(qt[i : i + n]) for i in range(len(qt) - n + 1)}
-        if any(" " + g + " " in t for g in grams for t in texts):
-            best = n
-        else:
-            break
-    return best
 
 
 def main() -> int:

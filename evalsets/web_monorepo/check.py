@@ -31,6 +31,10 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from blindset import is_line_passage, longest_shared_run, tokens  # noqa: E402  (evalsets/blindset.py: the helpers the sets' checks share)
+
 DOCS = HERE / "docs"
 QUESTIONS = HERE / "questions.jsonl"
 
@@ -89,35 +93,6 @@ REF = re.compile(
 )
 JSON_CONFIG = re.compile(r"(\.json|(^|/)\.prettierrc)$")
 TS_CODE = re.compile(r"\.tsx?$")
-
-
-def tokens(s: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", s.lower())
-
-
-def longest_shared_run(q: str, texts: list[str]) -> int:
-    qt = tokens(q)
-    best = 0
-    for n in range(1, len(qt) + 1):
-        grams = {" ".join(qt[i : i + n]) for i in range(len(qt) - n + 1)}
-        if any(" " + g + " " in t for g in grams for t in texts):
-            best = n
-        else:
-            break
-    return best
-
-
-def is_line_passage(passage: str, text: str) -> bool:
-    """A whole line without its leading indentation, or a contiguous run of lines (the first one may have
-    its indentation left off)."""
-    want = passage.split("\n")
-    have = text.splitlines()
-    for i in range(len(have) - len(want) + 1):
-        if have[i].lstrip() != want[0].lstrip() or not have[i].endswith(want[0]):
-            continue
-        if all(have[i + k] == want[k] for k in range(1, len(want))):
-            return True
-    return False
 
 
 def main() -> int:
