@@ -19,7 +19,7 @@ import pytest
 
 from engine import english
 from engine.answer import answerability, contract, premise, rules
-from engine.answer.pipeline import NO_FOLDERS
+from engine.answer.pipeline import CONFLICT_NOTE, NO_FOLDERS
 from engine.api import Engine
 from engine.backends import extractive, packing
 from engine.backends.jsonstream import SentenceStream
@@ -928,11 +928,23 @@ def test_a_reported_change_of_a_figure_is_flagged_against_a_document_still_stati
     conflict = answer.conflicts[0]
     assert Path(answer.evidence[conflict.current - 1].path).name == "2026-01-12.md"
     assert "from 7 to 10 days on 2026-01-12" in conflict.reason and "2026-01-05" in conflict.reason
+    # the current fact leads, quoted from the meeting; the out-of-date quote and the note follow it
+    lead, *rest = answer.sentences
+    assert lead.text == "Decision: pending auto-solve goes from 7 to 10 days, all plans.", lead
+    assert [Path(c.path).name for c in lead.citations] == ["2026-01-12.md"]
+    assert rest[0].text == "Pending tickets auto-solve after 7 days." and rest[-1].text.startswith(
+        CONFLICT_NOTE
+    )
+    assert answer.text.startswith(
+        "Decision: pending auto-solve goes from 7 to 10 days, all plans [1]. Pending"
+    )
     # the guide rewritten after the meeting, still saying 7 days of something else, is not outdated by it
     write(root, "onboarding.md", guide.replace("5 January 2026", "20 January 2026"))
     engine.run(engine.sync())
     answer = ask_quoting(engine, question, "onboarding.md", "Pending tickets auto-solve after 7 days.", quote)
-    assert not answer.conflicts
+    assert not answer.conflicts and [s.text for s in answer.sentences] == [
+        "Pending tickets auto-solve after 7 days."
+    ]
 
 
 def test_figure_changes_need_a_change_verb_and_a_quote_of_the_old_figure_on_the_same_point() -> None:
@@ -957,6 +969,28 @@ def test_figure_changes_need_a_change_verb_and_a_quote_of_the_old_figure_on_the_
     # a program's constant is a default or a fallback more often than the fact
     assert changes.contradicts(found, "The refund window is 14 days.", "/kb/refunds.md")
     assert not changes.contradicts(found, "The refund window is 14 days.", "/app/refunds.py")
+
+
+def test_what_a_change_changed_to_is_stated_by_the_new_figure_on_the_same_point_or_the_new_name() -> None:
+    """The sentences that may lead an answer outdated by a change: they state the new figure as counting
+    what the change's figures count, of what changed, or the new name."""
+    from engine.answer import changes
+
+    (figure,) = changes.changes_in(
+        hit("Decision: the refund window goes from 14 to 30 days.", path="/a.md"), ""
+    )
+    assert changes.states_new(figure, "- The refund window is **30 days** from purchase.")
+    assert not changes.states_new(figure, "The refund window is 14 days from purchase.")  # the old figure
+    assert not changes.states_new(figure, "The refund window is 30 hours.")  # counts another thing
+    assert not changes.states_new(figure, "Invoices are due within 30 days.")  # not what changed
+    (name,) = changes.changes_in(hit("We are switching from BambooHR to Workday in March.", path="/b.md"), "")
+    assert changes.states_new(name, "Submit PTO requests through Workday.")
+    assert not changes.states_new(name, "Submit PTO requests through BambooHR.")
+    # a move with nothing named on its new side is no change of name
+    assert (
+        changes.changes_in(hit("when moving a file from one package to another (see", path="/c.rst"), "")
+        == []
+    )
 
 
 def test_a_reported_change_counts_only_against_a_document_that_may_be_behind_it() -> None:

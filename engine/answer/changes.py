@@ -67,6 +67,7 @@ class Reported:
     change_citation: Citation
     also: tuple[Citation, ...]
     reason: str
+    change: Change
 
 
 def _name_date(path: str) -> date | None:
@@ -116,6 +117,8 @@ def changes_in(hit: Hit, head: str) -> list[Change]:
             new = content_terms(match.group("new"))[:1]
             if not old or len(old) > OLD_WORDS or not new or any(t.isdigit() for t in (*old, *new)):
                 continue
+            if _unnamed(match.group("new")):
+                continue  # "moving a file from one package to another": no thing is named
             shown = (match.group("old").strip(), _name_words(match.group("new")))
             out.append(Change(hit.path, normalize(sentence), old, new[0], shown, when(row)))
     for row, sentence in sentences(hit.text):
@@ -123,6 +126,14 @@ def changes_in(hit: Hit, head: str) -> list[Change]:
             statement = normalize(sentence)
             out.append(Change(hit.path, statement, (old_value,), new_value, shown, when(row), thing, kinds))
     return out
+
+
+def _unnamed(side: str) -> bool:
+    """Whether a change's new side opens, in its first word with content, with a word that places or
+    counts rather than names (english.NOT_LABELS: "another", "some", "each"): no name of what it
+    changed to."""
+    first = next((w for w in side.split() if content_terms(w)), "")
+    return first.lower().strip(".,;:") in english.NOT_LABELS
 
 
 _CLAUSE_EDGE = re.compile(r"[.;!?()\[\]|,\n]")
@@ -273,7 +284,7 @@ def find(
             if reported is None:
                 continue
             also = _mentions(change, evidence, {citation.path, hit.path})
-            return Reported(citation, reported, also, _reason(citation, change, stated))
+            return Reported(citation, reported, also, _reason(citation, change, stated), change)
     return _still_stated(cited, evidence, head, found, states, set(question_terms(question)))
 
 
@@ -311,8 +322,44 @@ def _still_stated(
         if stating:
             _, old, stated, path = max(stating, key=lambda s: s[0])  # the first of the best
             also = _mentions(change, evidence, {path, hit.path})
-            return Reported(old, reported, also, _reason(old, change, stated))
+            return Reported(old, reported, also, _reason(old, change, stated), change)
     return None
+
+
+def states_new(change: Change, sentence: str) -> bool:
+    """Whether `sentence` states what `change` changed to: for a figure's change, the new figure as
+    counting what the change's figures count and a word of what changed; for a name's, the new name."""
+    sentence = premise.plain(sentence)
+    have = set(content_terms(sentence))
+    if change.thing:
+        said = premise.figure_kinds(sentence)
+        return (
+            change.new in said
+            and bool(change.thing & have)
+            and premise.counts_alike(change.new, {change.new: set(change.kinds)}, said, sentence)
+        )
+    return change.new in have
+
+
+def current_statements(reported: Reported, evidence: Sequence[Hit]) -> list[tuple[str, Citation]]:
+    """The sentences of the reporting file's retrieved chunks that state what the change changed to
+    (`states_new`), each with its citation, the change statement first: what the current source says."""
+    out = [(reported.change.statement, reported.change_citation)]
+    seen = {(reported.change_citation.start_line, " ".join(reported.change.statement.split()))}
+    for n, hit in enumerate(evidence, 1):
+        if hit.path != reported.change_citation.path:
+            continue
+        for _, sentence in sentences(hit.text):
+            if (
+                not states_new(reported.change, sentence)
+                or (citation := contract.cite(n, hit, sentence)) is None
+            ):
+                continue
+            key = (citation.start_line, " ".join(sentence.split()))
+            if key not in seen:
+                seen.add(key)
+                out.append((sentence, citation))
+    return out
 
 
 def _quoted(line: Citation, cited: Sequence[Citation]) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from engine.answer import answerability, changes, conflicts, contract, rules
+from engine.answer import answerability, changes, conflicts, contract, premise, rules
 from engine.answer.injection import instruction_like
 from engine.backends.prompts import REFUSAL
 from engine.english import ASKS_MECHANISM
@@ -258,9 +258,9 @@ def _note(
 
 def reported_change(
     kept: list[AnswerSentence], evidence: list[Hit], head: Callable[[str], str], question: str = ""
-) -> tuple[Conflict, AnswerSentence] | None:
-    """A conflict and its note where another source reports a change from what the answer quotes, or
-    from what a cited file says on the question's point."""
+) -> tuple[Conflict, AnswerSentence, changes.Reported] | None:
+    """A conflict, its note and the change found, where another source reports a change from what the
+    answer quotes, or from what a cited file says on the question's point."""
     cited = [c for s in kept for c in s.citations]
     cited += [
         p for path in dict.fromkeys(c.path for c in cited) if (p := point_citation(question, path, evidence))
@@ -275,7 +275,33 @@ def reported_change(
         f"{PurePath(current.path).name} is current: {found.reason}."
     )
     conflict = Conflict(tuple(c.source for c in cites), current.source, found.reason, summary)
-    return conflict, AnswerSentence(CONFLICT_NOTE + summary, cites)
+    return conflict, AnswerSentence(CONFLICT_NOTE + summary, cites), found
+
+
+def current_lead(
+    found: changes.Reported,
+    kept: Sequence[AnswerSentence],
+    evidence: Sequence[Hit],
+    checker: answerability.Checker,
+) -> AnswerSentence | None:
+    """Where all the answer quotes is behind a change another source reports (none of it from that
+    source, none stating what the change changed to): the reporting source's sentence stating the new
+    fact (changes.current_statements) that the answer check rates as answering best, to lead the answer,
+    or None where none reaches its line. A reader is told the current fact first, the out-of-date quote
+    and the note after it."""
+    quotes = [c for s in kept for c in s.citations]
+    if any(c.path == found.change.path or changes.states_new(found.change, c.quote) for c in quotes):
+        return None
+    rated = [
+        (checker.probability(sentence, evidence[c.source - 1]), -i, sentence, c)
+        for i, (sentence, c) in enumerate(changes.current_statements(found, evidence))
+    ]
+    best = max(rated, key=lambda r: r[:2], default=None)
+    if best is None or best[0] < checker.model.threshold:
+        return None
+    from engine.backends.extractive import plain
+
+    return AnswerSentence(plain(premise.LIST_MARK.sub("", best[2], count=1)), (best[3],))
 
 
 def full_text_reader(engine: Engine) -> Callable[[str], str]:
@@ -639,13 +665,15 @@ def ask_stream(
     noted = [(c, conflict_note(c, kept, evidence, full_text_reader(engine), question)) for c in found]
     notes = [note for _, note in noted if note is not None]
     found = [c for c, note in noted if note is not None]
+    lead: list[AnswerSentence] = []
     if not notes and (reported := reported_change(kept, evidence, head, question)) is not None:
-        conflict, note = reported
+        conflict, note, change = reported
         found, notes = [conflict], [note]
-    yield from notes
-    # the answer leads; a conflict note follows it
+        lead = [s for s in (current_lead(change, kept, evidence, checker),) if s is not None]
+    yield from lead + notes
+    # the answer leads, the current fact first; a conflict note follows it
     sentences, shown_evidence, flagged = in_citation_order(
-        current_first(kept, found) + notes, evidence, found
+        lead + current_first(kept, found) + notes, evidence, found
     )
     yield Answer(
         question,
