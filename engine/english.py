@@ -233,9 +233,30 @@ FROM_TO = re.compile(
     re.IGNORECASE,
 )
 TO_FROM = re.compile(rf"\bto\s+(?P<new>{_SIDE}?)\s+from\s+(?P<old>{_SIDE})", re.IGNORECASE)
+# A return after a trial, the trial the old side: "went back to Helpbeam after trying Casefold"
+BACK_AFTER = re.compile(
+    r"\b(?:went|go(?:es|ing)?|gone|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|c[ao]me|coming)\s+back\s+to\s+"
+    rf"(?P<new>{_SIDE}?)\s+after\s+(?:(?:trying|using|testing|switching\s+to|moving\s+to)\s+)?(?P<old>{_SIDE})",
+    re.IGNORECASE,
+)
 ARROW = re.compile(rf"(?P<old>{_SIDE_WORD})[ \t]*(?:->|→|=>|⇒)[ \t]*(?P<new>{_SIDE_WORD})")
 FORMERLY = re.compile(
-    rf"[(,|][ \t]*(?:previously|formerly|was|were|(?:up|down)[ \t]+from)[ \t]+(?P<old>{_SIDE})", re.IGNORECASE
+    rf"(?:[(,|]|#(?=[ \t]*(?:previously|formerly|was|were)[ \t]+\d))[ \t]*"
+    rf"(?:previously|formerly|was|were|(?:up|down)[ \t]+from)[ \t]+(?P<old>{_SIDE})",
+    re.IGNORECASE,
+)  # a code comment's "# was 3" after a setting's value too, where it states a figure
+# The old side of a choice made over another, its new side the words before it: "after 2 failed answers
+# instead of 3", "run the callbacks in declaration order rather than the order typed"
+INSTEAD = re.compile(rf"\b(?:instead[ \t]+of|rather[ \t]+than)[ \t]+(?P<old>{_SIDE})", re.IGNORECASE)
+# A habit and what replaced it, figure by figure: "used to pass chats over after 2 misses and now waits
+# for 3" (premise.directions reads the first figure of each part)
+USED_NOW = re.compile(r"\bused[ \t]+to\b(?P<old>[^.;?!]*?)\bnow\b(?P<new>[^.;?!]*)", re.IGNORECASE)
+# A move a source states with its destination only: "Monday lectures move to Brindley B.0.14", "we're
+# switching over to Casefold" (premise.reversed_direction reads it against a question's move)
+MOVED_TO = re.compile(
+    r"\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|migrat(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|"
+    rf"transferr?(?:s|ed|ing)?)\b(?:[ \t]+(?:over|back|across))?[ \t]+(?:to|into)[ \t]+(?P<new>{_SIDE})",
+    re.IGNORECASE,
 )
 # A verb saying that a value changed, which makes a source's "from 7 to 10 days" a change rather than a
 # range ("open from 9 to 5", "levels from 1 to 10"): "goes from 7 to 10 days", "raised to 10 from 5".

@@ -126,6 +126,51 @@ def test_a_change_the_sources_state_the_other_way_round_is_refused_with_what_the
     assert rules.screen(context("Why was the exam runner's time limit cut from 10s to 5s?", both)) is None
 
 
+def test_a_change_stated_as_a_choice_a_return_a_habit_or_a_destination_is_read_with_its_direction() -> None:
+    """ "B instead of A", a comment's "# was A", "went back to B after trying A", "used to ... A ... now B",
+    and a source's move to a place alone: read as directions, so a question stating them the other way
+    round is refused; a destination alone counts only where nothing states the move as asked."""
+    from engine.answer import premise
+
+    assert [
+        (d.old, d.new)
+        for d in premise.directions("Pip hands a chat over after 2 failed answers instead of 3.")
+    ] == [("3", "2")]
+    assert [(d.old, d.new) for d in premise.directions("max_failed_attempts: 2  # was 3 until January")] == [
+        ("3 until January", "2")
+    ]
+    assert premise.directions("x = 5  # was this ever needed?") == []  # a comment, no figure it replaced
+    (back,) = premise.directions("why did we go back to Helpbeam after trying Casefold?")
+    assert (back.old, back.new) == ("Casefold", "Helpbeam")
+    (habit,) = premise.directions("the bot used to wait for 2 misses and now waits for 3")
+    assert (habit.old, habit.new) == ("2", "3")
+    reversed_ = rules.ReversedDirection()
+    chat = passage(
+        "heads up: from this morning the bot hands a chat to one of us after 2 failed answers instead of 3."
+    )
+    refused = rules.screen(
+        context("The bot used to hand chats over after 2 misses and now waits for 3, why?", chat)
+    )
+    assert refused is not None and refused[0] == "reversed_direction" and "instead of 3" in refused[1]
+    moved = passage("# Helpdesk\n\nWe're moving from Helpbeam to Casefold in January.\n")
+    refused = rules.screen(context("Remind me why we went back to Helpbeam after trying Casefold?", moved))
+    assert refused is not None and "from Helpbeam to Casefold" in refused[1]
+    rooms = passage(
+        "- Kelvin LT2 is closed for refurbishment. Monday lectures move to Brindley\n"
+        "  Building B.0.14 for the whole semester.\n",
+        "/course/minutes.md",
+    )
+    question = "Why did the lectures move out of Brindley B.0.14 into Kelvin LT2?"
+    refused = rules.screen(context(question, rooms), [reversed_])
+    assert refused is not None and "Monday lectures move to Brindley Building B.0.14" in refused[1], refused
+    assert rules.screen(context("Why did the lectures move out of Kelvin LT2 into Brindley?", rooms)) is None
+    # the place moved to may have been left again: a move stated as asked, however worded, stands
+    later = passage(
+        rooms[0].text + "\nIn June the lectures moved back into Kelvin LT2.\n", "/course/minutes.md"
+    )
+    assert rules.screen(context(question, later), [reversed_]) is None
+
+
 def test_a_figure_the_question_takes_as_given_must_be_stated_by_a_source() -> None:
     docs = passage("The client raises a timeout error after 5 seconds of inactivity.")
     refused = rules.screen(

@@ -362,30 +362,49 @@ def plain(text: str) -> str:
 
 
 def directions(text: str) -> list[Direction]:
-    """The changes and moves a text states with their direction (english.FROM_TO, TO_FROM, ARROW and
-    FORMERLY): "from 40 to 55 gold" is 40 -> 55 gold, "55 gold (previously 40)" is 40 -> 55, the new
-    side there the figure before the marker (the words before it where the old side has none). Read
-    on the text as `plain` gives it, where the offsets count."""
+    """The changes and moves a text states with their direction (english.FROM_TO, TO_FROM, BACK_AFTER,
+    ARROW, FORMERLY, INSTEAD and USED_NOW): "from 40 to 55 gold" is 40 -> 55 gold, "55 gold (previously
+    40)" is 40 -> 55, the new side there the figure before the marker (the words before it where the old
+    side has none), as "after 2 failed answers instead of 3" is 3 -> 2; "used to ... 2 ... now ... 3" is
+    2 -> 3.
+    Read on the text as `plain` gives it, where the offsets count."""
     text = plain(text)
     found: list[Direction] = []
 
     def free(start: int, end: int) -> bool:  # "to move from A to B" is one move, not also "to move from A"
         return all(end <= d.start or start >= d.end for d in found)
 
-    for pattern in (english.FROM_TO, english.TO_FROM, english.ARROW):
+    for pattern in (english.FROM_TO, english.TO_FROM, english.BACK_AFTER, english.ARROW):
         for m in pattern.finditer(text):
             if free(m.start(), m.end()):
                 found.append(Direction(m.group("old"), m.group("new"), m.start(), m.end()))
-    for m in english.FORMERLY.finditer(text):
-        clause = re.split(r"[.;:!?\n]\s|[|]", text[max(0, m.start() - 80) : m.start()])[-1]
-        if figures(m.group("old")):
-            said = list(english.FIGURE.finditer(clause))
-            new = said[-1].group() if said else ""
-        else:
-            new = " ".join(clause.split()[-3:])
-        if new and free(m.start(), m.end()):
-            found.append(Direction(m.group("old"), new, m.start() - len(clause), m.end()))
+    for pattern in (english.FORMERLY, english.INSTEAD):
+        for m in pattern.finditer(text):
+            clause = re.split(r"[.;:!?\n]\s|[|]", text[max(0, m.start() - 80) : m.start()])[-1]
+            if figures(m.group("old")):
+                said = list(english.FIGURE.finditer(clause))
+                new = said[-1].group() if said else ""
+            else:
+                new = " ".join(clause.split()[-3:])
+            if new and free(m.start(), m.end()):
+                found.append(Direction(m.group("old"), new, m.start() - len(clause), m.end()))
+    for m in english.USED_NOW.finditer(text):
+        before, after = (next(english.FIGURE.finditer(m.group(side)), None) for side in ("old", "new"))
+        if before and after and free(m.start(), m.end()):
+            found.append(Direction(before.group(), after.group(), m.start(), m.end()))
     return found
+
+
+def moves_to(text: str) -> list[Direction]:
+    """The moves a text states with their destination only (english.MOVED_TO: "lectures move to Brindley
+    B.0.14"), each a Direction with no old side, where `directions` reads none."""
+    text = plain(text)
+    stated = directions(text)
+    return [
+        Direction("", m.group("new"), m.start(), m.end())
+        for m in english.MOVED_TO.finditer(text)
+        if all(m.end() <= d.start or m.start() >= d.end for d in stated)
+    ]
 
 
 LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")  # a list item's marker, not part of what it says
@@ -404,10 +423,10 @@ def side_named(side: str) -> str:
 
 
 def _alike(a: str, b: str) -> bool:
-    """Whether two sides name the same thing: the same figure where either writes one, else a content
-    word in common."""
+    """Whether two sides name the same thing: the same figure where both write one, else a content word
+    in common ("Brindley" is "Brindley B.0.14")."""
     fa, fb = figures(a), figures(b)
-    if fa or fb:
+    if fa and fb:
         return bool(fa & fb)
     return bool(set(content_terms(a)) & set(content_terms(b)))
 
@@ -425,9 +444,11 @@ class Reversed(NamedTuple):
 def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     """A change or a move the question takes as given, from A to B ("Why did the price drop from 55 to
     40?", "Why did we move out of Kelvin into Brindley?"), that a retrieved sentence states the other way
-    round, from B to A, about the same thing (the sentence holds a word the question says outside its two
-    sides), while no retrieved sentence states it as asked: a premise reversed. A clause asking how to make
-    a change, asking leave to or supposing one is the user's own (english.OWN_CHANGE)."""
+    round, from B to A, or as a move to A alone (`moves_to`), about the same thing (the sentence holds a
+    word the question says outside its two sides, or, where both sides are names, states both), while no
+    retrieved sentence states it as asked (for a move to A alone: none at all): a premise reversed. A
+    clause asking how to make a change, asking leave to or supposing one is the user's own
+    (english.OWN_CHANGE)."""
     asked = [
         (d, set(question_terms(clause[: d.start] + clause[d.end :])))  # the direction, what it is of
         for clause in map(plain, english.clauses(question))
@@ -437,33 +458,44 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     ]
     if not asked:
         return None
-    said: list[tuple[int, bool, Reversed]] = []  # (words of the thing it shares, as asked?, where)
+    said: list[tuple[int, bool, bool, Reversed]] = []  # (words of the thing shared, as asked?, both sides?)
     for hit in hits:
         for start, end in split_sentences(hit.text):
             sentence = hit.text[start:end]
             for part in re.split(r";\s", sentence):  # a changelog's line lists changes apart
-                stated = directions(part)
+                flat = " ".join(part.split())  # a side wrapped over a line end is read whole
+                stated = directions(flat) + moves_to(flat)
                 terms = set(content_terms(part)) if stated else set()
                 for d, thing in asked:
                     shared = len(thing & terms)
-                    for s in stated if shared else ():
-                        as_asked = _alike(s.old, d.old) and _alike(s.new, d.new)
-                        if as_asked or (
-                            _alike(s.old, d.new)
-                            and _alike(s.new, d.old)
-                            and not _alike(s.old, d.old)
-                            and not _alike(s.new, d.new)
-                        ):
+                    named = not (figures(d.old) or figures(d.new))  # a move between two named things
+                    for s in stated:
+                        if not shared and not (named and s.old):
+                            continue  # figures or a destination alone say nothing without the thing
+                        if s.old:
+                            as_asked = _alike(s.old, d.old) and _alike(s.new, d.new)
+                            other_way = _alike(s.old, d.new) and _alike(s.new, d.old)
+                            other_way = other_way and not _alike(s.old, d.old) and not _alike(s.new, d.new)
+                        else:  # a move to where the question has it come from
+                            as_asked = _alike(s.new, d.new)
+                            other_way = _alike(s.new, d.old) and not as_asked
+                        if as_asked or other_way:
                             line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
                             shown = " ".join(plain(part).split())
-                            said.append((shared, as_asked, Reversed(d, shown, hit, line)))
+                            said.append((shared, as_asked, bool(s.old), Reversed(d, shown, hit, line)))
     if not said:
         return None
     # what the sources say of this change: the statements sharing the most of the words it is of (a
     # changelog's "LATE_PENALTY_PER_DAY 10 -> 5" says nothing of a time limit cut from 10 s to 5 s)
-    most = max(shared for shared, _, _ in said)
-    closest = [(as_asked, found) for shared, as_asked, found in said if shared == most]
-    return None if any(as_asked for as_asked, _ in closest) else closest[0][1]
+    most = max(shared for shared, _, _, _ in said)
+    closest = [(as_asked, whole, found) for shared, as_asked, whole, found in said if shared == most]
+    if any(as_asked for as_asked, _, _ in closest):
+        return None
+    if whole := [found for _, both, found in closest if both]:
+        return whole[0]
+    # only moves stated with their destination (the place moved to may have been left again since): none
+    # may state the move as asked, however few of its words it shares
+    return None if any(as_asked for _, as_asked, _, _ in said) else closest[0][2]
 
 
 # A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension

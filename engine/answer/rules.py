@@ -317,7 +317,7 @@ class ReversedDirection:
         old, new = premise.side_named(found.asked.old), premise.side_named(found.asked.new)
         return (
             f'the question has it going from "{old}" to "{new}", but the source says the other way round: '
-            f'"{premise.LIST_MARK.sub("", found.sentence)}" ({where})'
+            f'"{premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()}" ({where})'
         )
 
 
