@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.api import Engine
 from engine.backends.extractive import candidates, plain, titles
 from engine.errors import ExtractError, MissingDependency
 from engine.eval.ocrset import assemble_pdf, lines_pdf
@@ -159,6 +161,44 @@ def test_html_keeps_visible_text_with_source_lines(tmp_path: Path) -> None:
             raw = source_line(path, line.line)
             assert line.text.split()[-1] in raw
     assert not any("hidden" in text or "alert" in text or "color" in text for text in texts(doc))
+
+
+def test_a_page_is_dated_by_its_meta_tags_under_its_first_heading(tmp_path: Path, engine: Engine) -> None:
+    """A help centre's export states its date in <meta> (last-updated; Dublin Core, Open Graph and
+    schema.org names too): read as a "Last updated:" line at the tag's line, under the page's heading,
+    so the page is dated as a Markdown file saying so is; a publication date where no change date is
+    given; a date that is no ISO date, or an export's own timestamp, is not the page's."""
+    path = tmp_path / "kb" / "billing.html"
+    path.parent.mkdir()
+    path.write_text(
+        '<html><head>\n<meta name="exported" content="2025-08-14T10:02:11Z">\n'
+        '<meta name="last-updated" content="2025-05-27">\n<title>Billing</title></head>\n'
+        "<body><h1>Plans and billing</h1>\n<p>Refunds within 14 days.</p></body></html>\n"
+    )
+    doc = read(path)
+    assert texts(doc) == [
+        "# Plans and billing",
+        "",
+        "Last updated: 2025-05-27",
+        "",
+        "Refunds within 14 days.",
+    ]
+    assert source_line(path, doc.lines[2].line) == '<meta name="last-updated" content="2025-05-27">'
+    published = tmp_path / "post.html"
+    published.write_text(
+        '<meta property="article:published_time" content="2024-01-02T10:00:00Z">\n<meta name="date" '
+        'content="2023-01-01">\n<p>Text.</p>'
+    )
+    assert texts(read(published)) == ["Published: 2024-01-02", "", "Text."]
+    undated = tmp_path / "undated.html"
+    undated.write_text(
+        '<meta name="date" content="May 2024"><meta name="exported" content="2025-08-14">\n<p>Text.</p>'
+    )
+    assert texts(read(undated)) == ["Text."]
+    # indexed, the page is dated as its tag says
+    engine.add_folder(path.parent)
+    engine.run(engine.sync())
+    assert engine.doc_facts(str(path)).effective == date(2025, 5, 27)
 
 
 def test_a_saved_documentation_page_is_read_without_its_furniture_and_with_its_sections(

@@ -376,6 +376,24 @@ _PERMALINK_CLASSES = frozenset({"headerlink", "anchorlink", "anchor-link", "anch
 _PERMALINK_MARKS = " \u00b6\u00a7\U0001f517"  # pilcrow, section sign, link symbol (not "#": "C#")
 
 
+# A page's own date, as its <meta> tags state it (a help centre's or a CMS's export, Dublin Core, Open Graph,
+# schema.org): when it was last changed, else when it was published. Read as a line of its text, "Last
+# updated: 2025-05-27", at the tag's line, so a page is dated as a Markdown file stating it is.
+_UPDATED_META = frozenset(
+    _words(
+        "last-updated last_updated lastupdated last-modified last_modified lastmod modified revised "
+        "dcterms.modified dc.date.modified article:modified_time og:updated_time datemodified"
+    )
+)
+_PUBLISHED_META = frozenset(
+    _words(
+        "date dc.date dcterms.date dcterms.created dc.date.created dcterms.issued dc.date.issued "
+        "article:published_time datepublished datecreated pubdate publish-date publish_date published"
+    )
+)
+_META_DATE = re.compile(r"\s*((?:19|20)\d{2}-\d{2}-\d{2})(?![\d-])")
+
+
 class _VisibleText(HTMLParser):
     """Collect the text a browser would show, one Line per source line (and per block element), as
     Markdown's structure: a heading as `#` marks of its level (so a page's sections carry their titles
@@ -406,9 +424,12 @@ class _VisibleText(HTMLParser):
         self._item = ""  # the open list item's Markdown marker, until its first line is written
         self._buffer = ""
         self._buffer_line = 0
+        self.dated: dict[str, Line] = {}  # "updated" or "published": the page's own date, as a line
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
+        if tag == "meta":
+            self._meta(attributes)
         if self._skip:
             self._skip += tag == self._skip_tag
         elif self._furniture(tag, attributes):
@@ -445,6 +466,15 @@ class _VisibleText(HTMLParser):
             self._heading = 0
         elif tag in ("ul", "ol") and self._lists:
             self._lists.pop()
+
+    def _meta(self, attrs: dict[str, str | None]) -> None:
+        """Keep the first date a <meta> tag gives the page (`_UPDATED_META`, `_PUBLISHED_META`)."""
+        key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").strip().lower()
+        found = _META_DATE.match(attrs.get("content") or "")
+        kind = "updated" if key in _UPDATED_META else "published" if key in _PUBLISHED_META else ""
+        if found and kind and kind not in self.dated:
+            said = "Last updated" if kind == "updated" else "Published"
+            self.dated[kind] = Line(f"{said}: {found.group(1)}", self.getpos()[0])
 
     def _furniture(self, tag: str, attrs: dict[str, str | None]) -> bool:
         if tag in _HEADINGS or tag in _VOID or self._pre:
@@ -535,6 +565,15 @@ class _VisibleText(HTMLParser):
             self.lines.append(Line("```", self.lines[-1].line if self.lines else 1))
         while self.lines and not self.lines[-1].text:
             self.lines.pop()
+        dated = self.dated.get("updated") or self.dated.get("published")
+        if dated is not None and self.lines:  # under the page's first heading, where a document says it
+            gap = Line("", dated.line)
+            if not self.lines[0].text.startswith("#"):
+                self.lines[0:0] = [dated, gap]
+            elif len(self.lines) > 1 and not self.lines[1].text:
+                self.lines[2:2] = [dated, gap]
+            else:
+                self.lines[1:1] = [gap, dated, gap]
 
 
 @dataclass(frozen=True)
@@ -606,6 +645,7 @@ def readers() -> dict[str, str]:
         pdf = "pypdf"
     return {
         ".pdf": pdf,
+        **dict.fromkeys((".html", ".htm", ".xhtml"), HTML_READER),
         ".ipynb": NOTEBOOK_READER,
         **dict.fromkeys(LATEX_SUFFIXES, LATEX_READER),
         **dict.fromkeys(OFFICE_SUFFIXES, OFFICE_READER),
@@ -625,6 +665,7 @@ TABLE_READER = "rows-2"  # CsvExtractor: 2, a title row above the columns' names
 NOTEBOOK_READER = "outputs-1"  # NotebookExtractor: cells, and since session 58 their saved outputs
 
 
+HTML_READER = "meta-date-1"  # _VisibleText: 1, the page's own date from its <meta> tags
 PDF_READER = "pdfium-2"  # pdfpages.marked_lines (2: titles marked); a change to what it reads gets a new name
 
 
