@@ -233,15 +233,16 @@ FROM_TO = re.compile(
     re.IGNORECASE,
 )
 TO_FROM = re.compile(rf"\bto\s+(?P<new>{_SIDE}?)\s+from\s+(?P<old>{_SIDE})", re.IGNORECASE)
-# A return after a trial, the trial the old side: "went back to Helpbeam after trying Casefold"
+# A return after a trial, the trial the old side: "went back to Helpbeam after trying Casefold" (not "went
+# back to the office after lunch")
 BACK_AFTER = re.compile(
     r"\b(?:went|go(?:es|ing)?|gone|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|c[ao]me|coming)\s+back\s+to\s+"
-    rf"(?P<new>{_SIDE}?)\s+after\s+(?:(?:trying|using|testing|switching\s+to|moving\s+to)\s+)?(?P<old>{_SIDE})",
+    rf"(?P<new>{_SIDE}?)\s+after\s+(?:trying|using|testing|piloting|switching\s+to|moving\s+to)\s+(?P<old>{_SIDE})",
     re.IGNORECASE,
 )
 ARROW = re.compile(rf"(?P<old>{_SIDE_WORD})[ \t]*(?:->|→|=>|⇒)[ \t]*(?P<new>{_SIDE_WORD})")
 FORMERLY = re.compile(
-    rf"(?:[(,|]|#(?=[ \t]*(?:previously|formerly|was|were)[ \t]+\d))[ \t]*"
+    rf"(?:[(,|]|(?<=\S)[ \t]+#(?=[ \t]*(?:previously|formerly|was|were)[ \t]+\d))[ \t]*"
     rf"(?:previously|formerly|was|were|(?:up|down)[ \t]+from)[ \t]+(?P<old>{_SIDE})",
     re.IGNORECASE,
 )  # a code comment's "# was 3" after a setting's value too, where it states a figure
@@ -250,7 +251,11 @@ FORMERLY = re.compile(
 INSTEAD = re.compile(rf"\b(?:instead[ \t]+of|rather[ \t]+than)[ \t]+(?P<old>{_SIDE})", re.IGNORECASE)
 # A habit and what replaced it, figure by figure: "used to pass chats over after 2 misses and now waits
 # for 3" (premise.directions reads the first figure of each part)
-USED_NOW = re.compile(r"\bused[ \t]+to\b(?P<old>[^.;?!]*?)\bnow\b(?P<new>[^.;?!]*)", re.IGNORECASE)
+USED_NOW = re.compile(
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bbeing\s)"
+    r"\bused[ \t]+to\b(?P<old>[^.;?!]{0,200}?)\bnow\b(?P<new>[^.;?!]{0,200})",
+    re.IGNORECASE,
+)  # not the passive's "is used to run 4 jobs"
 # A move a source states with its destination only: "Monday lectures move to Brindley B.0.14", "we're
 # switching over to Casefold" (premise.reversed_direction reads it against a question's move)
 MOVED_TO = re.compile(

@@ -986,7 +986,10 @@ def test_what_a_change_changed_to_is_stated_by_the_new_figure_on_the_same_point_
     (name,) = changes.changes_in(hit("We are switching from BambooHR to Workday in March.", path="/b.md"), "")
     assert changes.states_new(name, "Submit PTO requests through Workday.")
     assert not changes.states_new(name, "Submit PTO requests through BambooHR.")
-    # a move with nothing named on its new side is no change of name
+    # a move with nothing named on its new side is no change of name; "the new CI" is named CI
+    assert [
+        c.new for c in changes.changes_in(hit("We switched from Jenkins to the new CI.", path="/d.md"), "")
+    ] == ["ci"]
     assert (
         changes.changes_in(hit("when moving a file from one package to another (see", path="/c.rst"), "")
         == []

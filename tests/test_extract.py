@@ -195,6 +195,11 @@ def test_a_page_is_dated_by_its_meta_tags_under_its_first_heading(tmp_path: Path
         '<meta name="date" content="May 2024"><meta name="exported" content="2025-08-14">\n<p>Text.</p>'
     )
     assert texts(read(undated)) == ["Text."]
+    card = tmp_path / "card.html"  # a related article's date, down the body, is not the page's
+    card.write_text(
+        '<h1>Page</h1><p>Text.</p><div itemscope><meta itemprop="datePublished" content="2014-03-01"></div>'
+    )
+    assert texts(read(card)) == ["# Page", "", "Text."]
     # indexed, the page is dated as its tag says
     engine.add_folder(path.parent)
     engine.run(engine.sync())

@@ -164,6 +164,22 @@ def test_a_change_stated_as_a_choice_a_return_a_habit_or_a_destination_is_read_w
     refused = rules.screen(context(question, rooms), [reversed_])
     assert refused is not None and "Monday lectures move to Brindley Building B.0.14" in refused[1], refused
     assert rules.screen(context("Why did the lectures move out of Kelvin LT2 into Brindley?", rooms)) is None
+    # what is no statement of a move: an instruction, a supposed move, a choice between two names that
+    # shares no word of the question's own, a return after a meal, a passive "is used to"
+    for question, text in (
+        (
+            "Why did we switch from Jenkins to GitHub Actions?",
+            "To see old builds, switch to the Jenkins view.",
+        ),
+        (
+            "Why did the meeting move from Monday to Friday?",
+            "If Friday is a holiday the meeting moves to Monday.",
+        ),
+        ("Why did support move from email to chat?", "Use email instead of chat for billing questions."),
+        ("Why did the office move from London to Leeds?", "We went back to London after lunch in Leeds."),
+    ):
+        assert rules.screen(context(question, passage(text)), [reversed_]) is None, question
+    assert premise.directions("The -j flag is used to run 4 jobs at once and now also accepts 0.") == []
     # the place moved to may have been left again: a move stated as asked, however worded, stands
     later = passage(
         rooms[0].text + "\nIn June the lectures moved back into Kelvin LT2.\n", "/course/minutes.md"

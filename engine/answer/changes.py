@@ -114,7 +114,7 @@ def changes_in(hit: Hit, head: str) -> list[Change]:
     for row, sentence in line_sentences(hit.text):
         for match in CHANGE.finditer(sentence):
             old = tuple(content_terms(match.group("old")))
-            new = content_terms(match.group("new"))[:1]
+            new = [t for t in content_terms(match.group("new")) if t not in _NOT_THING][:1]  # "the new CI"
             if not old or len(old) > OLD_WORDS or not new or any(t.isdigit() for t in (*old, *new)):
                 continue
             if _unnamed(match.group("new")):
@@ -132,7 +132,7 @@ def _unnamed(side: str) -> bool:
     """Whether a change's new side opens, in its first word with content, with a word that places or
     counts rather than names (english.NOT_LABELS: "another", "some", "each"): no name of what it
     changed to."""
-    first = next((w for w in side.split() if content_terms(w)), "")
+    first = next((w for w in side.split() if content_terms(w) and w.lower() not in _NOT_THING), "")
     return first.lower().strip(".,;:") in english.NOT_LABELS
 
 
@@ -343,11 +343,14 @@ def states_new(change: Change, sentence: str) -> bool:
 
 def current_statements(reported: Reported, evidence: Sequence[Hit]) -> list[tuple[str, Citation]]:
     """The sentences of the reporting file's retrieved chunks that state what the change changed to
-    (`states_new`), each with its citation, the change statement first: what the current source says."""
+    (`states_new`), each with its citation, the change statement first: what the current source says.
+    Never from a chunk addressed to an AI model (`Hit.instructions`), which no answer quotes alone."""
+    if evidence[reported.change_citation.source - 1].instructions:
+        return []
     out = [(reported.change.statement, reported.change_citation)]
     seen = {(reported.change_citation.start_line, " ".join(reported.change.statement.split()))}
     for n, hit in enumerate(evidence, 1):
-        if hit.path != reported.change_citation.path:
+        if hit.path != reported.change_citation.path or hit.instructions:
             continue
         for _, sentence in sentences(hit.text):
             if (

@@ -350,6 +350,9 @@ class Direction(NamedTuple):
     new: str
     start: int
     end: int
+    explicit: bool = (
+        True  # stated with "from", "to" or an arrow (not a choice, a return, a habit or a marker)
+    )
 
 
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)_|_(?!\w)|[*`]")  # Markdown's bold, italics and code ticks
@@ -377,7 +380,8 @@ def directions(text: str) -> list[Direction]:
     for pattern in (english.FROM_TO, english.TO_FROM, english.BACK_AFTER, english.ARROW):
         for m in pattern.finditer(text):
             if free(m.start(), m.end()):
-                found.append(Direction(m.group("old"), m.group("new"), m.start(), m.end()))
+                explicit = pattern is not english.BACK_AFTER
+                found.append(Direction(m.group("old"), m.group("new"), m.start(), m.end(), explicit))
     for pattern in (english.FORMERLY, english.INSTEAD):
         for m in pattern.finditer(text):
             clause = re.split(r"[.;:!?\n]\s|[|]", text[max(0, m.start() - 80) : m.start()])[-1]
@@ -387,23 +391,28 @@ def directions(text: str) -> list[Direction]:
             else:
                 new = " ".join(clause.split()[-3:])
             if new and free(m.start(), m.end()):
-                found.append(Direction(m.group("old"), new, m.start() - len(clause), m.end()))
+                found.append(Direction(m.group("old"), new, m.start() - len(clause), m.end(), False))
     for m in english.USED_NOW.finditer(text):
         before, after = (next(english.FIGURE.finditer(m.group(side)), None) for side in ("old", "new"))
         if before and after and free(m.start(), m.end()):
-            found.append(Direction(before.group(), after.group(), m.start(), m.end()))
+            found.append(Direction(before.group(), after.group(), m.start(), m.end(), False))
     return found
 
 
 def moves_to(text: str) -> list[Direction]:
     """The moves a text states with their destination only (english.MOVED_TO: "lectures move to Brindley
-    B.0.14"), each a Direction with no old side, where `directions` reads none."""
+    B.0.14"), each a Direction with no old side, where `directions` reads none. Not an instruction, the
+    verb opening its clause ("To see old builds, switch to the archive view"), nor a move supposed or
+    asked how to make (english.OWN_CHANGE: "if Friday is a holiday the meeting moves to Monday")."""
     text = plain(text)
+    if english.OWN_CHANGE.search(text):
+        return []
     stated = directions(text)
     return [
-        Direction("", m.group("new"), m.start(), m.end())
+        Direction("", m.group("new"), m.start(), m.end(), False)
         for m in english.MOVED_TO.finditer(text)
         if all(m.end() <= d.start or m.start() >= d.end for d in stated)
+        and re.split(r"[.;:!?,(\n]", text[: m.start()])[-1].strip(" \t-*+•")
     ]
 
 
@@ -441,16 +450,23 @@ class Reversed(NamedTuple):
     line: int
 
 
+def _thing(words: str) -> set[str]:
+    """What a question's change is of: its words outside the change's two sides, less its verbs of change
+    (english.CHANGED, MOVED_TO: "why did we switch" names no thing a sentence may share)."""
+    return set(question_terms(english.MOVED_TO.sub(" ", english.CHANGED.sub(" ", words))))
+
+
 def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     """A change or a move the question takes as given, from A to B ("Why did the price drop from 55 to
     40?", "Why did we move out of Kelvin into Brindley?"), that a retrieved sentence states the other way
     round, from B to A, or as a move to A alone (`moves_to`), about the same thing (the sentence holds a
-    word the question says outside its two sides, or, where both sides are names, states both), while no
+    word the question says outside its two sides and its verb of change, or, where both sides are names,
+    states both with "from", "to" or an arrow), while no
     retrieved sentence states it as asked (for a move to A alone: none at all): a premise reversed. A
     clause asking how to make a change, asking leave to or supposing one is the user's own
     (english.OWN_CHANGE)."""
     asked = [
-        (d, set(question_terms(clause[: d.start] + clause[d.end :])))  # the direction, what it is of
+        (d, _thing(clause[: d.start] + clause[d.end :]))  # the direction, what it is of
         for clause in map(plain, english.clauses(question))
         if not english.OWN_CHANGE.search(clause)
         for d in directions(clause)
@@ -470,8 +486,8 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
                     shared = len(thing & terms)
                     named = not (figures(d.old) or figures(d.new))  # a move between two named things
                     for s in stated:
-                        if not shared and not (named and s.old):
-                            continue  # figures or a destination alone say nothing without the thing
+                        if not shared and not (named and s.explicit):
+                            continue  # figures, a choice or a destination say nothing without the thing
                         if s.old:
                             as_asked = _alike(s.old, d.old) and _alike(s.new, d.new)
                             other_way = _alike(s.old, d.new) and _alike(s.new, d.old)

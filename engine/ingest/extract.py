@@ -20,7 +20,7 @@ import warnings
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -468,10 +468,18 @@ class _VisibleText(HTMLParser):
             self._lists.pop()
 
     def _meta(self, attrs: dict[str, str | None]) -> None:
-        """Keep the first date a <meta> tag gives the page (`_UPDATED_META`, `_PUBLISHED_META`)."""
+        """Keep the first date a <meta> tag gives the page (`_UPDATED_META`, `_PUBLISHED_META`), in its
+        head or before its text: a tag further down the body dates something else (a related article's
+        card), and a date that is none (2025-13-45) dates nothing."""
+        if self.lines and not self._in_head:
+            return
         key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").strip().lower()
         found = _META_DATE.match(attrs.get("content") or "")
         kind = "updated" if key in _UPDATED_META else "published" if key in _PUBLISHED_META else ""
+        try:
+            found = found if found and date.fromisoformat(found.group(1)) else None
+        except ValueError:
+            found = None
         if found and kind and kind not in self.dated:
             said = "Last updated" if kind == "updated" else "Published"
             self.dated[kind] = Line(f"{said}: {found.group(1)}", self.getpos()[0])
@@ -573,7 +581,7 @@ class _VisibleText(HTMLParser):
             elif len(self.lines) > 1 and not self.lines[1].text:
                 self.lines[2:2] = [dated, gap]
             else:
-                self.lines[1:1] = [gap, dated, gap]
+                self.lines[1:1] = [gap, dated, gap][: len(self.lines) + 1]  # no blank line last
 
 
 @dataclass(frozen=True)
