@@ -228,22 +228,30 @@ def contradicts(change: Change, quote: str, path: str = "") -> bool:
     have = set(content_terms(quote))
     if change.thing:
         said = premise.figure_kinds(quote)
-        if change.old[0] not in said or change.new in said or not change.thing & have:
+        if change.new in said or (path and is_source(path)):
             return False
-        old = change.old[0]
-        return not (path and is_source(path)) and premise.counts_alike(
-            old, {old: set(change.kinds)}, said, quote
-        )
+        return _states_figure(change, change.old[0], said, have, quote)
     return set(change.old) <= have and change.new not in have
 
 
-def _stated(evidence: Sequence[Hit]) -> dict[str, set[tuple[tuple[str, ...], str]]]:
-    """The changes each retrieved file states, as (old, new): its change statements, and a figure's
-    change also without a verb ("cap from 30 to 35", as premise.directions reads it)."""
+def _states_figure(change: Change, figure: str, said: dict[str, set[str]], have: set[str], text: str) -> bool:
+    """Whether `text` (its figures `said`, premise.figure_kinds, and its words `have`) states one of a
+    figure change's figures as counting what the change's figures count, beside a word of what changed."""
+    return (
+        figure in said
+        and bool(change.thing & have)
+        and premise.counts_alike(figure, {figure: set(change.kinds)}, said, text)
+    )
+
+
+def _stated(read: Sequence[tuple[Hit, list[Change]]]) -> dict[str, set[tuple[tuple[str, ...], str]]]:
+    """The changes each retrieved file states, as (old, new): its change statements (`read`, each chunk's
+    changes_in), and a figure's change also without a verb ("cap from 30 to 35", as premise.directions
+    reads it)."""
     out: dict[str, set[tuple[tuple[str, ...], str]]] = {}
-    for hit in evidence:
+    for hit, found in read:
         pairs = out.setdefault(hit.path, set())
-        pairs.update((ch.old, ch.new) for ch in changes_in(hit, ""))
+        pairs.update((ch.old, ch.new) for ch in found)
         pairs.update(((_first_figure(d.old),), _first_figure(d.new)) for d in premise.directions(hit.text))
     return out
 
@@ -266,13 +274,14 @@ def find(
     quotes the change itself, the line of another file that still states the old fact, the one sharing
     most words with `question`, where the change is on the question's point (shares a word of it)."""
     head = functools.cache(head)  # each file's opening text read once
+    read = [(hit, changes_in(hit, head(hit.path))) for hit in evidence]  # each chunk's changes read once
     found = [
         (n, hit, ch)
-        for n, hit in enumerate(evidence, 1)
+        for n, (hit, stated_here) in enumerate(read, 1)
         if not conflicts.stale(conflicts.text_facts(hit.path, 0.0, head(hit.path)))
-        for ch in changes_in(hit, head(hit.path))
+        for ch in stated_here
     ]
-    states = _stated(evidence)
+    states = _stated(read)
     for citation in cited:
         stated = doc_date(citation.path, head(citation.path))
         for n, hit, change in found:
@@ -332,12 +341,7 @@ def states_new(change: Change, sentence: str) -> bool:
     sentence = premise.plain(sentence)
     have = set(content_terms(sentence))
     if change.thing:
-        said = premise.figure_kinds(sentence)
-        return (
-            change.new in said
-            and bool(change.thing & have)
-            and premise.counts_alike(change.new, {change.new: set(change.kinds)}, said, sentence)
-        )
+        return _states_figure(change, change.new, premise.figure_kinds(sentence), have, sentence)
     return change.new in have
 
 

@@ -669,7 +669,8 @@ def ask_stream(
     if not notes and (reported := reported_change(kept, evidence, head, question)) is not None:
         conflict, note, change = reported
         found, notes = [conflict], [note]
-        lead = [s for s in (current_lead(change, kept, evidence, checker),) if s is not None]
+        current = current_lead(change, kept, evidence, checker)
+        lead = [current] if current is not None else []
     yield from lead + notes
     # the answer leads, the current fact first; a conflict note follows it
     sentences, shown_evidence, flagged = in_citation_order(

@@ -350,9 +350,8 @@ class Direction(NamedTuple):
     new: str
     start: int
     end: int
-    explicit: bool = (
-        True  # stated with "from", "to" or an arrow (not a choice, a return, a habit or a marker)
-    )
+    # stated with "from", "to" or an arrow (not a choice, a return, a habit or a marker)
+    explicit: bool = True
 
 
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)_|_(?!\w)|[*`]")  # Markdown's bold, italics and code ticks
@@ -399,15 +398,16 @@ def directions(text: str) -> list[Direction]:
     return found
 
 
-def moves_to(text: str) -> list[Direction]:
+def moves_to(text: str, stated: Sequence[Direction] | None = None) -> list[Direction]:
     """The moves a text states with their destination only (english.MOVED_TO: "lectures move to Brindley
-    B.0.14"), each a Direction with no old side, where `directions` reads none. Not an instruction, the
-    verb opening its clause ("To see old builds, switch to the archive view"), nor a move supposed or
-    asked how to make (english.OWN_CHANGE: "if Friday is a holiday the meeting moves to Monday")."""
+    B.0.14"), each a Direction with no old side, where `directions` reads none (`stated`: what it read of
+    this text, where the caller has it). Not an instruction, the verb opening its clause ("To see old
+    builds, switch to the archive view"), nor a move supposed or asked how to make (english.OWN_CHANGE:
+    "if Friday is a holiday the meeting moves to Monday")."""
     text = plain(text)
     if english.OWN_CHANGE.search(text):
         return []
-    stated = directions(text)
+    stated = directions(text) if stated is None else stated
     return [
         Direction("", m.group("new"), m.start(), m.end(), False)
         for m in english.MOVED_TO.finditer(text)
@@ -480,7 +480,8 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
             sentence = hit.text[start:end]
             for part in re.split(r";\s", sentence):  # a changelog's line lists changes apart
                 flat = " ".join(part.split())  # a side wrapped over a line end is read whole
-                stated = directions(flat) + moves_to(flat)
+                stated = directions(flat)
+                stated += moves_to(flat, stated)
                 terms = set(content_terms(part)) if stated else set()
                 for d, thing in asked:
                     shared = len(thing & terms)
@@ -504,11 +505,11 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     # what the sources say of this change: the statements sharing the most of the words it is of (a
     # changelog's "LATE_PENALTY_PER_DAY 10 -> 5" says nothing of a time limit cut from 10 s to 5 s)
     most = max(shared for shared, _, _, _ in said)
-    closest = [(as_asked, whole, found) for shared, as_asked, whole, found in said if shared == most]
+    closest = [(as_asked, both, found) for shared, as_asked, both, found in said if shared == most]
     if any(as_asked for as_asked, _, _ in closest):
         return None
-    if whole := [found for _, both, found in closest if both]:
-        return whole[0]
+    if stated_whole := [found for _, both, found in closest if both]:
+        return stated_whole[0]
     # only moves stated with their destination (the place moved to may have been left again since): none
     # may state the move as asked, however few of its words it shares
     return None if any(as_asked for _, as_asked, _, _ in said) else closest[0][2]

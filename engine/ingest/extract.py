@@ -394,6 +394,16 @@ _PUBLISHED_META = frozenset(
 _META_DATE = re.compile(r"\s*((?:19|20)\d{2}-\d{2}-\d{2})(?![\d-])")
 
 
+def _meta_date(content: str) -> str:
+    """The ISO date a <meta> tag's content opens with ("2025-08-14T10:02:11Z": 2025-08-14), else "" (none,
+    or one that is no day: 2025-13-45)."""
+    found = _META_DATE.match(content)
+    try:
+        return date.fromisoformat(found.group(1)).isoformat() if found else ""
+    except ValueError:
+        return ""
+
+
 class _VisibleText(HTMLParser):
     """Collect the text a browser would show, one Line per source line (and per block element), as
     Markdown's structure: a heading as `#` marks of its level (so a page's sections carry their titles
@@ -474,15 +484,11 @@ class _VisibleText(HTMLParser):
         if self.lines and not self._in_head:
             return
         key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").strip().lower()
-        found = _META_DATE.match(attrs.get("content") or "")
         kind = "updated" if key in _UPDATED_META else "published" if key in _PUBLISHED_META else ""
-        try:
-            found = found if found and date.fromisoformat(found.group(1)) else None
-        except ValueError:
-            found = None
-        if found and kind and kind not in self.dated:
+        day = _meta_date(attrs.get("content") or "")
+        if day and kind and kind not in self.dated:
             said = "Last updated" if kind == "updated" else "Published"
-            self.dated[kind] = Line(f"{said}: {found.group(1)}", self.getpos()[0])
+            self.dated[kind] = Line(f"{said}: {day}", self.getpos()[0])
 
     def _furniture(self, tag: str, attrs: dict[str, str | None]) -> bool:
         if tag in _HEADINGS or tag in _VOID or self._pre:
