@@ -216,6 +216,28 @@ def placeholder(name: str) -> bool:
 _CLAUSE_END = re.compile(r"(?<=[;?!])\s+|(?:(?<=[A-Za-z]{3}[.:])|(?<=\d[.:]))\s+(?=[A-Z`'\"(])")
 
 
+# What a text gives as holding when nothing is set (premise.defaults): the word "default" ("defaults to
+# 302", "302 by default", "the default is 88", "(default: v2)"), not as part of a name (FZF_DEFAULT_OPTS).
+DEFAULT_WORD = re.compile(r"default(?:s|ed|ing)?", re.IGNORECASE)
+# A setting's state as a word, with its polarity: "warnings on by default", "default is warnings off".
+SWITCHES = {"on": "+", "enabled": "+", "true": "+", "off": "-", "disabled": "-", "false": "-"}
+BECOMES = frozenset({"is", "was", "as", "becomes", "became", "remains", "stays"})  # "1% as the default"
+SWITCH_PREPOSITIONS = frozenset({"on", "off"})  # a switch only where no word follows ("runs on node")
+# A clause that asks whether it is so ("Is that on by default?", "Does Black default to 88?"): what it
+# says is the question, not what it takes as given.
+ASKS_WHETHER = re.compile(
+    r"^\W*(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|isn't|aren't|doesn't|"
+    r"don't)\b",
+    re.IGNORECASE,
+)
+# A clause about the user's own setup ("I gave --port a default value", "we set it to 5"): what it says of
+# a default is theirs, not the folder's.
+FIRST_PERSON = re.compile(r"\bI\b|\bI'|(?i:\b(?:we|we're|we've|my|our|me)\b)")
+# A subordinate clause that states what the rest of the sentence takes as given ("Since X defaults to 500,
+# how do I raise it?"): up to its comma.
+GIVEN_CLAUSE = re.compile(r"^\W*(?:since|as|given that|now that|because)\b[^,;?]*,", re.IGNORECASE)
+
+
 def clauses(text: str) -> list[str]:
     """A question's clauses, each as written ("Black wraps at 88 by default; how do I change that?": two)."""
     return [c for c in _CLAUSE_END.split(text) if c.strip()]

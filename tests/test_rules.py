@@ -637,6 +637,62 @@ def test_the_rules_after_the_gate_share_one_budget() -> None:
     assert line is None or line > 1.0  # the budget is spent: the later rule may refuse nothing here
 
 
+def test_an_answer_giving_another_default_than_the_question_takes_as_given_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The question's level is written in the source (an example's call), so nothing before the model
+    refuses it and the figure alone is stated; the quote gives another default, and the refusal quotes it."""
+    monkeypatch.setattr(rules, "fitted", lambda rule, defaults: dict(defaults))
+    rule = [rules.ContradictedFigure()]
+    doc = passage(
+        "Send the archive to the given host, compressed with an optional level defaulting to 6.\n\n"
+        "    send(9, 'backup.example')  # the smallest archive, the slowest\n",
+        path="/src/send.py",
+    )
+    quote = "Send the archive to the given host, compressed with an optional level defaulting to 6."
+    asked = "The archive is compressed at level 9 by default; how do I make sending faster?"
+    ctx = context(asked, doc)
+    assert rules.screen(ctx) is None
+    refused = rules.after(ctx, [cited(quote, doc[0]), cited("send(9, 'backup.example')", doc[0])], rule)
+    assert refused is not None and refused[0] == "contradicted_figure"
+    assert '"9 by default"' in refused[1] and "defaulting to 6" in refused[1], refused
+    assert rules.after(context(asked.replace("9", "6"), doc), [cited(quote, doc[0])], rule) is None
+
+
+def test_a_default_the_question_takes_as_given_is_contradicted_by_a_quote_giving_another() -> None:
+    """A quote that gives another default for the same thing says the premise is false, even where the
+    question's value appears in it otherwise (an example's call); a default stated as asked, a question
+    asking whether it is so, or one about the user's own setup is not contradicted."""
+    asked = "Why does the uploader retry 5 times by default?"
+    found = premise.contradicted(asked, ["Retries default to 3; the example below passes retries=5."])
+    assert found == ("5 times by default", 0)
+    assert premise.contradicted(asked, ["By default the uploader retries 5 times."]) is None
+    assert premise.contradicted(asked, ["The cache size defaults to 3 entries."]) is None  # another thing
+    on = "Since the cache is on by default, how do I clear it?"
+    assert premise.contradicted(on, ["The cache is off by default; enable it in the settings."]) == (
+        "is on by default",
+        0,
+    )
+    assert premise.contradicted(on, ["Compression is off by default."]) is None
+    said = premise.contradicted(
+        "Why does it default to a 100-character limit? I'd use 88.", ["It defaults to 88 characters."]
+    )
+    assert said == ("default to a 100-character", 0)  # as the question says it, with what it counts
+    assert premise.contradicted("Is the cache on by default?", ["The cache is off by default."]) is None
+    flags = "Why does the tool register -h and --help by default?"
+    assert premise.contradicted(flags, ["The default help flags are `-H` and `--help`."]) is not None
+    assert premise.contradicted(flags, ["The default help flags are `-h` and `--help`."]) is None
+    mine = "We set the default timeout to 30 seconds; why does it stop after 10?"
+    assert premise.contradicted(mine, ["The timeout defaults to 10 seconds."]) is None
+    # what a default is of, a name holding the word, a preposition, a release: no value given as a default
+    assert [(d.kind, d.value) for d in premise.defaults("--retries default to 3")] == [("figure", "3")]
+    assert not premise.defaults("Set FZF_DEFAULT_OPTS to 10 in your shell.")
+    assert [(d.kind, d.value) for d in premise.defaults("The server runs on port 80 by default.")] == [
+        ("figure", "80")
+    ]
+    assert not premise.defaults("Werkzeug 2.0 raised the default.")
+
+
 def test_a_figure_without_a_unit_is_of_the_kind_the_noun_before_it_names() -> None:
     """ "exit with code 2" and "code 1" are figures of one kind: a source stating code 1 where the question
     takes code 2 as given says otherwise; a function word before a figure names nothing."""

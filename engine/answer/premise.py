@@ -28,6 +28,12 @@ One more is checked after the answer, against what it shows (`contradicted`):
   states another of the same kind (counting the same unit, a release, a year). The figure is stated
   somewhere in the folders, so the check before the model lets it through; the sentence that answers is
   the one that says the premise is false.
+- A default the answer gives otherwise ("res.redirect sends a permanent 301 by default" answered "status
+  defaulting to 302"; "turns warnings on by default" answered "default is warnings off"): a figure, a
+  switch's state or a flag the question gives as a default (`default_claims`), which nothing shown gives
+  as one, while a quote gives another default of the same kind for the same thing (`default_support`). An
+  example elsewhere in the answer that writes the question's value ("res.redirect(301, url)") does not
+  state it as the default.
 """
 
 from __future__ import annotations
@@ -289,15 +295,161 @@ def given_figures(question: str) -> frozenset[str]:
     return premises(question) | {f for m in _PRESUPPOSED.finditer(question) for f in figures(m.group(1))}
 
 
+DEFAULT_REACH = 6  # words between "default" and the value it gives ("defaults to 88 characters per line")
+BEFORE_REACH = 4  # words between a value and "by default" after it ("-v (lowercase) and --version by …")
+_DEFAULT_TOKEN = re.compile(
+    rf"(?P<flag>(?<![\w-])--?[A-Za-z][\w-]*)|(?P<figure>{english.FIGURE.pattern})|(?P<word>[A-Za-z_][\w.]*\w|[A-Za-z])"
+)
+_DEFAULT_PART = re.compile(r"[.;!?](?=\s|$)|\n[ \t]*\n|(?=\b(?:while|whereas|but|although|though|unlike)\b)")
+
+
+class Default(NamedTuple):
+    """A value a text gives as the default (`defaults`): a figure, a switch's state or a command-line flag."""
+
+    kind: str  # "figure", "switch" or "flag"
+    value: str  # the figure's one spelling, the switch's polarity ("+", "-"), the flag as written
+    phrase: str  # as the text says it, from the value to "default" ("301 by default", "defaults to 500")
+    terms: frozenset[str]  # the other content words of its clause: what it is the default of
+    others: frozenset[tuple[str, str]]  # the clause's other defaults ("--version" beside "-V")
+    described: frozenset[str]  # of a figure: what it counts or numbers (_described: "characters")
+
+
+def defaults(text: str) -> list[Default]:
+    """The values `text` gives as defaults: in each sentence (or each side of a "while", "but"...), a figure,
+    a switch's state (english.SWITCHES: "on" and "off" only where no word follows, as in "warnings on by
+    default", not "runs on node") or a flag ("-V") within DEFAULT_REACH words of "default" (not a name
+    holding it, FZF_DEFAULT_OPTS)."""
+    out: list[Default] = []
+    for part in _DEFAULT_PART.split(unicodedata.normalize("NFKC", text)):
+        tokens = list(_DEFAULT_TOKEN.finditer(part))
+        marks = [i for i, t in enumerate(tokens) if t["word"] and english.DEFAULT_WORD.fullmatch(t["word"])]
+        if not marks:
+            continue
+        found: list[tuple[int, str, str]] = []
+        kinds = figure_kinds(part)
+        for i, t in enumerate(tokens):
+            if i in marks or not any(_gives(part, tokens, i, k) for k in marks):
+                continue
+            if t["flag"]:
+                found.append((i, "flag", t["flag"]))
+            elif t["figure"]:
+                if not kinds.get(value := spelled(t["figure"]), set()) & {"release", "year"}:
+                    found.append((i, "figure", value))  # a release or a year is when, not what holds
+            elif (word := t["word"].lower()) in english.SWITCHES:
+                after = tokens[i + 1] if i + 1 < len(tokens) else None
+                if (
+                    word in english.SWITCH_PREPOSITIONS
+                    and after is not None
+                    and after["word"]
+                    and not part[t.end() : after.start()].strip()  # nothing but a space between them
+                    and after["word"].lower() != "by"
+                    and not english.DEFAULT_WORD.fullmatch(after["word"])
+                ):
+                    continue
+                found.append((i, "switch", english.SWITCHES[word]))
+        if not found:
+            continue
+        used = {i for i, _, _ in found} | set(marks)
+        rest = [t["word"] for i, t in enumerate(tokens) if i not in used and t["word"]]
+        terms = frozenset(term for word in rest for term in content_terms(word))
+        for i, kind, value in found:
+            mark = min(marks, key=lambda k: abs(k - i))
+            start, end = min(i, mark), max(i, mark)
+            if kind == "switch" and start == i and i > 0:
+                start -= 1  # what is on or off: "warnings on by default"
+            unit = end + 1 if kind == "figure" and end == i and end + 1 < len(tokens) else None
+            joined = unit is not None and not part[tokens[end].end() : tokens[unit].start()].strip(" -")
+            if unit and joined and tokens[unit]["word"] and _counted(kinds.get(value, set())):
+                end = unit  # what it counts: "default to a 100-character"
+            first, last = tokens[start], tokens[end]
+            out.append(
+                Default(
+                    kind,
+                    value,
+                    part[first.start() : last.end()],
+                    terms,
+                    frozenset((k, v) for _, k, v in found if (k, v) != (kind, value)),
+                    frozenset(_described(kinds.get(value, set()))) if kind == "figure" else frozenset(),
+                )
+            )
+    return out
+
+
+def _gives(part: str, tokens: Sequence[re.Match[str]], i: int, mark: int) -> bool:
+    """Whether the value at token `i` is what "default" at token `mark` gives: after it, within
+    DEFAULT_REACH words ("defaults to 88 characters"); before it, next to it ("`RAISE` (default)"), or
+    within BEFORE_REACH words of "by default" or of "is the default" (english.BECOMES: "-v (lowercase) and
+    --version by default", "1% chosen as the default"), not as what a default is of ("--history-size
+    default to 500", "2.0 raised the default")."""
+    if i > mark:
+        return i - mark <= DEFAULT_REACH
+    before = [(t["word"] or "").lower() for t in tokens[max(0, mark - 2) : mark]]
+    bracketed = mark - i == 1 and "(" in part[tokens[i].end() : tokens[mark].start()]
+    by = before[-1:] == ["by"]
+    the = len(before) == 2 and before[1] == "the" and before[0] in english.BECOMES
+    return bracketed or ((by or the) and mark - i <= BEFORE_REACH + 1)
+
+
+def default_claims(question: str) -> list[Default]:
+    """The defaults a question takes as given (`defaults` of its premises): of each clause that neither asks
+    how to do something, requests or supposes something (english.OWN_FIGURES), nor asks whether it is so
+    ("Is that on by default?"), nor speaks of the user's own setup ("I gave --port a default value"); a
+    clause opening "Since …," states a premise up to its comma whatever the rest asks ("Since
+    Request.max_form_parts defaults to 500, how do I raise it?")."""
+    out: list[Default] = []
+    for clause in english.clauses(english.without_examples(question)):
+        parts = []
+        if given := english.GIVEN_CLAUSE.match(clause):
+            parts.append(clause[: given.end()])
+            clause = clause[given.end() :]
+        if not english.OWN_FIGURES.search(clause) and not english.ASKS_WHETHER.match(clause):
+            parts.append(clause)
+        out += [d for part in parts if not english.FIRST_PERSON.search(part) for d in defaults(part)]
+    return out
+
+
+def default_key(d: Default) -> str:
+    """How `figure_support` names a default the question takes as given (apart from its figures)."""
+    return f"default:{d.kind}:{d.value}"
+
+
+def default_support(
+    claims: Sequence[Default], around: str, quoted: str
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Of the defaults a question takes as given (`default_claims`): those `around` also gives as defaults,
+    and those the quote gives another default of the same kind for, in a clause about the same thing (a
+    content word or another of its defaults in common: "-V and --version" against "-v and --version"; a
+    figure counting what the question's counts, where both say), one the question does not give as a
+    default ("defaulting to 302" against "sends a permanent 301 by default"). Named by `default_key`."""
+    if not claims:
+        return frozenset(), frozenset()
+    given = defaults(around)
+    said = given if quoted == around else defaults(quoted)
+    have = {(d.kind, d.value) for d in given}
+    claimed = {(c.kind, c.value) for c in claims}
+    stated, other = set(), set()
+    for c in claims:
+        if (c.kind, c.value) in have:
+            stated.add(default_key(c))
+            continue
+        for d in said:
+            alike = not (c.described and d.described) or bool(c.described & d.described)
+            same_thing = bool(c.terms & d.terms) or bool(c.others & d.others)
+            if d.kind == c.kind and (d.kind, d.value) not in claimed and alike and same_thing:
+                other.add(default_key(c))
+    return frozenset(stated), frozenset(other)
+
+
 def figure_support(question: str, shown: Shown | str) -> tuple[frozenset[str], frozenset[str]]:
     """Of the figures a question takes as given (`given_figures`): those what is shown states (around the
     quote: `Shown`), and those it does not state while the quote states another figure of the same kind, one
     the question does not name ("3.7" in "Why was 3.7 dropped in 2.1.0?" says nothing against 2.1.0): what
     `contradicted` reads of one quote. A text alone is both around and said."""
     given = given_figures(question)
-    if not given:
-        return frozenset(), frozenset()
     text, quoted = (shown, shown) if isinstance(shown, str) else shown
+    by_default = default_support(default_claims(question), text, quoted)
+    if not given:
+        return by_default
     asked, said = figure_kinds(question), figure_kinds(text)
     # the numbers of a time the text writes, which count nothing ("01:30" states no 30 minutes)
     parts = clock_parts(text) - figures(text)
@@ -312,7 +464,7 @@ def figure_support(question: str, shown: Shown | str) -> tuple[frozenset[str], f
         for f in given - stated
         if asked.get(f) and any(g not in given and asked[f] & kinds for g, kinds in against.items())
     }
-    return stated, frozenset(other)
+    return stated | by_default[0], frozenset(other) | by_default[1]
 
 
 def contradicted(question: str, texts: Sequence[Shown | str]) -> tuple[str, int] | None:
@@ -330,7 +482,12 @@ def contradicted(question: str, texts: Sequence[Shown | str]) -> tuple[str, int]
 
 def _as_written(question: str, values: frozenset[str]) -> str:
     """The first of `values` as the question says it (`_said`), with the noun before it where that is
-    what it numbers and nothing after it counts ("code 2", not "2")."""
+    what it numbers and nothing after it counts ("code 2", not "2"); a default (`default_key`) as the
+    question says it ("301 by default")."""
+    claims = {default_key(c): c.phrase for c in default_claims(question)}
+    if not (values - claims.keys()):
+        return next(claims[v] for v in sorted(values))
+    values = values - claims.keys()
     kinds = figure_kinds(question)
     for m in _SAID.finditer(question):
         if not (value := figures(m.group(1)) & values):
