@@ -218,11 +218,24 @@ _CLAUSE_END = re.compile(r"(?<=[;?!])\s+|(?:(?<=[A-Za-z]{3}[.:])|(?<=\d[.:]))\s+
 
 # What a text gives as holding when nothing is set (premise.defaults): the word "default" ("defaults to
 # 302", "302 by default", "the default is 88", "(default: v2)"), not as part of a name (FZF_DEFAULT_OPTS).
-DEFAULT_WORD = re.compile(r"default(?:s|ed|ing)?", re.IGNORECASE)
+# Not "defaulted": what a default was ("it defaulted to 30 before 2.0") is history, not what holds.
+DEFAULT_WORD = re.compile(r"default(?:s|ing)?", re.IGNORECASE)
 # A setting's state as a word, with its polarity: "warnings on by default", "default is warnings off".
 SWITCHES = {"on": "+", "enabled": "+", "true": "+", "off": "-", "disabled": "-", "false": "-"}
+MODALS = frozenset({"can", "may", "must", "could", "should", "will", "would", "might"})
+# A clause asking why, how, when or where something is so takes it as given (one asking nothing of these,
+# "Telemetry is on by default?", asks whether).
+ASKS_WHY = re.compile(r"\b(?:why|how|when|where|who|whose)\b", re.IGNORECASE)
+# A clause asking which things are so ("Which rules are on by default?"): it presupposes none of them.
+ASKS_WHICH = re.compile(r"^\W*(?:which|what)\b", re.IGNORECASE)
 BECOMES = frozenset({"is", "was", "as", "becomes", "became", "remains", "stays"})  # "1% as the default"
-SWITCH_PREPOSITIONS = frozenset({"on", "off"})  # a switch only where no word follows ("runs on node")
+SWITCH_PREPOSITIONS = frozenset({"on", "off"})  # a switch's state, or a preposition ("runs on node")
+# What may follow "on" or "off" as a state, where a preposition's object would ("is on and encryption off",
+# "on in production", "on by default"); anything else after them is what they are on ("listens on 8080").
+STATE_FOLLOWERS = frozenset(
+    "and or but in for when unless if until since because so as again now by default defaults".split()
+)
+CEASES = frozenset({"stop", "stops", "stopped", "cease", "ceased", "ceases"})  # "stop defaulting to 30"
 # A clause that asks whether it is so ("Is that on by default?", "Does Black default to 88?"): what it
 # says is the question, not what it takes as given.
 ASKS_WHETHER = re.compile(

@@ -542,6 +542,8 @@ def test_a_name_no_indexed_file_mentions_is_refused() -> None:
     assert proper_names("What does `Pool` do in max_retries or fooBar on Monday at 9 AM? I'm lost") == []
     # a word a prefix names only to exclude is no premise: a folder about Unicode need not say "English"
     assert proper_names("Does the sorter handle non-Latin scripts as it does on Linux?") == ["Linux"]
+    # a dotted name's dot ends no sentence: its capitalised member is a name; a full stop still does
+    assert proper_names("What does shop.cart.Basket take? Then what.") == ["Basket"]
 
 
 def test_a_rule_may_refuse_a_few_answerable_questions_only_if_it_earns_more() -> None:
@@ -664,7 +666,9 @@ def test_a_default_the_question_takes_as_given_is_contradicted_by_a_quote_giving
     question's value appears in it otherwise (an example's call); a default stated as asked, a question
     asking whether it is so, or one about the user's own setup is not contradicted."""
     asked = "Why does the uploader retry 5 times by default?"
-    found = premise.contradicted(asked, ["Retries default to 3; the example below passes retries=5."])
+    found = premise.contradicted(
+        asked, ["A failed upload is retried 3 times by default; the example below passes retries=5."]
+    )
     assert found == ("5 times by default", 0)
     assert premise.contradicted(asked, ["By default the uploader retries 5 times."]) is None
     assert premise.contradicted(asked, ["The cache size defaults to 3 entries."]) is None  # another thing
@@ -675,13 +679,36 @@ def test_a_default_the_question_takes_as_given_is_contradicted_by_a_quote_giving
     )
     assert premise.contradicted(on, ["Compression is off by default."]) is None
     said = premise.contradicted(
-        "Why does it default to a 100-character limit? I'd use 88.", ["It defaults to 88 characters."]
+        "Why does the wrapper default to a 100-character limit? I'd use 88.",
+        ["The wrapper defaults to 88 characters."],
     )
     assert said == ("default to a 100-character", 0)  # as the question says it, with what it counts
     assert premise.contradicted("Is the cache on by default?", ["The cache is off by default."]) is None
     flags = "Why does the tool register -h and --help by default?"
     assert premise.contradicted(flags, ["The default help flags are `-H` and `--help`."]) is not None
     assert premise.contradicted(flags, ["The default help flags are `-h` and `--help`."]) is None
+    # a negation turns a state over; a part writing the question's value gives it to something;
+    # another thing of the kind, named by another word beside the shared one, is another thing
+    assert premise.contradicted("Why isn't caching on by default?", ["Caching is off by default."]) is None
+    assert premise.contradicted("Why is caching on by default?", ["Caching is not on by default."]) == (
+        "caching on by default",
+        0,
+    )
+    both = "The default timeout is 5 seconds for connect and 30 seconds for read."
+    assert premise.contradicted("Why is the read timeout 30 seconds by default?", [both]) is None
+    assert (
+        premise.contradicted("Why is the memory cache on by default?", ["The disk cache is off by default."])
+        is None
+    )
+    assert premise.contradicted("Why is HTTP/2 on by default?", ["HTTP/3 is off by default."]) is None
+    assert (
+        premise.contradicted("Which checks are on by default?", ["Style checks are off by default."]) is None
+    )
+    assert premise.contradicted("Caching is on by default?", ["Caching is off by default."]) is None
+    # "on" before what it is on is a preposition: no state
+    assert (
+        premise.contradicted("Why is the proxy off by default?", ["By default it listens on `::`."]) is None
+    )
     mine = "We set the default timeout to 30 seconds; why does it stop after 10?"
     assert premise.contradicted(mine, ["The timeout defaults to 10 seconds."]) is None
     # what a default is of, a name holding the word, a preposition, a release: no value given as a default

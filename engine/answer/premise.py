@@ -297,10 +297,17 @@ def given_figures(question: str) -> frozenset[str]:
 
 DEFAULT_REACH = 6  # words between "default" and the value it gives ("defaults to 88 characters per line")
 BEFORE_REACH = 4  # words between a value and "by default" after it ("-v (lowercase) and --version by …")
+NEGATION_REACH = 3  # words before a value or its "default" a negation may stand ("why doesn't the timeout")
 _DEFAULT_TOKEN = re.compile(
-    rf"(?P<flag>(?<![\w-])--?[A-Za-z][\w-]*)|(?P<figure>{english.FIGURE.pattern})|(?P<word>[A-Za-z_][\w.]*\w|[A-Za-z])"
+    rf"(?P<flag>(?<![\w-])--?[A-Za-z][\w-]*)|(?P<figure>{english.FIGURE.pattern})"
+    r"|(?P<word>[A-Za-z_][\w.'’]*\w(?:/\d+(?:\.\d+)*(?![\w.]))?|[A-Za-z])"  # HTTP/2 is one name
 )
-_DEFAULT_PART = re.compile(r"[.;!?](?=\s|$)|\n[ \t]*\n|(?=\b(?:while|whereas|but|although|though|unlike)\b)")
+# where what a text says of one default ends: a sentence or a paragraph; in it a semicolon or a table's
+# cell (what else it writes there may be another setting's value: `Default.values`); and a contrast
+_DEFAULT_SENTENCE = re.compile(r"[.!?](?=\s|$)|\n[ \t]*\n")
+_DEFAULT_SAID = re.compile(r";|\|")
+_DEFAULT_PART = re.compile(r"(?=\b(?:while|whereas|but|although|though|unlike)\b)")
+_SWITCH_ENDS = frozenset(".,;:)!?*/")  # what may follow "on" or "off" as a state, not a preposition
 
 
 class Default(NamedTuple):
@@ -309,80 +316,142 @@ class Default(NamedTuple):
     kind: str  # "figure", "switch" or "flag"
     value: str  # the figure's one spelling, the switch's polarity ("+", "-"), the flag as written
     phrase: str  # as the text says it, from the value to "default" ("301 by default", "defaults to 500")
-    terms: frozenset[str]  # the other content words of its clause: what it is the default of
-    others: frozenset[tuple[str, str]]  # the clause's other defaults ("--version" beside "-V")
+    terms: frozenset[str]  # the other content words of its part: what it is the default of
+    others: frozenset[tuple[str, str]]  # the part's other defaults ("--version" beside "-V")
     described: frozenset[str]  # of a figure: what it counts or numbers (_described: "characters")
+    units: frozenset[str]  # of a figure: the units it counts in ("characters"), not a label before it
+    values: frozenset[tuple[str, str]]  # every value written up to a semicolon or a cell, a default or not
+    words: tuple[tuple[str, str, str], ...]  # each content word of its part, with those either side of it
+
+
+def _value(part: str, tokens: Sequence[re.Match[str]], i: int, kinds: dict[str, set[str]]) -> tuple[str, str]:
+    """The value token `i` writes, as (kind, value), or ("", "") where it writes none: a flag; a figure
+    (not a release, nor a year without a unit: when, not what holds; not a name's number, HTTP/2); a
+    switch's state (english.SWITCHES; "on" and "off" only where what follows could not be what they are
+    on, english.STATE_FOLLOWERS: "warnings on by default", "is on and encryption off", "the default is
+    warnings off */"; not "runs on node", "listens on 8080")."""
+    t = tokens[i]
+    if t["flag"]:
+        return "flag", t["flag"]
+    if t["figure"]:
+        value = spelled(t["figure"])
+        kind = kinds.get(value, set())
+        return ("", "") if "release" in kind or ("year" in kind and not _counted(kind)) else ("figure", value)
+    word = t["word"].lower()
+    if word not in english.SWITCHES:
+        return "", ""
+    if word in english.SWITCH_PREPOSITIONS:
+        rest = part[t.end() :].lstrip(" \t")
+        after = re.match(r"[A-Za-z]+", rest)
+        if (
+            rest
+            and rest[0] not in _SWITCH_ENDS
+            and not (after and after.group().lower() in english.STATE_FOLLOWERS)
+        ):
+            return "", ""  # on what follows: a word, a figure, code ("binds on `::`")
+    return "switch", english.SWITCHES[word]
+
+
+def _tokens_written(text: str) -> tuple[list[re.Match[str]], dict[str, set[str]], dict[int, tuple[str, str]]]:
+    """A text's tokens, its figures' kinds, and the value each token writes (`_value`), by token."""
+    tokens = list(_DEFAULT_TOKEN.finditer(text))
+    kinds = figure_kinds(text)
+    return tokens, kinds, {i: v for i in range(len(tokens)) if (v := _value(text, tokens, i, kinds))[0]}
+
+
+def _negates(words: Sequence[str]) -> bool:
+    return english.negated(list(words)) or bool(english.CEASES & set(words))
+
+
+def _terms(token: re.Match[str]) -> list[str]:
+    word = token["word"] or ""
+    return [word.lower()] if "/" in word else content_terms(word)
 
 
 def defaults(text: str) -> list[Default]:
-    """The values `text` gives as defaults: in each sentence (or each side of a "while", "but"...), a figure,
-    a switch's state (english.SWITCHES: "on" and "off" only where no word follows, as in "warnings on by
-    default", not "runs on node") or a flag ("-V") within DEFAULT_REACH words of "default" (not a name
-    holding it, FZF_DEFAULT_OPTS)."""
+    """The values `text` gives as defaults (`_value`: a figure, a switch's state, a flag) within reach of
+    "default" in one part of a sentence (`_gives`), not in a name holding the word (FZF_DEFAULT_OPTS). A
+    negation near it ("is not enabled by default", "isn't on by default", "stop defaulting to") turns a
+    switch's state over and takes a figure or a flag back."""
     out: list[Default] = []
-    for part in _DEFAULT_PART.split(unicodedata.normalize("NFKC", text)):
-        tokens = list(_DEFAULT_TOKEN.finditer(part))
-        marks = [i for i, t in enumerate(tokens) if t["word"] and english.DEFAULT_WORD.fullmatch(t["word"])]
-        if not marks:
+    for sentence in _DEFAULT_SENTENCE.split(unicodedata.normalize("NFKC", text)):
+        for said in _DEFAULT_SAID.split(sentence):  # "…defaults to 88, but the project sets it to 100"
+            values = frozenset(_tokens_written(said)[2].values())
+            for part in _DEFAULT_PART.split(said):
+                out += _part_defaults(part, values)
+    return out
+
+
+def _part_defaults(part: str, values: frozenset[tuple[str, str]]) -> list[Default]:
+    tokens, kinds, written = _tokens_written(part)
+    marks = [i for i, t in enumerate(tokens) if t["word"] and english.DEFAULT_WORD.fullmatch(t["word"])]
+    found: list[tuple[int, int, int, str, str]] = []  # (token, its "default", where its phrase starts, …)
+    for i, (kind, value) in written.items():
+        givers = [k for k in marks if _gives(part, tokens, i, k)]
+        if i in marks or not givers:
             continue
-        found: list[tuple[int, str, str]] = []
-        kinds = figure_kinds(part)
-        for i, t in enumerate(tokens):
-            if i in marks or not any(_gives(part, tokens, i, k) for k in marks):
-                continue
-            if t["flag"]:
-                found.append((i, "flag", t["flag"]))
-            elif t["figure"]:
-                if not kinds.get(value := spelled(t["figure"]), set()) & {"release", "year"}:
-                    found.append((i, "figure", value))  # a release or a year is when, not what holds
-            elif (word := t["word"].lower()) in english.SWITCHES:
-                after = tokens[i + 1] if i + 1 < len(tokens) else None
-                if (
-                    word in english.SWITCH_PREPOSITIONS
-                    and after is not None
-                    and after["word"]
-                    and not part[t.end() : after.start()].strip()  # nothing but a space between them
-                    and after["word"].lower() != "by"
-                    and not english.DEFAULT_WORD.fullmatch(after["word"])
-                ):
-                    continue
-                found.append((i, "switch", english.SWITCHES[word]))
-        if not found:
-            continue
-        used = {i for i, _, _ in found} | set(marks)
-        rest = [t["word"] for i, t in enumerate(tokens) if i not in used and t["word"]]
-        terms = frozenset(term for word in rest for term in content_terms(word))
-        for i, kind, value in found:
-            mark = min(marks, key=lambda k: abs(k - i))
-            start, end = min(i, mark), max(i, mark)
-            if kind == "switch" and start == i and i > 0:
-                start -= 1  # what is on or off: "warnings on by default"
-            unit = end + 1 if kind == "figure" and end == i and end + 1 < len(tokens) else None
-            joined = unit is not None and not part[tokens[end].end() : tokens[unit].start()].strip(" -")
-            if unit and joined and tokens[unit]["word"] and _counted(kinds.get(value, set())):
-                end = unit  # what it counts: "default to a 100-character"
-            first, last = tokens[start], tokens[end]
-            out.append(
-                Default(
-                    kind,
-                    value,
-                    part[first.start() : last.end()],
-                    terms,
-                    frozenset((k, v) for _, k, v in found if (k, v) != (kind, value)),
-                    frozenset(_described(kinds.get(value, set()))) if kind == "figure" else frozenset(),
-                )
+        mark = min(givers, key=lambda k: abs(k - i))
+        start = max(0, min(i, mark) - NEGATION_REACH)
+        words = [(t["word"] or "").lower() for t in tokens[start : max(i, mark) + 1]]
+        if not _negates(words):
+            found.append((i, mark, min(i, mark), kind, value))
+        elif kind == "switch":  # "isn't telemetry enabled by default": disabled
+            at = next(j for j in range(start, max(i, mark) + 1) if _negates([words[j - start]]))
+            found.append((i, mark, min(at, i, mark), kind, "-" if value == "+" else "+"))
+    if not found:
+        return []
+    counts = {
+        u for _, _, _, kind, value in found if kind == "figure" for u in _described(kinds.get(value, set()))
+    }
+    used = set(written) | set(marks)
+    stems = [_terms(t) if t["word"] and i not in used else [] for i, t in enumerate(tokens)]
+    flat = [(term, i) for i, terms in enumerate(stems) for term in terms if term not in counts]
+    neighbours = tuple(
+        (
+            term,
+            flat[n - 1][0] if n and flat[n - 1][1] == i - 1 else "",
+            flat[n + 1][0] if n + 1 < len(flat) and flat[n + 1][1] == i + 1 else "",
+        )
+        for n, (term, i) in enumerate(flat)
+    )
+    out = []
+    for i, mark, start, kind, value in found:
+        end = max(i, mark)
+        if kind == "switch" and start == i and i > 0:
+            start -= 1  # what is on or off: "warnings on by default"
+        unit = end + 1 if kind == "figure" and end == i and end + 1 < len(tokens) else None
+        joined = unit is not None and not part[tokens[end].end() : tokens[unit].start()].strip(" -")
+        if unit and joined and tokens[unit]["word"] and _counted(kinds.get(value, set())):
+            end = unit  # what it counts: "default to a 100-character"
+        kind_of = kinds.get(value, set()) if kind == "figure" else set()
+        out.append(
+            Default(
+                kind,
+                value,
+                part[tokens[start].start() : tokens[end].end()],
+                frozenset(term for term, _, _ in neighbours),
+                frozenset((k, v) for _, _, _, k, v in found if (k, v) != (kind, value)),
+                frozenset(_described(kind_of)),
+                frozenset(k.split(":", 1)[1] for k in _counted(kind_of)),
+                values,
+                neighbours,
             )
+        )
     return out
 
 
 def _gives(part: str, tokens: Sequence[re.Match[str]], i: int, mark: int) -> bool:
     """Whether the value at token `i` is what "default" at token `mark` gives: after it, within
-    DEFAULT_REACH words ("defaults to 88 characters"); before it, next to it ("`RAISE` (default)"), or
-    within BEFORE_REACH words of "by default" or of "is the default" (english.BECOMES: "-v (lowercase) and
-    --version by default", "1% chosen as the default"), not as what a default is of ("--history-size
-    default to 500", "2.0 raised the default")."""
+    DEFAULT_REACH words, not past a bracket, a modal verb or "from" ("defaults to 88 characters"; not
+    "off by default (you can switch it on)", "the default from 5 to 10" gives 10 only); before it, next to
+    it in a bracket ("`RAISE` (default)"), or within BEFORE_REACH words of "by default" or of "is the
+    default" (english.BECOMES: "-v (lowercase) and --version by default", "1% chosen as the default"), not
+    as what a default is of ("--history-size default to 500", "2.0 raised the default")."""
     if i > mark:
-        return i - mark <= DEFAULT_REACH
+        between = [(t["word"] or "").lower() for t in tokens[mark + 1 : i]]
+        old = (tokens[i - 1]["word"] or "").lower() == "from"
+        bracket = "(" in part[tokens[mark].end() : tokens[i].start()]
+        return i - mark <= DEFAULT_REACH and not old and not bracket and not english.MODALS & set(between)
     before = [(t["word"] or "").lower() for t in tokens[max(0, mark - 2) : mark]]
     bracketed = mark - i == 1 and "(" in part[tokens[i].end() : tokens[mark].start()]
     by = before[-1:] == ["by"]
@@ -393,19 +462,44 @@ def _gives(part: str, tokens: Sequence[re.Match[str]], i: int, mark: int) -> boo
 def default_claims(question: str) -> list[Default]:
     """The defaults a question takes as given (`defaults` of its premises): of each clause that neither asks
     how to do something, requests or supposes something (english.OWN_FIGURES), nor asks whether it is so
-    ("Is that on by default?"), nor speaks of the user's own setup ("I gave --port a default value"); a
-    clause opening "Since …," states a premise up to its comma whatever the rest asks ("Since
-    Request.max_form_parts defaults to 500, how do I raise it?")."""
+    ("Is that on by default?", "Telemetry is on by default?": a clause asking with no "why", "how"...) or
+    which things are ("Which rules are on by default?", "What does it send by default, 301?"), nor speaks
+    of the user's own setup ("I gave --port a default value"); a clause opening "Since …," states a premise
+    up to its comma whatever the rest asks ("Since Request.max_form_parts defaults to 500, how do I raise
+    it?")."""
     out: list[Default] = []
     for clause in english.clauses(english.without_examples(question)):
         parts = []
         if given := english.GIVEN_CLAUSE.match(clause):
             parts.append(clause[: given.end()])
             clause = clause[given.end() :]
-        if not english.OWN_FIGURES.search(clause) and not english.ASKS_WHETHER.match(clause):
+        asks = clause.rstrip().endswith("?") and not english.ASKS_WHY.search(clause)  # "Telemetry is on?"
+        if not (
+            asks
+            or english.OWN_FIGURES.search(clause)
+            or english.ASKS_WHETHER.match(clause)
+            or english.ASKS_WHICH.match(clause)
+        ):
             parts.append(clause)
         out += [d for part in parts if not english.FIRST_PERSON.search(part) for d in defaults(part)]
     return out
+
+
+def _same_thing(claim: Default, said: Default) -> bool:
+    """Whether two defaults are of one thing: another default in common ("--version" beside "-v" and
+    "-V"), or a word in common that neither names as another of its kind by a different word next to it
+    ("cache" in "the memory cache" and "the disk cache", "max" in "max line length" and "max doc length"
+    are two things; "warnings" in "turns warnings on" and "default is warnings off" one)."""
+    if claim.others & said.others:
+        return True
+    mine = {term: (before, after) for term, before, after in claim.words}
+    for term, before, after in said.words:
+        if term not in mine:
+            continue
+        theirs = zip((before, after), mine[term], strict=True)
+        if not any(a and b and a != b and a not in claim.terms for a, b in theirs):
+            return True
+    return False
 
 
 def default_key(d: Default) -> str:
@@ -433,9 +527,20 @@ def default_support(
             stated.add(default_key(c))
             continue
         for d in said:
-            alike = not (c.described and d.described) or bool(c.described & d.described)
-            same_thing = bool(c.terms & d.terms) or bool(c.others & d.others)
-            if d.kind == c.kind and (d.kind, d.value) not in claimed and alike and same_thing:
+            if c.units or d.units:  # both count in a unit, the same one ("30 seconds" is no count of workers)
+                alike = bool(c.units & d.units)
+            else:
+                alike = not (c.described and d.described) or bool(c.described & d.described)
+            # a part writing the claim's value may give it to another of its settings ("The default timeout
+            # is 5 seconds for connect and 30 seconds for read"): it says nothing against the claim
+            apart = c.kind == "switch" or (c.kind, c.value) not in d.values  # a state's "not" turns it over
+            if (
+                d.kind == c.kind
+                and (d.kind, d.value) not in claimed
+                and alike
+                and apart
+                and _same_thing(c, d)
+            ):
                 other.add(default_key(c))
     return frozenset(stated), frozenset(other)
 
@@ -799,7 +904,11 @@ _OPENS = frozenset(".!?:\n…¿¡)")  # what a sentence's first word follows (")
 
 
 def _before(text: str, at: int) -> str:
-    """The character before `at` that is not a space, a quote, a bracket or a bullet ("" at the start)."""
+    """The character before `at` that is not a space, a quote, a bracket or a bullet ("" at the start). A
+    dotted name's dot, right after a word and right before this one, ends no sentence: it reads as a
+    character inside a name, "_" ("werkzeug.middleware.cors.CORSMiddleware")."""
+    if at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)"):
+        return "_"
     i = at - 1
     while i >= 0 and text[i] in _SKIP:
         i -= 1
