@@ -95,6 +95,10 @@ def test_a_date_line_needs_a_label_and_a_status_line_is_kept() -> None:
     adr = facts("adr_009.md", "# ADR-009\n\n**Date:** June 2024\n**Status:** Deprecated\n")
     assert adr.effective == date(2024, 6, 1) and adr.status == "deprecated" and adr.marked_superseded
     assert facts("plan.md", "# Plan\nThe due date is 2025-01-01.\n").effective is None
+    # a post's, a report's or a notice's own date, however labelled
+    for label in ("Posted:", "Publication date:", "Issued", "Published on"):
+        assert facts("post.md", f"# Post\n\n{label} 3 March 2025\n").effective == date(2025, 3, 3), label
+    assert facts("plan.md", "# Plan\nStart date: 2025-01-01\n").effective is None  # a date in it, not its own
 
 
 def test_text_facts_take_the_title_from_a_leading_heading() -> None:

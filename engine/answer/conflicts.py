@@ -48,7 +48,7 @@ _SUPERSEDES = re.compile(r"\b(?:supersedes|replaces)\b\W*(.*)", re.IGNORECASE)
 _DATE_LINE = re.compile(  # a labelled date, at the start of a line or of a field or sentence in it ("Version
     # 2 · Effective 1 December 2025", "Owner: Dominic. Updated 5 January 2026"), not inside a sentence
     r"^(?:[^\n]*?(?:[·•|]|[.;](?=\s)))?[\s>*_#|-]*(?:(?:[a-z]+\s+){0,2}?(?:effective|last[\s_-]+(?:updated|revised|modified)|updated|revised)"
-    r"|date|published)\b(.*)",
+    r"|date|published|posted|issued|publication[\s_-]+date)\b(.*)",
     re.IGNORECASE,
 )
 _MONTHS = {m[:3]: i for i, m in enumerate(english.MONTHS, 1)}
