@@ -38,6 +38,7 @@ One more is checked after the answer, against what it shows (`contradicted`):
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -316,12 +317,16 @@ class Default(NamedTuple):
     kind: str  # "figure", "switch" or "flag"
     value: str  # the figure's one spelling, the switch's polarity ("+", "-"), the flag as written
     phrase: str  # as the text says it, from the value to "default" ("301 by default", "defaults to 500")
-    terms: frozenset[str]  # the other content words of its part: what it is the default of
     others: frozenset[tuple[str, str]]  # the part's other defaults ("--version" beside "-V")
     described: frozenset[str]  # of a figure: what it counts or numbers (_described: "characters")
     units: frozenset[str]  # of a figure: the units it counts in ("characters"), not a label before it
     values: frozenset[tuple[str, str]]  # every value written up to a semicolon or a cell, a default or not
     words: tuple[tuple[str, str, str], ...]  # each content word of its part, with those either side of it
+
+    @property
+    def terms(self) -> frozenset[str]:
+        """The other content words of its part: what it is the default of."""
+        return frozenset(term for term, _, _ in self.words)
 
 
 def _value(part: str, tokens: Sequence[re.Match[str]], i: int, kinds: dict[str, set[str]]) -> tuple[str, str]:
@@ -376,14 +381,22 @@ def defaults(text: str) -> list[Default]:
     out: list[Default] = []
     for sentence in _DEFAULT_SENTENCE.split(unicodedata.normalize("NFKC", text)):
         for said in _DEFAULT_SAID.split(sentence):  # "…defaults to 88, but the project sets it to 100"
-            values = frozenset(_tokens_written(said)[2].values())
-            for part in _DEFAULT_PART.split(said):
-                out += _part_defaults(part, values)
+            read = [(part, *_tokens_written(part)) for part in _DEFAULT_PART.split(said)]
+            values = frozenset(v for *_, written in read for v in written.values())
+            for part, tokens, kinds, written in read:
+                out += _part_defaults(part, tokens, kinds, written, values)
     return out
 
 
-def _part_defaults(part: str, values: frozenset[tuple[str, str]]) -> list[Default]:
-    tokens, kinds, written = _tokens_written(part)
+def _part_defaults(
+    part: str,
+    tokens: Sequence[re.Match[str]],
+    kinds: dict[str, set[str]],
+    written: dict[int, tuple[str, str]],
+    values: frozenset[tuple[str, str]],
+) -> list[Default]:
+    """The defaults one part gives (`defaults`), from its tokens, figure kinds and values (_tokens_written)
+    and `values`, all that is written up to its semicolon or cell."""
     marks = [i for i, t in enumerate(tokens) if t["word"] and english.DEFAULT_WORD.fullmatch(t["word"])]
     found: list[tuple[int, int, int, str, str]] = []  # (token, its "default", where its phrase starts, …)
     for i, (kind, value) in written.items():
@@ -429,7 +442,6 @@ def _part_defaults(part: str, values: frozenset[tuple[str, str]]) -> list[Defaul
                 kind,
                 value,
                 part[tokens[start].start() : tokens[end].end()],
-                frozenset(term for term, _, _ in neighbours),
                 frozenset((k, v) for _, _, _, k, v in found if (k, v) != (kind, value)),
                 frozenset(_described(kind_of)),
                 frozenset(k.split(":", 1)[1] for k in _counted(kind_of)),
@@ -459,14 +471,15 @@ def _gives(part: str, tokens: Sequence[re.Match[str]], i: int, mark: int) -> boo
     return bracketed or ((by or the) and mark - i <= BEFORE_REACH + 1)
 
 
-def default_claims(question: str) -> list[Default]:
+@functools.lru_cache(maxsize=256)
+def default_claims(question: str) -> tuple[Default, ...]:
     """The defaults a question takes as given (`defaults` of its premises): of each clause that neither asks
     how to do something, requests or supposes something (english.OWN_FIGURES), nor asks whether it is so
     ("Is that on by default?", "Telemetry is on by default?": a clause asking with no "why", "how"...) or
     which things are ("Which rules are on by default?", "What does it send by default, 301?"), nor speaks
     of the user's own setup ("I gave --port a default value"); a clause opening "Since …," states a premise
     up to its comma whatever the rest asks ("Since Request.max_form_parts defaults to 500, how do I raise
-    it?")."""
+    it?"). Read once per question: `figure_support` asks for every sentence shown, `_as_written` again."""
     out: list[Default] = []
     for clause in english.clauses(english.without_examples(question)):
         parts = []
@@ -482,7 +495,7 @@ def default_claims(question: str) -> list[Default]:
         ):
             parts.append(clause)
         out += [d for part in parts if not english.FIRST_PERSON.search(part) for d in defaults(part)]
-    return out
+    return tuple(out)
 
 
 def _same_thing(claim: Default, said: Default) -> bool:
