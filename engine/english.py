@@ -149,14 +149,17 @@ OWN_CHANGE = re.compile(
 # which may be a server's), "such as", or a "say" set off by a comma or a parenthesis, to the end of its
 # clause or parenthesis, code spans whole ("What does a tilde do in a version, e.g. how does 1.0~rc1
 # compare with 1.0?", "a scheme it doesn't know, such as git+ssh"); and the quoted or code text after a
-# "like" that compares, not one that wants ("like `&copy 2020`"; not "I'd like `x` to load"). It
+# "like" that compares, not one that wants ("like `&copy 2020`", "like 'report.html'"; not "I'd like `x` to
+# load"); and a name the user says they gave their own thing ("a field I named `_token`", "we called it
+# x"; not "I called `load()`", which is the folder's). It
 # illustrates what the question asks about: the user's own, as OWN_FIGURES says of a figure, not something
 # the folder must already hold.
 _EXAMPLE = re.compile(
     r"(?:\be\.g\.|\bfor example\b|\bfor instance\b(?!\s+\d)|\bsuch as\b|\(\s*say\b|,\s*say,)"
     r"(?:`[^`\n]*`|[^;?!()`])*"
     r"|(?<!\bwould )(?<!\b[Ii]'d )(?<!\bI )(?<!\bwe )(?<!\byou )(?<!\bthey )"
-    r"\blike\s+(?:`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”)",
+    r"\blike\s+(?:`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”|'[^'\s][^'\n]*'(?!\w))"
+    r"|\b(?:I|we)(?:'ve|\s+have)?\s+(?:named\s+it|called\s+it|named)\s+(?:`[^`\n]*`|\"[^\"\n]*\"|'[^'\n]*'|[\w.-]+)",
     re.IGNORECASE,
 )
 

@@ -2167,6 +2167,52 @@ def test_a_tex_command_no_file_holds_is_an_unknown_name(engine: Engine, tmp_path
     )
 
 
+def test_a_keyword_or_a_quoted_word_a_call_is_passed_must_be_one_the_sources_take(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A keyword the question passes (`name=`) is a name: held nowhere, it is unknown; held only as a method
+    (`file.flush()`) or a class (StrictUndefined), it is no keyword any indexed call takes, and the answer
+    is refused saying so. Held as a parameter, a setting, a docstring's field or a key, it is known. A word
+    a call is passed quoted is a name too; a name the user gave their own thing is theirs."""
+    write(
+        tmp_path / "src",
+        "out.py",
+        "class StrictUndefined(Undefined):\n    pass\n\n\n"
+        "def echo(message=None, file=None, nl: bool = True, **kwargs):\n"
+        '    """Print a message.\n\n    :param color: colour the message.\n    """\n'
+        '    mode = kwargs.pop("mode", "w")\n    file.write(message)\n    file.flush()\n\n\n'
+        'def collect(what="collect", full=False):\n    """collectgarbage("collect") runs a full cycle."""\n',
+    )
+    write(tmp_path / "src", "settings.toml", "[output]\nretries = 3\n")
+    engine.add_folder(tmp_path / "src")
+    engine.run(engine.sync(embed=False))
+
+    def unknown(question: str) -> list[str]:
+        return premise.unknown_identifiers(question, [], engine.mentions, engine.together)
+
+    assert unknown("What does the `flush=False` argument of `echo` do?") == ["flush="]
+    assert unknown("How do I pass strict_undefined=True to echo?") == ["strict_undefined="]
+    assert unknown("What number should I pass to @echo(priority=...)?") == ["priority"]
+    assert unknown('When should I call collectgarbage("compact") instead?') == ["compact"]
+    for question in (
+        "How do I pass nl=False to echo?",  # a parameter with its type
+        "What does file=sys.stderr do?",  # a parameter with its default
+        "Does echo(mode='a') append?",  # a key read from **kwargs
+        "What does color=True do?",  # a docstring's field
+        "Can I set retries = 5?",  # a setting
+        'When should I call collectgarbage("collect")?',
+        "How do I pass key=value pairs to echo?",  # a pattern's placeholder
+        "Pyright complains about a field I named `_token`; how?",  # the user's own name
+    ):
+        assert unknown(question) == [], question
+    assert unknown("Pyright complains about a field named `_token`; how?") == ["_token"]
+    # an option's value, a URL's query, an attribute set, a comparison pass no keyword
+    assert premise.keywords("Why does --level=3 fail, ?a=1&copy=2 not, obj.mode=1 or a==b?") == []
+    # end to end: the refusal says which keyword no source takes
+    answer = engine.ask("What does the `flush=False` argument of `echo` do?", "extractive")
+    assert answer.refused and "flush=, a keyword no indexed file takes or sets" in answer.reason
+
+
 def test_an_example_or_a_placeholder_the_question_gives_is_the_users_own_not_a_premise(
     engine: Engine, tmp_path: Path
 ) -> None:
@@ -2192,6 +2238,8 @@ def test_an_example_or_a_placeholder_the_question_gives_is_the_users_own_not_a_p
     assert english.without_examples(asked).split() == ["How", "is", "`&copy`", "read,", "in", "body", "text?"]
     assert "2020" not in english.without_examples('Why is it read like "&copy 2020" there?')
     assert "`config.yaml`" in english.without_examples("I would like `config.yaml` to load, how?")
+    assert "report.html" not in english.without_examples("Is 'REPORT.HTML' read like 'report.html'?")
+    assert english.without_examples("Do you like 'em, don't you?") == "Do you like 'em, don't you?"
     assert "30" in english.without_examples("Why 30 seconds, like heapq does?")
     # an example runs to its clause's end over whole code spans: a "?" inside one ends nothing
     kept = english.without_examples("Why, e.g. `a?b` or c, does it fail? And x?").split()

@@ -10,7 +10,10 @@ checked before any model reads it.
   (max_retries_backoff, max-retries-backoff, maxRetriesBackoff; sha256, sha-256). Unlike a figure, an
   identifier is not the user's to choose, so a how-to question is not exempt; and unlike a figure it is
   looked for in the whole index, not only in what was retrieved: a name is exact, so its absence there is
-  certain, while its absence from the top passages is not.
+  certain, while its absence from the top passages is not. A keyword the question passes (`flush=False`,
+  `@hookimpl(priority=...)`) and a word it passes quoted (`collectgarbage("compact")`) are such names;
+  a keyword must also be held as one (`flush=`, `flush: bool`, `"flush"`), not only as a method
+  (`file.flush()`): a call takes only the keywords its sources take.
 - A name ("How does the client negotiate QUIC?", "Who led Celeron's expedition?"): a word written with a
   capital, not opening a sentence, that no indexed file holds, case and accents aside, and for a word
   of five letters or more not even one typo away (Engine.knows: "Hatmanis" finds "Hartmanis"). A
@@ -74,6 +77,13 @@ _IDENT = re.compile(
 _ALNUM = re.compile(r"[A-Za-z]+\d+[A-Za-z0-9]*")
 _CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w{2,})\(")  # written as a call: name(
 _TICKED = re.compile(r"`([^`\n]+)`")
+# A keyword the question passes or sets, `name=value` ("pass strict_undefined=True", "ylab = ...",
+# "@hookimpl(priority=...)"): not an option's (--algo=v3, -sPAPERSIZE=a4), a URL query's (?a=1&copy=2),
+# a path's, an attribute's (obj.mode=1) nor a comparison (==, =>); a pattern's placeholder value
+# ("key=value") names no keyword.
+_KEYWORD = re.compile(r"(?<![\w.\-?&/$@])([A-Za-z_][A-Za-z0-9_]*)\s?=(?![=>~]|\s?(?:values?|val|VALUE)\b)")
+# A word passed to a call as its first argument, quoted (`collectgarbage("compact")`, `next('router')`)
+_LITERAL = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\(\s*([\"'])([A-Za-z][\w\-]+)\1\s*[,)]")
 # a TeX or LaTeX command, written with its backslash (\ionstage, \newdefinition) after a space, a bracket
 # or a quote; not a path's part (C:\Users, %APPDATA%\Citeline) nor an escape (\n, \d)
 _COMMAND = re.compile(r"(?<![^\s(\[{`\"'“‘])\\[A-Za-z]{2,}")
@@ -813,7 +823,25 @@ def identifiers(question: str) -> list[str]:
     found += [m.group() for m in _COMMAND.finditer(question)]
     found += [m.group(1) for m in _CALL.finditer(question)]
     found += [w for m in _TICKED.finditer(question) for w in _WORD.findall(m.group(1))]
+    found += keywords(question)
+    found += _modes(question)
     return list(dict.fromkeys(found))
+
+
+def _modes(question: str) -> list[str]:
+    """The words a question passes a call quoted (`_LITERAL`) that English knows: a mode or a command the
+    callee takes by name ("compact", "router"), which its sources write as they write its keywords. A
+    word English does not know ("myapp", "R_LIBS_USER") is as likely the user's own value."""
+    words = (m.group(2) for m in _LITERAL.finditer(question))
+    return [word for word in words if english.rarity(word) < english.MAX_RARITY]
+
+
+def keywords(question: str) -> list[str]:
+    """The keywords a question passes or sets, `name=value` (`_KEYWORD`), in order, once each; not within a
+    markup command's arguments (english.without_arguments: "\\includegraphics[height=1in]{a}" is the
+    user's input)."""
+    text = english.without_arguments(question)
+    return list(dict.fromkeys(m.group(1) for m in _KEYWORD.finditer(text) if len(m.group(1)) > 1))
 
 
 def spellings(name: str) -> list[str]:
@@ -858,7 +886,28 @@ def unknown_identifiers(
             missing += group  # one scan of the index for all of them: none is there
         else:
             missing += [name for name, spelt in group.items() if not mentions(*spelt, whole=code)]
-    return [name for name in names if name in missing and not _held_apart(name, hits, together)]
+    unknown = [name for name in names if name in missing and not _held_apart(name, hits, together)]
+    passed = [k for k in keywords(english.without_examples(question)) if k in names and k not in unknown]
+    return unknown + [f"{k}=" for k in passed if not english.placeholder(k) and not _takes(k, text, together)]
+
+
+def keyword(name: str) -> str:
+    """A regular expression (Python's and RE2's alike) for `name` where code or a document takes or sets it
+    as a keyword: a parameter with its default or type (`flush=True`, `flush: bool`), a keyword passed
+    (`f(flush=x)`), a setting (`flush = yes`, `flush: true`), a docstring's field (`:param flush:`) or a
+    key as a string (`kwargs.pop("flush")`); not a method called (`file.flush()`) nor read (`f.flush`)."""
+    word = re.escape(name.lower())
+    return rf"((^|[^a-z0-9_\-]){word}\??\s*(=([^=]|$)|:([^:]|$))|['\"]{word}['\"])"
+
+
+def _takes(name: str, text: str, together: Together | None) -> bool:
+    """Whether a hit's lower-case `text` or, else, some indexed file takes or sets `name` as a keyword
+    (`keyword`), in any spelling code writes it: a name held only otherwise (`file.flush()`, a method) is
+    no keyword a call can be passed. True where the index cannot be asked."""
+    forms = [form for form in code_spellings(name) if len(form) <= MEMBER_LENGTH]
+    if any(re.search(keyword(form), text, re.MULTILINE) for form in forms):
+        return True
+    return together is None or any(together(member=form, keyword=True) for form in forms)
 
 
 def code_spellings(name: str) -> list[str]:

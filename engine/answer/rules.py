@@ -13,7 +13,8 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   quote can answer it. A question asking how to do something, requesting or supposing something is
   exempt: its figures are the user's own;
 - UnknownIdentifier (before): the question names code ("the max_retries_backoff option") that no
-  indexed file holds in any spelling;
+  indexed file holds in any spelling, or passes a keyword (`flush=False`) that no indexed file takes or
+  sets as one (`file.flush()` is a method, not a keyword);
 - UnknownName (before): the question names a thing with a capital ("How does it negotiate QUIC?") that
   no indexed file holds, accents aside, nor a word one typo from it (engine/answer/premise.py, all
   three);
@@ -244,7 +245,13 @@ class UnknownIdentifier(Premise):
         return premise.unknown_identifiers(ctx.question, ctx.hits, ctx.mentions, ctx.together)
 
     def reason(self, found: list[str]) -> str:
-        return f"the question names {', '.join(found)}, which no indexed file contains"
+        names = [name for name in found if not name.endswith("=")]
+        passed = [name for name in found if name.endswith("=")]
+        said = [f"the question names {', '.join(names)}, which no indexed file contains"] if names else []
+        if passed:
+            which = "a keyword" if len(passed) == 1 else "keywords"
+            said.append(f"the question passes {', '.join(passed)}, {which} no indexed file takes or sets")
+        return "; ".join(said)
 
 
 class UnknownName(Premise):
