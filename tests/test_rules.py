@@ -544,6 +544,17 @@ def test_a_name_no_indexed_file_mentions_is_refused() -> None:
     assert proper_names("Does the sorter handle non-Latin scripts as it does on Linux?") == ["Linux"]
     # a dotted name's dot ends no sentence: its capitalised member is a name; a full stop still does
     assert proper_names("What does shop.cart.Basket take? Then what.") == ["Basket"]
+    # a hyphenated name of capitalised words is one name: each word held apart does not hold it; a dash
+    # writes its hyphen; short parts may abbreviate (WW-II for World War II)
+    wars = passage("The Six-Day War lasted seven days. The Cobham–Edmonds thesis. After World War II, Build.")
+    for question, name in (
+        ("What ended the Seven-Day War?", "Seven-Day"),
+        ("What does the Build-War field say?", "Build-War"),
+    ):
+        refused = rules.screen(context(question, wars), [unknown])
+        assert refused is not None and f"names {name}, which" in refused[1], question
+    for question in ("What ended the Six-Day War?", "Is the Cobham-Edmonds thesis true?", "After WW-II?"):
+        assert rules.screen(context(question, wars), [unknown]) is None, question
 
 
 def test_a_rule_may_refuse_a_few_answerable_questions_only_if_it_earns_more() -> None:

@@ -1063,18 +1063,33 @@ def in_passages(name: str, words: Sequence[str]) -> bool:
 
 def _written(word: str, text: str, mentions: Mentions) -> bool:
     """Whether a compound or CamelCase word is written in `text` (folded) or any indexed file in one of its
-    spellings: Wi-Fi as wifi, wi-fi or wi fi; RetryPolicy as retry policy or retry_policy."""
-    forms = spellings(word)
+    spellings: Wi-Fi as wifi, wi-fi or wi fi; RetryPolicy as retry policy or retry_policy; a hyphen as a
+    dash (Cobham–Edmonds); DerSimonian-Laird as written."""
+    forms = list(dict.fromkeys([word.lower(), *spellings(word)]))
+    forms += [f.replace("-", dash) for f in forms if "-" in f for dash in _DASHES]
     return any(re.search(rf"(?<![^\W_]){re.escape(fold(f))}(?![^\W_])", text) for f in forms) or mentions(
         *forms
     )
 
 
+_DASHES = "\u2013\u2014\u2011"  # an en dash, an em dash, a non-breaking hyphen: how prose joins a compound
+
+
+def _one_name(whole: str) -> bool:
+    """Whether a hyphenated word is one name of capitalised words, each of three letters or more
+    ("Build-Depends-Test", "Six-Day", "Cobham-Edmonds"; not "Wi-Fi", "WW-II" or "NQ-complete", whose
+    short parts may abbreviate words the folders spell out)."""
+    parts = whole.split("-")
+    return len(parts) > 1 and all(len(p) > 2 and p[0].isupper() and p.isalpha() for p in parts)
+
+
 def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Mentions) -> list[str]:
     """The names of the question (`proper_names`) that the retrieved passages do not name (`in_passages`)
     and `knows` does not find in the index either. A hyphenated or CamelCase name is first looked for
-    whole, in its spellings (`_written`). Not a name in an example the question gives nor a placeholder
-    (as unknown_identifiers)."""
+    whole, in its spellings (`_written`). A hyphenated name of capitalised words (`_one_name`) is one name:
+    unknown where no spelling of it is written, though each word is held apart ("Seven-Day War" over
+    "Six-Day War", "Build-Depends-Test" over Build-Depends and Test-Command). Not a name in an example the
+    question gives nor a placeholder (as unknown_identifiers)."""
     found = [(n, w) for n, w in _names(english.without_examples(question)) if not english.placeholder(w)]
     if not found:
         return []
@@ -1082,7 +1097,10 @@ def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Me
     words = re.findall(r"[^\W_]+", text)
     out: list[str] = []
     for name, whole in found:
-        if name in out or (whole != name and _written(whole, text, mentions)):
+        if name in out or whole in out or (whole != name and _written(whole, text, mentions)):
+            continue
+        if whole != name and _one_name(whole):
+            out.append(whole)
             continue
         if len(spellings(name)) > 1 and _written(name, text, mentions):
             continue
