@@ -31,6 +31,18 @@ NEGATIONS = frozenset("not no never none nothing nobody neither nor without cann
 # "used"; "weren't consumed by options": "consumed", not "options"): answerability.negation_scope.
 VERBAL_NEGATIONS = frozenset("not never cannot".split())
 NEGATION_SCOPE = 3
+# A clause asking for a thing (what, which, who, when, where, how many, ...), not for an explanation (why,
+# how): a negation in its own words asks for what is not so ("What type of law does not make states
+# follow it?"), which only a sentence that negates can state.
+ASKS_THING = re.compile(
+    r"^\W*(?:what|which|who|whom|whose|when|where|how\s+(?:many|much|long|old|far|often))\b", re.IGNORECASE
+)
+# The words that open a clause within a clause, or join another: what follows them is not the asking
+# clause's own ("What does it use if I don't pass one?", "Where are they kept, so that two don't clash?").
+SUBORDINATORS = frozenset(
+    "if when so because although though since while unless whether that which who whom where as than "
+    "until before after once and or but".split()
+)
 # A clause opening with one of these asks yes or no ("Does it never retry?", "Is it run before the
 # hook?"): a quote saying either way answers it, so neither a denial nor an opposite it says counts
 # against the quote.

@@ -92,6 +92,20 @@ def test_a_negated_question_over_an_unnegated_quote_is_seen() -> None:
     lamp = "The lamp was electrified in 1931 and automated in 1968."
     assert value("When was the lamp never electrified?", lamp, "negation_unmatched") == 1.0
     assert value("When was the lamp electrified?", lamp, "negation_unmatched") == 0.0
+    # only a negation in the asking clause's own words asks for what is not so: not one in a clause
+    # within it, an explanation asked for, a yes-or-no question or a condition the user opens on
+    for question in (
+        "When was the lamp electrified, if it wasn't lit by hand?",
+        "What lit the lamp so that ships did not run aground?",
+        "Why was the lamp never electrified?",
+        "Was the lamp not electrified in 1931?",
+        "When I don't light it, what happens to the lamp?",
+    ):
+        assert value(question, lamp, "negation_unmatched") == 0.0, question
+    # a quote that negates answers a question asking for what is not so
+    unlit = "The harbour lamp was never electrified."
+    assert value("Which lamp was not electrified?", unlit, "negation_unmatched") == 0.0
+    assert value("Which lamp wasn't electrified?", lamp, "negation_unmatched") == 1.0
 
 
 def test_a_quote_saying_the_opposite_of_what_the_question_asks_is_seen() -> None:

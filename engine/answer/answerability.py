@@ -9,7 +9,8 @@ around it, and turns them into a few features:
 - the rarest question word the chunk lacks (a false premise usually adds one), a question figure it
   lacks, a capitalised question name it lacks;
 - the kind of answer asked for (a figure, a name) and whether the quote brings one the question does not
-  already hold; a negated question over an unnegated quote; a quote that says, undenied, what the question
+  already hold; a question asking for what is not so ("What type of law does not make states follow
+  it?": asks_negated) over a quote that negates nothing; a quote that says, undenied, what the question
   asks about as not so ("not strictly contained" asked, "strictly contained" said); a quote that says the
   opposite of a question word its sentences lack ("father" for "son", "after" for "before":
   english.ANTONYMS); how much the quote adds to the question;
@@ -124,7 +125,7 @@ class Question:
     names: frozenset[str]
     wants_figure: bool
     wants_name: bool
-    negated: bool
+    negated: bool  # it asks for what is not so (asks_negated)
     top_idf: float
     stems: frozenset[str]  # every word, function words too ("before", "most"), as the index stems it
     denied: frozenset[str]  # what the question asks about as not so (denied_terms)
@@ -142,7 +143,7 @@ class Question:
             names(text),
             bool(english.WANTS_FIGURE.search(text)),
             bool(english.WANTS_NAME.search(text)),
-            english.negated(words(text)),
+            asks_negated(text),
             math.log(1 + (n + 0.5) / 0.5) if n else 1.0,
             stems(text),
             denied_terms(text),
@@ -284,6 +285,30 @@ def denied_terms(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_PERSONS = frozenset({"i", "we", "you"})
+
+
+def asks_negated(question: str) -> bool:
+    """Whether the question asks for what is not so: a clause asking for a thing (english.ASKS_THING) with
+    a negation in its own words, before a comma or a word opening another clause (english.SUBORDINATORS):
+    "What type of law does not make member states follow it?"; not "What does it use if I don't pass
+    one?", nor "Why doesn't it retry?" (an explanation takes the negation as given), nor a clause the user
+    opens on their own doing ("When I don't say ..., how does it work?": a condition, OWN_FIGURES's "if")."""
+    for clause in english.clauses(question):
+        tokens = _TOKEN.findall(clause)
+        if not english.ASKS_THING.search(clause) or (len(tokens) > 1 and tokens[1].lower() in _PERSONS):
+            continue
+        own = []
+        for token in tokens[1:]:
+            word = token.lower()
+            if word in english.SUBORDINATORS or not (word[0].isalnum() or word[0] == "_"):
+                break
+            own.append(word)
+        if any(w in english.VERBAL_NEGATIONS or w.endswith("n't") for w in own):
+            return True
+    return False
+
+
 def polar(question: str) -> bool:
     """Whether the question asks yes or no (english.POLAR, in its last clause: "It runs at 3; does it
     never retry?"): a quote saying either way answers it."""
@@ -407,7 +432,7 @@ def features(
         len(q.names - context_terms) / len(q.names) if q.names else 0.0,
         1.0 if q.wants_figure and not quote_figures - q.figures else 0.0,
         1.0 if q.wants_name and not (quote_names | roles) - q.names - set(q.weights) else 0.0,
-        1.0 if q.negated and not english.negated(words(around)) else 0.0,
+        1.0 if q.negated and not english.negated(words(quote)) else 0.0,
         1.0 if negation_swapped(q, quote) else 0.0,
         1.0 if antonym_quoted(q, quote, around) else 0.0,
         len(quote_terms - set(q.weights)) / len(quote_terms) if quote_terms else 0.0,
