@@ -41,8 +41,10 @@ ASKS_THING = re.compile(
 # clause's own ("What does it use if I don't pass one?", "Where are they kept, so that two don't clash?").
 SUBORDINATORS = frozenset(
     "if when so because although though since while unless whether that which who whom where as than "
-    "until before after once and or but".split()
+    "until before after once and or but to".split()
 )
+# What may open a question's clause before its question word ("And which files aren't indexed?")
+OPENERS = frozenset("and so but then also".split())
 # A clause opening with one of these asks yes or no ("Does it never retry?", "Is it run before the
 # hook?"): a quote saying either way answers it, so neither a denial nor an opposite it says counts
 # against the quote.
@@ -105,7 +107,7 @@ FIGURE = re.compile(
 
 
 def negated(words: list[str]) -> bool:
-    return any(w in NEGATIONS or w.endswith("n't") for w in words)
+    return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
 
 
 # A source may write a figure the question writes in digits in words or Roman numerals ("the seventeenth
@@ -170,8 +172,9 @@ _EXAMPLE = re.compile(
     r"(?:\be\.g\.|\bfor example\b|\bfor instance\b(?!\s+\d)|\bsuch as\b|\(\s*say\b|,\s*say,)"
     r"(?:`[^`\n]*`|[^;?!()`])*"
     r"|(?<!\bwould )(?<!\b[Ii]'d )(?<!\bI )(?<!\bwe )(?<!\byou )(?<!\bthey )"
-    r"\blike\s+(?:`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”|'[^'\s][^'\n]*'(?!\w))"
-    r"|\b(?:I|we)(?:'ve|\s+have)?\s+(?:named\s+it|called\s+it|named)\s+(?:`[^`\n]*`|\"[^\"\n]*\"|'[^'\n]*'|[\w.-]+)",
+    r"\blike\s+(?:`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”|‘[^’\n]*’|'[^'\s][^'\n]*'(?!\w))"
+    r"|\b(?:I|we)(?:'ve|’ve|\s+have)?\s+(?:named\s+it|called\s+it|named(?:\s+(?:my|our|the|a|an|this)\s+\w+)?)"
+    r"\s+(?:`[^`\n]*`|\"[^\"\n]*\"|'[^'\n]*'|[\w.-]+)",
     re.IGNORECASE,
 )
 

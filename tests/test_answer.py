@@ -2167,13 +2167,11 @@ def test_a_tex_command_no_file_holds_is_an_unknown_name(engine: Engine, tmp_path
     )
 
 
-def test_a_keyword_or_a_quoted_word_a_call_is_passed_must_be_one_the_sources_take(
-    engine: Engine, tmp_path: Path
-) -> None:
+def test_a_keyword_a_call_is_passed_must_be_one_the_sources_take(engine: Engine, tmp_path: Path) -> None:
     """A keyword the question passes (`name=`) is a name: held nowhere, it is unknown; held only as a method
-    (`file.flush()`) or a class (StrictUndefined), it is no keyword any indexed call takes, and the answer
-    is refused saying so. Held as a parameter, a setting, a docstring's field or a key, it is known. A word
-    a call is passed quoted is a name too; a name the user gave their own thing is theirs."""
+    (`file.flush()`, `def flush(self):`) or a class (StrictUndefined), it is no keyword any indexed call
+    takes, and the answer is refused saying so. Held as a parameter (with a default, a type or bare), a
+    setting, a docstring's field or a key, it is known. A name the user gave their own thing is theirs."""
     write(
         tmp_path / "src",
         "out.py",
@@ -2181,9 +2179,11 @@ def test_a_keyword_or_a_quoted_word_a_call_is_passed_must_be_one_the_sources_tak
         "def echo(message=None, file=None, nl: bool = True, **kwargs):\n"
         '    """Print a message.\n\n    :param color: colour the message.\n    """\n'
         '    mode = kwargs.pop("mode", "w")\n    file.write(message)\n    file.flush()\n\n\n'
-        'def collect(what="collect", full=False):\n    """collectgarbage("collect") runs a full cycle."""\n',
+        "class Out:\n    def flush(self, force=False):\n        pass\n\n\n"
+        'def connect(host, port, timeout):\n    """Open it.\n\n    Args:\n'
+        '        chunk_size (int): bytes.\n    """\n',
     )
-    write(tmp_path / "src", "settings.toml", "[output]\nretries = 3\n")
+    write(tmp_path / "src", "settings.toml", "# Set NODE_ENV to production.\n[output]\nretries = 3\n")
     engine.add_folder(tmp_path / "src")
     engine.run(engine.sync(embed=False))
 
@@ -2193,14 +2193,15 @@ def test_a_keyword_or_a_quoted_word_a_call_is_passed_must_be_one_the_sources_tak
     assert unknown("What does the `flush=False` argument of `echo` do?") == ["flush="]
     assert unknown("How do I pass strict_undefined=True to echo?") == ["strict_undefined="]
     assert unknown("What number should I pass to @echo(priority=...)?") == ["priority"]
-    assert unknown('When should I call collectgarbage("compact") instead?') == ["compact"]
     for question in (
         "How do I pass nl=False to echo?",  # a parameter with its type
         "What does file=sys.stderr do?",  # a parameter with its default
         "Does echo(mode='a') append?",  # a key read from **kwargs
         "What does color=True do?",  # a docstring's field
         "Can I set retries = 5?",  # a setting
-        'When should I call collectgarbage("collect")?',
+        "What does connect(timeout=5) do?",  # a bare parameter
+        "Can I pass chunk_size=1024?",  # a docstring's field with its type
+        "How do I set `NODE_ENV=production` for echo?",  # a variable of the environment, named anywhere
         "How do I pass key=value pairs to echo?",  # a pattern's placeholder
         "Pyright complains about a field I named `_token`; how?",  # the user's own name
     ):

@@ -106,6 +106,12 @@ def test_a_negated_question_over_an_unnegated_quote_is_seen() -> None:
     unlit = "The harbour lamp was never electrified."
     assert value("Which lamp was not electrified?", unlit, "negation_unmatched") == 0.0
     assert value("Which lamp wasn't electrified?", lamp, "negation_unmatched") == 1.0
+    # typographic apostrophes and capitals read as the others; a clause may open on "and"; "to not" is
+    # an infinitive's, within the clause
+    for question in ("Which lamp wasn’t electrified?", "And WHICH LAMP WASN'T ELECTRIFIED?"):
+        assert value(question, lamp, "negation_unmatched") == 1.0, question
+    assert value("Which lamp wasn’t electrified?", "It wasn’t electrified.", "negation_unmatched") == 0.0
+    assert value("What is the switch to not light the lamp?", lamp, "negation_unmatched") == 0.0
 
 
 def test_a_quote_saying_the_opposite_of_what_the_question_asks_is_seen() -> None:

@@ -294,9 +294,11 @@ def asks_negated(question: str) -> bool:
     "What type of law does not make member states follow it?"; not "What does it use if I don't pass
     one?", nor "Why doesn't it retry?" (an explanation takes the negation as given), nor a clause the user
     opens on their own doing ("When I don't say ..., how does it work?": a condition, OWN_FIGURES's "if")."""
-    for clause in english.clauses(question):
+    for clause in english.clauses(normalize(question).lower()):
         tokens = _TOKEN.findall(clause)
-        if not english.ASKS_THING.search(clause) or (len(tokens) > 1 and tokens[1].lower() in _PERSONS):
+        while tokens and tokens[0] in english.OPENERS:
+            tokens = tokens[1:]
+        if not english.ASKS_THING.search(" ".join(tokens[:2])) or (len(tokens) > 1 and tokens[1] in _PERSONS):
             continue
         own = []
         for token in tokens[1:]:

@@ -11,9 +11,9 @@ checked before any model reads it.
   identifier is not the user's to choose, so a how-to question is not exempt; and unlike a figure it is
   looked for in the whole index, not only in what was retrieved: a name is exact, so its absence there is
   certain, while its absence from the top passages is not. A keyword the question passes (`flush=False`,
-  `@hookimpl(priority=...)`) and a word it passes quoted (`collectgarbage("compact")`) are such names;
-  a keyword must also be held as one (`flush=`, `flush: bool`, `"flush"`), not only as a method
-  (`file.flush()`): a call takes only the keywords its sources take.
+  `@hookimpl(priority=...)`) is such a name, and must also be held as one (`flush=`, `flush: bool`,
+  `def f(a, flush)`, `"flush"`), not only as a method (`file.flush()`): a call takes only the keywords
+  its sources take.
 - A name ("How does the client negotiate QUIC?", "Who led Celeron's expedition?"): a word written with a
   capital, not opening a sentence, that no indexed file holds, case and accents aside, and for a word
   of five letters or more not even one typo away (Engine.knows: "Hatmanis" finds "Hartmanis"). A
@@ -77,13 +77,14 @@ _IDENT = re.compile(
 _ALNUM = re.compile(r"[A-Za-z]+\d+[A-Za-z0-9]*")
 _CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w]*\.)*([A-Za-z_]\w{2,})\(")  # written as a call: name(
 _TICKED = re.compile(r"`([^`\n]+)`")
-# A keyword the question passes or sets, `name=value` ("pass strict_undefined=True", "ylab = ...",
-# "@hookimpl(priority=...)"): not an option's (--algo=v3, -sPAPERSIZE=a4), a URL query's (?a=1&copy=2),
-# a path's, an attribute's (obj.mode=1) nor a comparison (==, =>); a pattern's placeholder value
-# ("key=value") names no keyword.
-_KEYWORD = re.compile(r"(?<![\w.\-?&/$@])([A-Za-z_][A-Za-z0-9_]*)\s?=(?![=>~]|\s?(?:values?|val|VALUE)\b)")
-# A word passed to a call as its first argument, quoted (`collectgarbage("compact")`, `next('router')`)
-_LITERAL = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\(\s*([\"'])([A-Za-z][\w\-]+)\1\s*[,)]")
+# A keyword the question passes, `name=value` as code writes it, lower case and unspaced ("pass
+# strict_undefined=True", "@hookimpl(priority=...)"): not an option's (--algo=v3, -sPAPERSIZE=a4), a URL
+# query's (?a=1&copy=2), a path's, an attribute's (obj.mode=1), a comparison (==, =>), an assignment or a
+# formula written spaced ("alpha = 0.05", "status = 'active'"), a variable of the environment or of a
+# configuration (NODE_ENV=production, StrictHostKeyChecking=no: held where they are named); a pattern's
+# placeholder value ("key=value") names no keyword.
+_KEYWORD = re.compile(r"(?<![\w.\-?&/$@])([a-z_][A-Za-z0-9_]*)=(?![=>~]|(?:values?|val)\b)")
+_SET_BY = re.compile(r"(?:^|\s)(?:-{1,2}[\w-]+|export|set|env)\s+$")  # "-o name=", "export name="
 # a TeX or LaTeX command, written with its backslash (\ionstage, \newdefinition) after a space, a bracket
 # or a quote; not a path's part (C:\Users, %APPDATA%\Citeline) nor an escape (\n, \d)
 _COMMAND = re.compile(r"(?<![^\s(\[{`\"'“‘])\\[A-Za-z]{2,}")
@@ -824,16 +825,7 @@ def identifiers(question: str) -> list[str]:
     found += [m.group(1) for m in _CALL.finditer(question)]
     found += [w for m in _TICKED.finditer(question) for w in _WORD.findall(m.group(1))]
     found += keywords(question)
-    found += _modes(question)
     return list(dict.fromkeys(found))
-
-
-def _modes(question: str) -> list[str]:
-    """The words a question passes a call quoted (`_LITERAL`) that English knows: a mode or a command the
-    callee takes by name ("compact", "router"), which its sources write as they write its keywords. A
-    word English does not know ("myapp", "R_LIBS_USER") is as likely the user's own value."""
-    words = (m.group(2) for m in _LITERAL.finditer(question))
-    return [word for word in words if english.rarity(word) < english.MAX_RARITY]
 
 
 def keywords(question: str) -> list[str]:
@@ -841,7 +833,8 @@ def keywords(question: str) -> list[str]:
     markup command's arguments (english.without_arguments: "\\includegraphics[height=1in]{a}" is the
     user's input)."""
     text = english.without_arguments(question)
-    return list(dict.fromkeys(m.group(1) for m in _KEYWORD.finditer(text) if len(m.group(1)) > 1))
+    found = (m for m in _KEYWORD.finditer(text) if not _SET_BY.search(text, 0, m.start()))
+    return list(dict.fromkeys(m.group(1) for m in found if len(m.group(1)) > 1))
 
 
 def spellings(name: str) -> list[str]:
@@ -893,11 +886,22 @@ def unknown_identifiers(
 
 def keyword(name: str) -> str:
     """A regular expression (Python's and RE2's alike) for `name` where code or a document takes or sets it
-    as a keyword: a parameter with its default or type (`flush=True`, `flush: bool`), a keyword passed
-    (`f(flush=x)`), a setting (`flush = yes`, `flush: true`), a docstring's field (`:param flush:`) or a
-    key as a string (`kwargs.pop("flush")`); not a method called (`file.flush()`) nor read (`f.flush`)."""
+    as a keyword: a parameter with its default or type (`flush=True`, `flush: bool`) or bare in a list
+    (`def f(a, flush):`), a keyword passed (`f(flush=x)`), a setting (`flush = yes`, `flush: true`,
+    `FLAGS += x`), a docstring's or a list's field (`:param flush:`, `flush (bool): ...`, `**flush**:`,
+    `flush (bool) – ...`) or a key as a string (`kwargs.pop("flush")`); a name of words joined in
+    backticks too (`` `chunk_size` ``, a table's cell: one word there, or words run together, may as well
+    name a method or a class, ``StrictUndefined``); not a method called (`file.flush()`, `def
+    flush(self):`) nor read (`f.flush`)."""
     word = re.escape(name.lower())
-    return rf"((^|[^a-z0-9_\-]){word}\??\s*(=([^=]|$)|:([^:]|$))|['\"]{word}['\"])"
+    before = r"(^|[^a-z0-9_\-])[`*]*"
+    quotes = "'\"`" if re.search(r"[a-z0-9][_-][a-z0-9]", name.lower()) else "'\""
+    return (
+        rf"({before}{word}[`*]*\??\s*(=([^=]|$)|:([^:]|$)|\+=)"
+        rf"|{before}{word}[`*]*\s+\([^)\n]*\)\s*(:|=|[-–—]\s)"
+        rf"|[(,]\s*\*{{0,2}}{word}\s*[,)]"
+        rf"|[{quotes}]{word}[{quotes}])"
+    )
 
 
 def _takes(name: str, text: str, together: Together | None) -> bool:
@@ -1061,14 +1065,15 @@ def in_passages(name: str, words: Sequence[str]) -> bool:
     return any(_abbreviates(folded, w) for w in vocabulary) or _spelt_out(folded, words)
 
 
-def _written(word: str, text: str, mentions: Mentions) -> bool:
+def _written(word: str, text: str, mentions: Mentions, whole: bool = False) -> bool:
     """Whether a compound or CamelCase word is written in `text` (folded) or any indexed file in one of its
     spellings: Wi-Fi as wifi, wi-fi or wi fi; RetryPolicy as retry policy or retry_policy; a hyphen as a
-    dash (Cobham–Edmonds); DerSimonian-Laird as written."""
+    dash (Cobham–Edmonds); DerSimonian-Laird as written. `whole`: in the index too as whole words only
+    ("seven day" is not in "seven days")."""
     forms = list(dict.fromkeys([word.lower(), *spellings(word)]))
     forms += [f.replace("-", dash) for f in forms if "-" in f for dash in _DASHES]
     return any(re.search(rf"(?<![^\W_]){re.escape(fold(f))}(?![^\W_])", text) for f in forms) or mentions(
-        *forms
+        *forms, whole=whole
     )
 
 
@@ -1083,24 +1088,52 @@ def _one_name(whole: str) -> bool:
     return len(parts) > 1 and all(len(p) > 2 and p[0].isupper() and p.isalpha() for p in parts)
 
 
+_ONE_NAME = re.compile(r"[A-Z][^\W\d_]{2,}(?:[-\u2013\u2014\u2011][A-Z][^\W\d_]{2,})+")
+
+
+def _named_otherwise(whole: str, text: str) -> bool:
+    """Whether `text` (as written) names another hyphenated name of capitalised words (`_ONE_NAME`) sharing
+    a word with `whole`: "Six-Day" for "Seven-Day", "Build-Depends" for "Build-Depends-Test",
+    "Cobham–Edmonds" for "Cobham-Edward"; not the same name with a typo in a word of it (`_one_typo`)."""
+    parts = fold(whole).split("-")
+    for m in _ONE_NAME.finditer(text):
+        other = re.split(r"[-\u2013\u2014\u2011]", fold(m.group()))
+        same = len(other) == len(parts) and all(
+            a == b or (min(len(a), len(b)) >= TYPO_LENGTH and _one_typo(a, b))
+            for a, b in zip(parts, other, strict=True)
+        )
+        if not same and set(parts) & set(other):
+            return True
+    return False
+
+
 def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Mentions) -> list[str]:
     """The names of the question (`proper_names`) that the retrieved passages do not name (`in_passages`)
     and `knows` does not find in the index either. A hyphenated or CamelCase name is first looked for
     whole, in its spellings (`_written`). A hyphenated name of capitalised words (`_one_name`) is one name:
-    unknown where no spelling of it is written, though each word is held apart ("Seven-Day War" over
-    "Six-Day War", "Build-Depends-Test" over Build-Depends and Test-Command). Not a name in an example the
-    question gives nor a placeholder (as unknown_identifiers)."""
+    unknown where no spelling of it is written, though each word is held apart, while a passage names
+    another such name sharing a word with it (`_named_otherwise`: "Seven-Day War" over "Six-Day War",
+    "Build-Depends-Test" over Build-Depends and Build-Depends-Indep); a pair the user joins of names the
+    folders hold apart ("the Paris-Berlin train" over "from Paris to Berlin") is read word by word. Not a
+    name in an example the question gives nor a placeholder (as unknown_identifiers)."""
     found = [(n, w) for n, w in _names(english.without_examples(question)) if not english.placeholder(w)]
     if not found:
         return []
-    text = fold("\n".join(chunk_text(h) for h in hits))
+    written = "\n".join(chunk_text(h) for h in hits)
+    text = fold(written)
     words = re.findall(r"[^\W_]+", text)
     out: list[str] = []
     for name, whole in found:
-        if name in out or whole in out or (whole != name and _written(whole, text, mentions)):
+        if name in out or whole in out:
             continue
-        if whole != name and _one_name(whole):
+        if (
+            _one_name(whole)
+            and _named_otherwise(whole, written)
+            and not _written(whole, text, mentions, True)
+        ):
             out.append(whole)
+            continue
+        if whole != name and _written(whole, text, mentions):
             continue
         if len(spellings(name)) > 1 and _written(name, text, mentions):
             continue
