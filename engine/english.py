@@ -45,6 +45,9 @@ SUBORDINATORS = frozenset(
 )
 # What may open a question's clause before its question word ("And which files aren't indexed?")
 OPENERS = frozenset("and so but then also".split())
+# Who a question word's clause is about when it opens on the user's own doing ("When I don't say it,
+# what happens?"): a condition, not a question
+SPEAKERS = frozenset({"i", "we", "you"})
 # A clause opening with one of these asks yes or no ("Does it never retry?", "Is it run before the
 # hook?"): a quote saying either way answers it, so neither a denial nor an opposite it says counts
 # against the quote.

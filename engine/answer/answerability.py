@@ -285,9 +285,6 @@ def denied_terms(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_PERSONS = frozenset({"i", "we", "you"})
-
-
 def asks_negated(question: str) -> bool:
     """Whether the question asks for what is not so: a clause asking for a thing (english.ASKS_THING) with
     a negation in its own words, before a comma or a word opening another clause (english.SUBORDINATORS):
@@ -298,11 +295,10 @@ def asks_negated(question: str) -> bool:
         tokens = _TOKEN.findall(clause)
         while tokens and tokens[0] in english.OPENERS:
             tokens = tokens[1:]
-        if not english.ASKS_THING.search(" ".join(tokens[:2])) or (len(tokens) > 1 and tokens[1] in _PERSONS):
+        if not english.ASKS_THING.search(" ".join(tokens[:2])) or set(tokens[1:2]) & english.SPEAKERS:
             continue
         own = []
-        for token in tokens[1:]:
-            word = token.lower()
+        for word in tokens[1:]:
             if word in english.SUBORDINATORS or not (word[0].isalnum() or word[0] == "_"):
                 break
             own.append(word)
