@@ -1078,17 +1078,11 @@ def _written(word: str, text: str, mentions: Mentions, whole: bool = False) -> b
 
 
 _DASHES = "\u2013\u2014\u2011"  # an en dash, an em dash, a non-breaking hyphen: how prose joins a compound
-
-
-def _one_name(whole: str) -> bool:
-    """Whether a hyphenated word is one name of capitalised words, each of three letters or more
-    ("Build-Depends-Test", "Six-Day", "Cobham-Edmonds"; not "Wi-Fi", "WW-II" or "NQ-complete", whose
-    short parts may abbreviate words the folders spell out)."""
-    parts = whole.split("-")
-    return len(parts) > 1 and all(len(p) > 2 and p[0].isupper() and p.isalpha() for p in parts)
-
-
-_ONE_NAME = re.compile(r"[A-Z][^\W\d_]{2,}(?:[-\u2013\u2014\u2011][A-Z][^\W\d_]{2,})+")
+_HYPHEN = f"[-{_DASHES}]"
+# One name of capitalised words, each of three letters or more, hyphenated ("Build-Depends-Test", "Six-Day",
+# "Cobham–Edmonds"; not "Wi-Fi", "WW-II" or "NQ-complete", whose short parts may abbreviate words the
+# folders spell out)
+_ONE_NAME = re.compile(rf"[A-Z][^\W\d_]{{2,}}(?:{_HYPHEN}[A-Z][^\W\d_]{{2,}})+")
 
 
 def _named_otherwise(whole: str, text: str) -> bool:
@@ -1097,7 +1091,7 @@ def _named_otherwise(whole: str, text: str) -> bool:
     "Cobham–Edmonds" for "Cobham-Edward"; not the same name with a typo in a word of it (`_one_typo`)."""
     parts = fold(whole).split("-")
     for m in _ONE_NAME.finditer(text):
-        other = re.split(r"[-\u2013\u2014\u2011]", fold(m.group()))
+        other = re.split(_HYPHEN, fold(m.group()))
         same = len(other) == len(parts) and all(
             a == b or (min(len(a), len(b)) >= TYPO_LENGTH and _one_typo(a, b))
             for a, b in zip(parts, other, strict=True)
@@ -1110,7 +1104,7 @@ def _named_otherwise(whole: str, text: str) -> bool:
 def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Mentions) -> list[str]:
     """The names of the question (`proper_names`) that the retrieved passages do not name (`in_passages`)
     and `knows` does not find in the index either. A hyphenated or CamelCase name is first looked for
-    whole, in its spellings (`_written`). A hyphenated name of capitalised words (`_one_name`) is one name:
+    whole, in its spellings (`_written`). A hyphenated name of capitalised words (`_ONE_NAME`) is one name:
     unknown where no spelling of it is written, though each word is held apart, while a passage names
     another such name sharing a word with it (`_named_otherwise`: "Seven-Day War" over "Six-Day War",
     "Build-Depends-Test" over Build-Depends and Build-Depends-Indep); a pair the user joins of names the
@@ -1127,7 +1121,7 @@ def unknown_names(question: str, hits: Sequence[Hit], knows: Knows, mentions: Me
         if name in out or whole in out:
             continue
         if (
-            _one_name(whole)
+            _ONE_NAME.fullmatch(whole)
             and _named_otherwise(whole, written)
             and not _written(whole, text, mentions, True)
         ):
