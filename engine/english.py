@@ -140,14 +140,16 @@ _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 # figures ("How do I set the timeout to 30 seconds?", "Give me 3 examples", "What happens if I set it to
 # 30?"), and so does one that gives a figure as an example ("from partway through (say 50%)", "a big
 # file, say, 10 GB", "e.g. 20 MB"; not the verb, "What does the report say 50 percent do?", "the docs,
-# unlike the code, say 30 seconds", nor "for instance 2", which may be a server's): they are what the user
-# wants or imagines, not a fact the sources must already hold.
+# unlike the code, say 30 seconds", nor "for instance 2", which may be a server's), and one saying what the
+# user wants ("I want it to give up after five tries or thirty seconds", "we'd like two cron jobs"): they
+# are what the user wants or imagines, not a fact the sources must already hold.
 OWN_FIGURES = re.compile(
     r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
     r"^\s*(?:can|could|should|may) (?:i|we|you|one)\b|"
     r"\bwhy (?:can't|cannot|can not|couldn't|shouldn't|mustn't|must not|may not) (?:i|we|you|one)\b|"
     r"^\s*(?:please\s+)?(?:tell|give|list|name|summari[sz]e|show|explain|describe|write|compare|suggest|"
     r"draft|outline)\b|\b(?:if|suppose|supposing|assuming|what happens)\b|"
+    r"\b(?:i|we)(?:'d| would)? (?:want|need|like|prefer|rather|wish|hope)\b|"
     r"\(\s*say,?\s+(?=[$€£~]?\d)|,\s*say,\s+(?=[$€£~]?\d)|\be\.g\.,?\s+(?=[$€£~]?\d)",
     re.IGNORECASE,
 )
@@ -268,8 +270,11 @@ ASKS_WHETHER = re.compile(
 # a default is theirs, not the folder's.
 FIRST_PERSON = re.compile(r"\bI\b|\bI'|(?i:\b(?:we|we're|we've|my|our|me)\b)")
 # A subordinate clause that states what the rest of the sentence takes as given ("Since X defaults to 500,
-# how do I raise it?"): up to its comma.
-GIVEN_CLAUSE = re.compile(r"^\W*(?:since|as|given that|now that|because)\b[^,;?]*,", re.IGNORECASE)
+# how do I raise it?"): up to its comma, not a figure's ("£4,500") nor one in brackets ("c(2,2)").
+GIVEN_CLAUSE = re.compile(
+    r"^\W*(?:since|as|given that|now that|because)\b(?:[^,;?()]|\([^();?]*\)|(?<=\d),(?=\d{3}))*,",
+    re.IGNORECASE,
+)
 
 
 def clauses(text: str) -> list[str]:
@@ -371,10 +376,12 @@ def claimed_figures(text: str) -> dict[str, str]:
 
 
 # The words after which a number word counts what a question asks for ("which two modes", "the three
-# fields", "its first two releases") rather than state a figure ("keep ten copies"): question words and
-# determiners, a closed class.
+# fields", "its first two releases") or any such things ("any two plugins", "between two attempts": a
+# relation's two sides) rather than state a figure ("keep ten copies"): question words, determiners and
+# "between", a closed class.
 COUNTS_ASKED = frozenset(
-    "what which whose who whom how the these those its their his her our your my first last".split()
+    "what which whose who whom how the these those its their his her our your my first last any every each "
+    "between".split()
 )
 
 

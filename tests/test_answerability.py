@@ -204,6 +204,20 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
     assert premises(r"What does \inteval{7/2} give: does the slash truncate?") == frozenset()
     assert premises(r"What does \frac{1}{2} render as, and \setlength{\parskip}{6pt}?") == frozenset()
     assert premises(r"Why does \extrafloats{500} fail when LaTeX keeps 18 floats?") == {"18"}
+    # what the user wants is theirs; a count of any such things, or of a relation's sides, is no figure
+    for own in (
+        "I want it to give up after five tries or after thirty seconds. How do I express that?",
+        "Why does Policy cap the synopsis at 60 characters? Mine is 70 and I'd like to know why.",
+        "In what order do the hooks run between two attempts?",
+        "Can any two plugins share a hook?",
+    ):
+        assert premises(own) <= {"60"}, own
+    # a clause opening "Since ...," states its figures as given, whatever the rest asks; the user's own
+    # setup, a figure's thousands and a call's arguments aside
+    assert premises("Since max_form_parts defaults to 500, how do I raise it?") == {"500"}
+    assert premises("Since I set it to 30, how do I make it retry?") == frozenset()
+    assert premises("Since Kiran quoted £4,500 for it, how much more did we pay?") == {"4500"}
+    assert premises("Since plot(x, y) draws points, should I set cex=2?") == frozenset()
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:
