@@ -797,14 +797,12 @@ class Engine:
         its text, a heading or its path."""
         return self.catalog.mentions(*terms, whole=whole)
 
-    def together(self, *words: str, member: str, keyword: bool = False, called: bool = False) -> bool:
+    def together(self, *words: str, member: str, keyword: bool = False) -> bool:
         """Whether one indexed file holds every one of `words` as a whole word and `member` where code
         defines, assigns or calls it (case and accents aside); `keyword`: where code or a document takes or
-        sets it as a keyword (premise.keyword: `flush=True`, `flush: bool`, not `file.flush()`); `called`:
-        where code defines or calls it as a function (premise.member)."""
-        name = fold(member)
-        pattern = premise.keyword(name) if keyword else premise.member(name, called)
-        return self.catalog.holds_together(words, member, pattern)
+        sets it as a keyword (premise.keyword: `flush=True`, `flush: bool`, not `file.flush()`)."""
+        pattern = premise.keyword if keyword else premise.member
+        return self.catalog.holds_together(words, member, pattern(fold(member)))
 
     def knows(self, word: str) -> bool:
         """Whether any indexed file holds `word` (a name the user wrote), case and accents aside, or, for a

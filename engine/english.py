@@ -141,7 +141,8 @@ _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 # 30?"), and so does one that gives a figure as an example ("from partway through (say 50%)", "a big
 # file, say, 10 GB", "e.g. 20 MB"; not the verb, "What does the report say 50 percent do?", "the docs,
 # unlike the code, say 30 seconds", nor "for instance 2", which may be a server's), and one saying what the
-# user wants ("I want it to give up after five tries or thirty seconds", "we'd like two cron jobs"): they
+# user wants ("I want it to give up after five tries or thirty seconds", "we'd like two cron jobs"; not
+# "why do I need 8 GB?" nor "I'd like to know why it is 50 MB", which ask about the folder's figure): they
 # are what the user wants or imagines, not a fact the sources must already hold.
 OWN_FIGURES = re.compile(
     r"\bhow (?:do|can|could|should|would|might|may) (?:i|we|you|one)\b|\bhow to\b|"
@@ -149,7 +150,8 @@ OWN_FIGURES = re.compile(
     r"\bwhy (?:can't|cannot|can not|couldn't|shouldn't|mustn't|must not|may not) (?:i|we|you|one)\b|"
     r"^\s*(?:please\s+)?(?:tell|give|list|name|summari[sz]e|show|explain|describe|write|compare|suggest|"
     r"draft|outline)\b|\b(?:if|suppose|supposing|assuming|what happens)\b|"
-    r"\b(?:i|we)(?:'d| would)? (?:want|need|like|prefer|rather|wish|hope)\b|"
+    r"(?<!\bdo )(?<!\bdid )\b(?:i|we)(?:['’]d| would)? (?:want|need|like|prefer|rather)\b"
+    r"(?! to (?:know|understand|learn|see|hear|ask)\b)|"
     r"\(\s*say,?\s+(?=[$€£~]?\d)|,\s*say,\s+(?=[$€£~]?\d)|\be\.g\.,?\s+(?=[$€£~]?\d)",
     re.IGNORECASE,
 )
@@ -377,10 +379,10 @@ def claimed_figures(text: str) -> dict[str, str]:
 
 # The words after which a number word counts what a question asks for ("which two modes", "the three
 # fields", "its first two releases") or any such things ("any two plugins", "between two attempts": a
-# relation's two sides) rather than state a figure ("keep ten copies"): question words, determiners and
-# "between", a closed class.
+# relation's two sides) rather than state a figure ("keep ten copies", "every two hours"): question words,
+# determiners and "between", a closed class.
 COUNTS_ASKED = frozenset(
-    "what which whose who whom how the these those its their his her our your my first last any every each "
+    "what which whose who whom how the these those its their his her our your my first last any "
     "between".split()
 )
 

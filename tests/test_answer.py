@@ -2472,51 +2472,12 @@ def test_a_dotted_name_is_known_where_one_file_holds_its_parts_and_defines_its_m
     assert unknown("Why does it read black.toml first?", []) == ["black.toml"]
     assert unknown("Can it keep a copy as queues.bak?", []) == ["queues.bak"]
     assert unknown("How is .pyx compiled?", []) == [".pyx"]
-    assert unknown("What does `Stats.median()` return?", []) == ["Stats.median"]  # a call: named whole
+    assert unknown("What does `Stats.median()` return?", []) == ["median"]  # a call: its name alone
     defines = ("def pop(self)", "q.pop()", "pop: fn", "self.pop = fn", "pop?: number")
     assert [bool(re.search(premise.member("pop"), t)) for t in defines] == [True] * 5
-    # a member the question calls is one code defines or calls as a function, not a field of its name
-    functions = ("def pop(self)", "q.pop()", "pop = function (a) {", "pop: (a) => a", "pop = lambda: 1")
-    assert all(re.search(premise.member("pop", called=True), t) for t in functions)
-    fields = ("pop = field(default=1)", "Point(pop=1)", "pop: int", "Pop: the count", "a pop (optional)")
-    assert not any(re.search(premise.member("pop", called=True), t) for t in fields)
     assert not any(
         re.search(premise.member("toml"), t) for t in ("pyproject.toml (a file)", "in setup.toml:")
     )
-
-
-def test_a_dotted_call_is_known_only_where_code_defines_or_calls_its_member(
-    engine: Engine, tmp_path: Path
-) -> None:
-    """ "How do I use attrs.validators.email()?" over a library whose validators hold no email(): a field
-    called email in an example (`email = field(...)`, `User(email=...)`) made the name known, so the
-    answer quoted a validator that matches regular expressions. The member of a dotted call must be
-    defined or called as a function in a file holding the rest of the name."""
-    root = tmp_path / "kb"
-    write(
-        root,
-        "validators.py",
-        '"""Validators for attrs classes."""\n\n\ndef matches_re(regex):\n    return regex\n\n\n'
-        "def in_(options):\n    return options\n",
-    )
-    write(
-        root,
-        "examples.md",
-        "# Validators in attrs\n\n```python\n@define\nclass User:\n"
-        '    email = field(validator=attrs.validators.matches_re(r".+@.+"))\n```\n\n'
-        'Then `User(email="a@b.c")` passes.\n\nEmail: write to the maintainers.\n',
-    )
-    index_with_notes(engine, root)
-    unknown = functools.partial(
-        premise.unknown_identifiers, mentions=engine.mentions, together=engine.together
-    )
-    assert unknown("How do I use attrs.validators.email() on a field?", []) == ["attrs.validators.email"]
-    assert unknown("How do I use attrs.validators.between(0, 100)?", []) == ["attrs.validators.between"]
-    assert unknown("Does attrs.validators.in_() take a set?", []) == []  # defined apart from its module
-    assert unknown("Does attrs.validators.matches_re() anchor?", []) == []  # written whole
-    assert premise.calls("Why does net.get(1) call run() and os.path.join(a)?") == ["net.get", "os.path.join"]
-    answer = engine.ask("How do I use attrs.validators.email() on a field?", "extractive")
-    assert answer.refused and "attrs.validators.email" in answer.reason
 
 
 def test_a_sentence_pointing_back_is_quoted_with_the_sentence_naming_its_subject() -> None:

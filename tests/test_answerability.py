@@ -207,17 +207,18 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
     # what the user wants is theirs; a count of any such things, or of a relation's sides, is no figure
     for own in (
         "I want it to give up after five tries or after thirty seconds. How do I express that?",
-        "Why does Policy cap the synopsis at 60 characters? Mine is 70 and I'd like to know why.",
+        "Why does Policy cap the synopsis at 60 characters? I’d like 70 instead.",
         "In what order do the hooks run between two attempts?",
         "Can any two plugins share a hook?",
     ):
         assert premises(own) <= {"60"}, own
-    # a clause opening "Since ...," states its figures as given, whatever the rest asks; the user's own
-    # setup, a figure's thousands and a call's arguments aside
-    assert premises("Since max_form_parts defaults to 500, how do I raise it?") == {"500"}
-    assert premises("Since I set it to 30, how do I make it retry?") == frozenset()
-    assert premises("Since Kiran quoted £4,500 for it, how much more did we pay?") == {"4500"}
-    assert premises("Since plot(x, y) draws points, should I set cex=2?") == frozenset()
+    # but a wish that asks about the folder's figure, or a frequency, states it
+    assert premises("Why do I need 8 GB of free disk space to build it?") == {"8"}
+    assert premises("I'd like to understand why uploads are limited to 50 MB.") == {"50"}
+    assert premises("Why does the export job run every two hours?") == {"2"}
+    # a "Since …," clause ends at its comma, not at a figure's thousands nor at one in brackets
+    assert english.GIVEN_CLAUSE.match("Since Kiran quoted £4,500 for it, how much?").group().endswith("it,")
+    assert english.GIVEN_CLAUSE.match("Since plot(x, y) draws points, why?").group().endswith("points,")
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:

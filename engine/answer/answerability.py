@@ -201,19 +201,13 @@ def premises(question: str) -> frozenset[str]:
     (english.OWN_FIGURES), nor those of an example it gives (english.without_examples: "e.g. how does
     1.0~rc1 compare with 1.0?") or a markup command's arguments (english.without_arguments:
     "\\inteval{7/2}"). A clause of its own that states a figure as a fact is a premise even where
-    another asks how ("It fails with 415 by default; how do I change that status?"), and so is one opening
-    "Since …," up to its comma, whatever the rest asks ("Since max_form_parts defaults to 500, how do I
-    raise it?"), unless it speaks of the user's own setup ("Since I set it to 30, how do I …?"), as
-    premise.default_claims reads defaults."""
-    stated = []
-    for clause in english.clauses(question):
-        if given := english.GIVEN_CLAUSE.match(clause):
-            if not english.FIRST_PERSON.search(clause[: given.end()]):
-                stated.append(clause[: given.end()])
-            clause = clause[given.end() :]
-        if not english.OWN_FIGURES.search(clause):
-            stated.append(clause)
-    stated = [english.without_arguments(english.without_examples(c)) for c in stated]
+    another asks how ("It fails with 415 by default; how do I change that status?")."""
+    clauses = english.clauses(question)
+    stated = [
+        english.without_arguments(english.without_examples(c))
+        for c in clauses
+        if not english.OWN_FIGURES.search(c)
+    ]
     return frozenset[str]().union(*(figures(c) | set(english.worded_figures(c)) for c in stated))
 
 

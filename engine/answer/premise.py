@@ -823,16 +823,9 @@ def identifiers(question: str) -> list[str]:
     found += [m.group() for m in _IDENT.finditer(question)]
     found += [m.group() for m in _COMMAND.finditer(question)]
     found += [m.group(1) for m in _CALL.finditer(question)]
-    found += calls(question)
     found += [w for m in _TICKED.finditer(question) for w in _WORD.findall(m.group(1))]
     found += keywords(question)
     return list(dict.fromkeys(found))
-
-
-def calls(question: str) -> list[str]:
-    """The dotted names a question writes as calls (`attrs.validators.between(0, 100)`): a member it calls,
-    which code must define or call as one (_held_apart)."""
-    return list(dict.fromkeys(m.group()[:-1] for m in _CALL.finditer(question) if "." in m.group()))
 
 
 def keywords(question: str) -> list[str]:
@@ -886,12 +879,7 @@ def unknown_identifiers(
             missing += group  # one scan of the index for all of them: none is there
         else:
             missing += [name for name, spelt in group.items() if not mentions(*spelt, whole=code)]
-    called = set(calls(question))
-    unknown = [
-        name for name in names if name in missing and not _held_apart(name, hits, together, name in called)
-    ]
-    # a call's dotted name says what its last part alone says, and where: named once, whole
-    unknown = [n for n in unknown if not any(c in unknown and c.endswith(f".{n}") for c in called)]
+    unknown = [name for name in names if name in missing and not _held_apart(name, hits, together)]
     passed = [k for k in keywords(english.without_examples(question)) if k in names and k not in unknown]
     return unknown + [f"{k}=" for k in passed if not english.placeholder(k) and not _takes(k, text, together)]
 
@@ -948,40 +936,32 @@ def _holds(text: str, form: str, whole: bool) -> bool:
 MEMBER_LENGTH = 100  # a longer part names nothing (and would cost a scan for nothing)
 
 
-def member(name: str, called: bool = False) -> str:
+def member(name: str) -> str:
     """A regular expression (Python's and RE2's alike) for `name` used as a member where code defines,
     assigns or calls it (`def pop(`, `pop: function`, `mode = ...`, `mode?: string`, `.pop(`,
-    `self.mode = `), not as a file's extension in prose ("pyproject.toml (", "in setup.cfg:"). `called`: a
-    member the question calls, so only where code defines or calls it as one (`def between(`, `.between(`,
-    `between = function`, `between: (a, b) =>`): not a field or a keyword of that name (`email =
-    field(...)`, `User(email=...)`), nor a label in prose ("Email: ...", "an email (optional)")."""
+    `self.mode = `), not as a file's extension in prose ("pyproject.toml (", "in setup.cfg:")."""
     word = re.escape(name.lower())
-    if called:
-        function = r"(function|lambda|async|\([^)\n]*\)\s*=>)"
-        return rf"(\.{word}\(|(^|[^A-Za-z0-9_.]){word}(\(|\??\s*[=:]\s*{function}))"
     return rf"(\.{word}(\(|\s*=)|(^|[^A-Za-z0-9_.]){word}\??\s*[(=:])"
 
 
-def _held_apart(name: str, hits: Sequence[Hit], together: Together | None, called: bool = False) -> bool:
+def _held_apart(name: str, hits: Sequence[Hit], together: Together | None) -> bool:
     """Whether one file, among the hits or else in the index, holds each part of a dotted name as a word
     (case aside) and its last part as a member (`member`): `PriorityQueue.pop` where one file says
     PriorityQueue and `def pop(`; not `Stats.mode` where the file defining Stats never says mode, nor
-    `black.toml` where "black" and "pyproject.toml" do not make toml a member. `called`: the question
-    calls it (`attrs.validators.email()`), so the member must be one code defines or calls as a function,
-    not a field of that name in an example (`email = field(...)`). A name with a leading dot (an
-    extension, `.pyx`) is a file's and is not taken apart."""
+    `black.toml` where "black" and "pyproject.toml" do not make toml a member. A name with a leading dot
+    (an extension, `.pyx`) is a file's and is not taken apart."""
     parts = name.split(".")
     if len(parts) < 2 or not all(parts) or max(map(len, parts)) > MEMBER_LENGTH:
         return False
     words = [re.compile(rf"(?<![\w]){re.escape(p)}(?![\w])", re.IGNORECASE) for p in parts[:-1]]
-    defined = re.compile(member(parts[-1], called), re.IGNORECASE | re.MULTILINE)
+    defined = re.compile(member(parts[-1]), re.IGNORECASE | re.MULTILINE)
     files: dict[str, list[str]] = {}
     for hit in hits:
         files.setdefault(hit.path, []).append(chunk_text(hit))
     for text in ("\n".join(v) for v in files.values()):
         if all(w.search(text) for w in words) and defined.search(text):
             return True
-    return together is not None and together(*parts[:-1], member=parts[-1], called=called)
+    return together is not None and together(*parts[:-1], member=parts[-1])
 
 
 _TOKEN = re.compile(r"[^\W_][\w'’]*(?:-[\w'’]+)*")
