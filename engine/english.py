@@ -189,7 +189,8 @@ _EXAMPLE = re.compile(
 # Notation a question writes, the user's own as an example is: a formula of short operands ("Ax = b",
 # "folds 2*3 into 6", "1//0", "x^2"; not "a/b", which names things as often as it divides them) with the
 # figure it comes to, and a key chord ("Ctrl-C", "Alt+F4", "shift-tab"), which sources write in a notation
-# of their own ("C-c", "^C", "SIGINT").
+# of their own ("C-c", "^C", "SIGINT"), and a class of figures written with a placeholder ("5xx" status
+# codes, a "3.x" or "1.2.*" release series; not "2x", a factor), which states none of its own.
 _OPERAND = r"(?:\d+(?:\.\d+)?|[A-Za-z]{1,2}\d?)(?![\w.])"
 _KEY = r"(?:ctrl|control|alt|shift|cmd|command|meta|option|super|opt)"
 _NOTATION = re.compile(
@@ -197,6 +198,7 @@ _NOTATION = re.compile(
     r"(?:\s+(?:into|to|gives|yields|equals|makes)\s+-?\d+(?:\.\d+)?(?![\w.]))?"
     rf"|(?i:\b{_KEY}(?:[-+](?:{_KEY}|tab|enter|esc|space|return|delete|backspace|home|end|up|down|left|right|"
     r"f\d{1,2}|[a-z0-9])\b)+)"
+    r"|(?<![\w.])\d+(?:\.\d+)*(?:[xX]{2,}|(?:\.[xX*])+)(?![\w.*])"
 )
 
 
@@ -338,7 +340,7 @@ CHANGED = re.compile(
 )
 
 
-_COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[- ]({'|'.join(_CARDINALS[1:10] + _ORDINALS[1:10])})\b", re.I)
+_COMPOUND = re.compile(rf"\b({'|'.join(_CARDINALS[20:] + _TENS)})[- ]({'|'.join(_CARDINALS[1:10] + _ORDINALS[1:10])})\b", re.I)
 
 
 def written_figures(text: str) -> set[str]:
@@ -388,20 +390,32 @@ COUNTS_ASKED = frozenset(
 
 
 def worded_figures(question: str) -> dict[str, str]:
-    """The figures a question states in number words (CLAIMED_WORDS) as digits do, each mapped to the
-    word as written: not those after a question word or a determiner (COUNTS_ASKED), which count what is
-    asked for, nor one that counts the list the question goes on to give after a colon ("handle three
-    cases: A, B and C"), which counts the question's own words. "Why does it keep ten copies?": {"10":
-    "ten"}; "Which two modes exist?": {}."""
+    """The figures a question states in number words (CLAIMED_WORDS; a compound, "sixty-four", as one) as
+    digits do, each mapped to the words as written: not those after a question word or a determiner
+    (COUNTS_ASKED), which count what is asked for, nor one that counts the list the question goes on to
+    give after a colon ("handle three cases: A, B and C"), which counts the question's own words. "Why
+    does it keep ten copies?": {"10": "ten"}; "Which two modes exist?": {}."""
     found: dict[str, str] = {}
     before = ""
-    for m in re.finditer(r"[A-Za-z]+", question):
-        word, w = m.group(), m.group().lower()
-        counted = w in CLAIMED_WORDS and before.lower() not in COUNTS_ASKED
-        if counted and _listed(question, m.end()) != int(CLAIMED_WORDS[w]):
-            found.setdefault(CLAIMED_WORDS[w], word)
+    for m in NUMBER_OR_WORD.finditer(question):
+        word, value = m.group(), claimed_value(m.group())
+        counted = bool(value) and before.lower() not in COUNTS_ASKED
+        if counted and _listed(question, m.end()) != int(value):
+            found.setdefault(value, word)
         before = word
     return found
+
+
+# A compound number word ("sixty-four", "twenty one") or any word: a question's words as read for figures
+NUMBER_OR_WORD = re.compile(rf"{_COMPOUND.pattern.replace('(', '(?:')}|[A-Za-z]+", re.IGNORECASE)
+
+
+def claimed_value(word: str) -> str:
+    """The figure a number word (CLAIMED_WORDS) or a compound of one ("sixty-four") states, as digits;
+    "" for any other word."""
+    if m := _COMPOUND.fullmatch(word):
+        return str(int(NUMBER_WORDS[m.group(1).lower()]) + int(NUMBER_WORDS[m.group(2).lower()]))
+    return CLAIMED_WORDS.get(word.lower(), "")
 
 
 def _listed(question: str, at: int) -> int:

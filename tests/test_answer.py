@@ -2143,6 +2143,9 @@ def test_a_false_premise_is_refused_before_any_model_reads_it(engine: Engine, tm
         == []
     )
     assert premise.unknown_identifiers("Is a .tar.gz archive kept?", [], engine.mentions) == []
+    # a member called or decorated is a method, not a file name: held as a whole identifier
+    assert premise.identifiers("Why does post.save() fail in my view?") == ["save"]
+    assert premise.identifiers("Is @app.route() or setup.cfg read first?") == ["setup.cfg", "route"]
     hits = engine.evidence("mandatory option")
     assert premise.unknown_identifiers("How do I use .mandatoryOption()?", hits, engine.mentions) == [
         "mandatoryOption"

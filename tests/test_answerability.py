@@ -219,6 +219,13 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
     # a "Since …," clause ends at its comma, not at a figure's thousands nor at one in brackets
     assert english.GIVEN_CLAUSE.match("Since Kiran quoted £4,500 for it, how much?").group().endswith("it,")
     assert english.GIVEN_CLAUSE.match("Since plot(x, y) draws points, why?").group().endswith("points,")
+    # a compound number word is one figure; a class of figures written with a placeholder states none
+    assert premises("Why does it start sixty-four workers?") == {"64"}
+    assert premises("Why does the token expire after twenty-four hours?") == {"24"}
+    assert premises("Why is the header capped at sixty four bytes?") == {"64"}
+    for own in ("Why are 5xx responses retried?", "Does it support the 3.x series?", "Is 1.2.* pinned?"):
+        assert premises(own) == frozenset(), own
+    assert premises("Why is the C version 2x faster?") == {"2"}
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:

@@ -126,7 +126,7 @@ def unsupported_figures(question: str, hits: Sequence[Hit], mentions: Mentions |
         out[value] = said
     worded = english.worded_figures(question)  # a figure in words ("keep ten copies"), said as written
     for m in _SAID_WORD.finditer(question):
-        value = english.CLAIMED_WORDS.get(m.group(1).lower(), "")
+        value = english.claimed_value(m.group(1))
         if worded.get(value) == m.group(1) and value in given and value not in have and value not in out:
             unit = (m.group(2) or "").lower()
             names = bool(content_terms(unit)) and unit not in english.CONNECTIVES and not unit.endswith("ly")
@@ -162,7 +162,8 @@ _SAID = re.compile(
 )  # a figure, the word after
 
 
-_SAID_WORD = re.compile(r"\b([A-Za-z]+)\b(?=(?:\s+([A-Za-z%]+))?)")  # a word, the word after (not consumed)
+# a word (a compound number word as one: "sixty-four"), the word after (not consumed)
+_SAID_WORD = re.compile(rf"\b({english.NUMBER_OR_WORD.pattern})\b(?=(?:\s+([A-Za-z%]+))?)", re.IGNORECASE)
 
 
 def _said(m: re.Match[str]) -> str:
@@ -304,7 +305,8 @@ def given_figures(question: str) -> frozenset[str]:
     """The figures a question takes as given: `premises`, and, where its figures are the user's own (a
     how-to question, a supposition), those it says as already there, after a definite article or a
     possessive ("How do I apply for the 12 weeks of paid leave?"; not "How do I set it to 30 seconds?")."""
-    return premises(question) | {f for m in _PRESUPPOSED.finditer(question) for f in figures(m.group(1))}
+    said = english.without_examples(question)
+    return premises(question) | {f for m in _PRESUPPOSED.finditer(said) for f in figures(m.group(1))}
 
 
 DEFAULT_REACH = 6  # words between "default" and the value it gives ("defaults to 88 characters per line")
@@ -802,8 +804,9 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
 
 
 # A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension
-# of 2-5 lower-case letters or digits, not a version, "e.g." or a sentence's full stop)
-_FILE = re.compile(r"(?<![\w./-])\.?(?:[A-Za-z][\w-]*(?:\.[\w-]+)*)?\.[a-z][a-z0-9]{1,4}(?![\w-]|\.\w)")
+# of 2-5 lower-case letters or digits, not a version, "e.g." or a sentence's full stop); not a member called
+# or decorated (`post.save()`, `@app.route(...)`: a method, `_CALL`'s)
+_FILE = re.compile(r"(?<![\w./@-])\.?(?:[A-Za-z][\w-]*(?:\.[\w-]+)*)?\.[a-z][a-z0-9]{1,4}(?![\w(-]|\.\w)")
 
 
 def _file_names(question: str) -> list[str]:
