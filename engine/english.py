@@ -156,6 +156,38 @@ OWN_FIGURES = re.compile(
     re.IGNORECASE,
 )
 
+# A question a request embeds after a verb that takes one ("Can you tell me why the quorum is five?",
+# "could you pull up what minute 25/214 decided", "Explain why it retries 3 times"): what it asks about is
+# the folder's, its figures premises, as the question asked outright would have them. Not an embedded
+# how-to ("show me how to", "tell me what to do") nor a plain "how" ("tell me how I set it to 30"), whose
+# figures stay the user's; the request's own object stays the user's too ("give me 3 reasons why ...").
+_EMBEDDED = re.compile(
+    r"\b(?:tell|show|explain|remind|remember|recall|confirm|clarify|check|say|see|know|describe|"
+    r"summari[sz]e|(?:find|figure|work)\s+out|(?:look|pull|dig|bring)\s+up|find)"
+    r"(?:\s+(?:me|us|to\s+me|to\s+us|for\s+me|for\s+us|again))?\s+"
+    r"(?=(?:why|what|when|where|which|who|whom|whose|whether|"
+    r"how\s+(?:many|much|long|often|old|far|large|big|high|fast))\b(?!\s+to\b))",
+    re.IGNORECASE,
+)
+
+
+def stated_part(clause: str) -> str:
+    """The part of a question's clause whose figures the folder must state: all of it where it neither
+    asks how to do something, requests nor supposes something (OWN_FIGURES); where it requests, the
+    question it embeds (`_EMBEDDED`), unless that is the user's own too; else nothing."""
+    if not OWN_FIGURES.search(clause):
+        return clause
+    rest = embedded_question(clause)
+    return rest if rest and not OWN_FIGURES.search(rest) else ""
+
+
+def embedded_question(clause: str) -> str:
+    """The question a request embeds (`_EMBEDDED`: "Can you tell me why it went up?" embeds "why it went
+    up?"), or ""."""
+    embedded = _EMBEDDED.search(clause)
+    return clause[embedded.end() :] if embedded else ""
+
+
 # A change or a move the user asks how to make, asks leave to make or supposes is their own, as such a
 # question's figures are (OWN_FIGURES); one they ask to have explained or confirmed is a premise ("Can you
 # confirm it moved from Tier 2 to the solutions team?", "Tell me why it went from 5 to 10"): a change has
@@ -328,6 +360,34 @@ MOVED_TO = re.compile(
     rf"transferr?(?:s|ed|ing)?)\b(?:[ \t]+(?:over|back|across))?[ \t]+(?:to|into)[ \t]+(?P<new>{_SIDE})",
     re.IGNORECASE,
 )
+# A change a question states by its sense alone, with no sides ("Why did we bring the hall charges down
+# in January?", "Why were the fees raised?"): the verbs of an amount going down, and of one going up, a
+# closed class. Not "drop", which removes as often as lowers ("drop support for 3.7"), "cut off", "fall
+# back" or "fall short"; "lower" and "double" only as verbs ("lower the fee", not "lower case", "lower
+# than", "double quotes"); "put ... up" with what is put up between ("put the price up", not "put up a
+# sign"); nor "raise" before an error, a concern or a name, which code and people raise ("raise
+# ValueError", "raise an issue": premise.reversed_sense also skips a clause about an error raised).
+# "go up", "went right down": an object goes between "bring" and "down", at most one word between "go"
+# and "up" ("going to be put up" is no rise)
+_GO = r"(?:go(?:es|ing)?|went|gone|come|came|comes)(?:\s+(?!to\b|be\b)[\w'’-]+)?"
+_OBJECT = r"\s+(?:the|its|their|our|my|your|his|her|it|them|this|that|these|those|a|an)\b"
+WENT_DOWN = re.compile(
+    r"\b(?:cut(?:s|ting)?(?![\w-]|\s+(?:off|out)\b)|reduc(?:e|es|ed|ing)|lower(?:s|ed|ing)\b|"
+    rf"lower(?={_OBJECT})|decreas(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|shorten(?:s|ed|ing)?|"
+    r"(?:br(?:ing|ings|inging|ought)|tak(?:e|es|ing)|took|taken)(?:\s+[\w'’-]+){0,5}?\s+down|"
+    rf"{_GO}\s+down|"
+    r"(?:fell|f[ae]ll(?:s|en|ing)?)(?!\s+(?:back|short|over|through|behind|into|under|within|out|on|apart)\b))\b",
+    re.IGNORECASE,
+)
+WENT_UP = re.compile(
+    r"\b(?:rais(?:e|es|ed|ing)(?!\s+(?:an?\s+|the\s+)?(?:(?-i:[A-Z`])|\w*(?:error|exception|warning|issue|"
+    r"question|concern|flag|alarm|objection)s?\b))|"
+    rf"increas(?:e|es|ed|ing)|doubl(?:ed|ing)|doubles?(?={_OBJECT})|lengthen(?:s|ed|ing)?|rose|"
+    r"ris(?:e|es|en|ing)|put(?:s|ting)?(?:\s+[\w'’-]+){1,5}?\s+up|"
+    r"(?:br(?:ing|ings|inging|ought)|bump(?:s|ed|ing)?|push(?:es|ed|ing)?)(?:\s+[\w'’-]+){0,5}?\s+up|"
+    rf"{_GO}\s+up)\b",
+    re.IGNORECASE,
+)
 # A verb saying that a value changed, which makes a source's "from 7 to 10 days" a change rather than a
 # range ("open from 9 to 5", "levels from 1 to 10"): "goes from 7 to 10 days", "raised to 10 from 5".
 CHANGED = re.compile(
@@ -340,7 +400,8 @@ CHANGED = re.compile(
 )
 
 
-_COMPOUND = re.compile(rf"\b({'|'.join(_CARDINALS[20:] + _TENS)})[- ]({'|'.join(_CARDINALS[1:10] + _ORDINALS[1:10])})\b", re.I)
+_UNITS_WORDS = "|".join(_CARDINALS[1:10] + _ORDINALS[1:10])
+_COMPOUND = re.compile(rf"\b({'|'.join(_CARDINALS[20:] + _TENS)})[- ]({_UNITS_WORDS})\b", re.I)
 
 
 def written_figures(text: str) -> set[str]:

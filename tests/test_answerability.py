@@ -226,6 +226,18 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
     for own in ("Why are 5xx responses retried?", "Does it support the 3.x series?", "Is 1.2.* pinned?"):
         assert premises(own) == frozenset(), own
     assert premises("Why is the C version 2x faster?") == {"2"}
+    # a request's embedded question asks about the folder's figures; the request's own object is the user's
+    assert premises("Can you tell me why the quorum is five?") == {"5"}
+    assert premises("can you pull up what minute 25/214 decided?") == {"25", "214"}
+    assert premises("Explain why the timeout is 30 seconds.") == {"30"}
+    for own in (
+        "Can you show me how to set it to 30?",
+        "Tell me what to do when it hits 5 GB.",
+        "Can you show me what happens if I set it to 30?",
+        "Can you make it skip files when they are over 5 GB?",
+        "Give me 3 examples.",
+    ):
+        assert premises(own) == frozenset(), own
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:

@@ -128,6 +128,64 @@ def test_a_change_the_sources_state_the_other_way_round_is_refused_with_what_the
     assert rules.screen(context("Why was the exam runner's time limit cut from 10s to 5s?", both)) is None
 
 
+def test_a_change_asked_by_its_sense_alone_is_refused_where_the_figures_go_the_other_way() -> None:
+    """ "Why did we bring the charges down?" states a change by its sense alone: refused where the
+    retrieved changes of that thing in figures all go up and nothing says it went down; not a range, a
+    date, a question asking whether, nor another thing's change."""
+    minutes = passage(
+        "# 25/104 Hall hire charges\n\nRESOLVED that from 1 January the hire charges are:\n"
+        "- Main hall, per hour: standard £25 (was £22), community rate £16 (was £15).\n"
+        "- Kitchen, per booking: £18 (was £15).\n"
+        "The skatepark reserve contribution was cut from £10,000 to £5,000.\n\n"
+        "The hall is open from 9 to 22 on weekdays. The deadline is 30 June (was 15 July).\n",
+        "/council/minutes.md",
+    )
+    reversed_ = rules.ReversedDirection()
+    for question, said in (
+        ("why did we bring the hall hire charges down in january?", "standard £25 (was £22)"),
+        ("Why did the council cut the kitchen charge?", "Kitchen, per booking: £18 (was £15)"),
+        ("Can you tell me why the skatepark contribution went up?", "cut from £10,000 to £5,000"),
+    ):
+        refused = rules.screen(context(question, minutes), [reversed_])
+        assert refused is not None and refused[0] == "reversed_direction", question
+        assert said in refused[1] and "minutes.md:" in refused[1], refused[1]
+        assert refused[1].startswith("the question has it going "), refused[1]
+    for question in (
+        "Why did the hall hire charges go up in January?",  # as the minutes say
+        "Why was the skatepark contribution reduced?",
+        "Did we bring the hall charges down?",  # asks whether
+        "How do we bring the hall charges down?",  # the user's own change
+        "Why were the opening hours cut?",  # "from 9 to 22" is a range, not a change
+        "Why was the deadline brought down?",  # a date is no amount
+        "Why does the hall raise a ValueError when booked twice?",  # code raises errors
+        "Why did the allotment rent go down?",  # nothing retrieved states that change
+    ):
+        assert rules.screen(context(question, minutes), [reversed_]) is None, question
+    # the verbs of sense, a closed class: not a word that only looks like one
+    from engine import english
+
+    for down in (
+        "bring the charges down",
+        "Why were the fees lowered?",
+        "lower the fee",
+        "it went right down",
+    ):
+        assert english.WENT_DOWN.search(down) and not english.WENT_UP.search(down), down
+    for up in ("put the price up", "Why did they double the fee?", "the rent went up", "raise the limit"):
+        assert english.WENT_UP.search(up) and not english.WENT_DOWN.search(up), up
+    for neither in (
+        "Why is the sign going to be put up?",
+        "Why is it in lower case?",
+        "Why is the precept lower than asked?",
+        "Why does it use double quotes?",
+        "Why does it fall back to the attribute?",
+        "Why is the text cut off?",
+        "Why does it raise ValueError?",
+        "Why did we drop Python 3.7?",
+    ):
+        assert not (english.WENT_DOWN.search(neither) or english.WENT_UP.search(neither)), neither
+
+
 def test_a_change_stated_as_a_choice_a_return_a_habit_or_a_destination_is_read_with_its_direction() -> None:
     """ "B instead of A", a comment's "# was A", "went back to B after trying A", "used to ... A ... now B",
     and a source's move to a place alone: read as directions, so a question stating them the other way

@@ -198,16 +198,13 @@ def premises(question: str) -> frozenset[str]:
     """The figures a question takes as given, in digits or in number words (english.worded_figures: "keep
     ten copies", not "which two modes"): those of each clause (english.clauses) that does not ask how
     to do something, request something or suppose something, whose figures are the user's own
-    (english.OWN_FIGURES), nor those of an example it gives (english.without_examples: "e.g. how does
-    1.0~rc1 compare with 1.0?") or a markup command's arguments (english.without_arguments:
+    (english.OWN_FIGURES; of a request, those of the question it embeds are premises: english.stated_part,
+    "Can you tell me why it keeps 5 copies?"), nor those of an example it gives (english.without_examples:
+    "e.g. how does 1.0~rc1 compare with 1.0?") or a markup command's arguments (english.without_arguments:
     "\\inteval{7/2}"). A clause of its own that states a figure as a fact is a premise even where
     another asks how ("It fails with 415 by default; how do I change that status?")."""
     clauses = english.clauses(question)
-    stated = [
-        english.without_arguments(english.without_examples(c))
-        for c in clauses
-        if not english.OWN_FIGURES.search(c)
-    ]
+    stated = [english.without_arguments(english.without_examples(english.stated_part(c))) for c in clauses]
     return frozenset[str]().union(*(figures(c) | set(english.worded_figures(c)) for c in stated))
 
 

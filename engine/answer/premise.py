@@ -487,7 +487,8 @@ def _gives(part: str, tokens: Sequence[re.Match[str]], i: int, mark: int) -> boo
 @functools.lru_cache(maxsize=256)
 def default_claims(question: str) -> tuple[Default, ...]:
     """The defaults a question takes as given (`defaults` of its premises): of each clause that neither asks
-    how to do something, requests or supposes something (english.OWN_FIGURES), nor asks whether it is so
+    how to do something, requests or supposes something (english.OWN_FIGURES; of a request, the question
+    it embeds is read: english.stated_part), nor asks whether it is so
     ("Is that on by default?", "Telemetry is on by default?": a clause asking with no "why", "how"...) or
     which things are ("Which rules are on by default?", "What does it send by default, 301?"), nor speaks
     of the user's own setup ("I gave --port a default value"); a clause opening "Since …," states a premise
@@ -499,6 +500,7 @@ def default_claims(question: str) -> tuple[Default, ...]:
         if given := english.GIVEN_CLAUSE.match(clause):
             parts.append(clause[: given.end()])
             clause = clause[given.end() :]
+        clause = english.stated_part(clause) or clause  # a request's embedded question, if it asks one
         asks = clause.rstrip().endswith("?") and not english.ASKS_WHY.search(clause)  # "Telemetry is on?"
         if not (
             asks
@@ -736,6 +738,7 @@ class Reversed(NamedTuple):
     sentence: str
     hit: Hit
     line: int
+    sense: str = ""  # of a change the question states by its sense alone (`reversed_sense`): "down", "up"
 
 
 def _thing(words: str) -> set[str]:
@@ -761,7 +764,7 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
         if not _alike(d.old, d.new)
     ]
     if not asked:
-        return None
+        return reversed_sense(question, hits)
     said: list[tuple[int, bool, bool, Reversed]] = []  # (words of the thing shared, as asked?, both sides?)
     for hit in hits:
         for start, end in split_sentences(hit.text):
@@ -801,6 +804,103 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     # only moves stated with their destination (the place moved to may have been left again since): none
     # may state the move as asked, however few of its words it shares
     return None if any(as_asked for _, as_asked, _, _ in said) else closest[0][2]
+
+
+def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
+    """A change the question takes as given by its sense alone, down or up, with no sides (english.WENT_DOWN,
+    WENT_UP: "Why did we bring the hall charges down in January?"), where every retrieved statement of a
+    change in figures about the same thing (sharing a word the question says outside its verbs, and with
+    its paragraph and heading most of them: "standard £25 (was £22)" in the minute "Hall hire charges"),
+    of those sharing the most, goes the other way, and no
+    retrieved sentence about it says it went as asked, in figures or in words ("the charges were cut"). A
+    clause asking how to make a change, asking leave to or supposing one (english.OWN_CHANGE), or asking
+    whether it happened (english.POLAR: "Did the fees go up?"), denying it or speaking of an error raised
+    (`_NOT_SO`), is no premise; a request's embedded question is read as asked outright
+    (english.embedded_question)."""
+    asked: list[tuple[int, set[str]]] = []  # (the sense, -1 down or 1 up; what it is of)
+    for written in map(plain, english.clauses(question)):
+        clause = english.embedded_question(written) or written  # "Can you tell me why it went up?"
+        if english.OWN_CHANGE.search(clause) or english.POLAR.search(clause) or _NOT_SO.search(clause):
+            continue
+        down, up = english.WENT_DOWN.search(clause), english.WENT_UP.search(clause)
+        if bool(down) != bool(up):
+            thing = _thing(
+                _SENSE_VERB.sub(" ", english.WENT_DOWN.sub(_ends, english.WENT_UP.sub(_ends, clause)))
+            )
+            asked += [(-1 if down else 1, thing - _DID)] if thing - _DID else []
+    if not asked:
+        return None
+    for sense, thing in asked:
+        said: list[tuple[int, bool, Reversed]] = []  # (words of the thing shared, as asked?, the statement)
+        for hit in hits:
+            blocks = [(m.start(), set(content_terms(m.group()))) for m in _BLOCK.finditer(hit.text)]
+            for start, end in split_sentences(hit.text):
+                sentence = hit.text[start:end]
+                # what the sentence's paragraph, under its heading, says the change is of ("Main hall,
+                # per hour: £25 (was £22)" under "25/104 Hall hire charges. RESOLVED ...:")
+                block = next((terms for at, terms in reversed(blocks) if at <= start), set())
+                about = len(thing & (block | set(content_terms(hit.heading))))
+                for part in re.split(r";\s", sentence):
+                    flat = " ".join(plain(part).split())
+                    if not (own := len(thing & set(content_terms(flat)))):
+                        continue
+                    line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
+                    found = Reversed(Direction("", "", 0, 0), flat, hit, line, "down" if sense < 0 else "up")
+                    senses = {_sense(d) for d in _changes(flat)} - {0}
+                    # said in words, a change is of what its own sentence names ("reduce the hall's deficit"
+                    # is no change of the hall's charges); in figures, a list item's is of its paragraph's
+                    if (english.WENT_DOWN if sense < 0 else english.WENT_UP).search(flat) and own > len(
+                        thing
+                    ) / 2:
+                        said.append((about, True, found))
+                    elif senses and about > len(thing) / 2:  # of most of what the question's change is of
+                        said.append((about, sense in senses, found))
+        if not said or any(as_asked for _, as_asked, _ in said):
+            continue
+        most = max(shared for shared, _, _ in said)
+        return next(found for shared, _, found in said if shared == most)
+    return None
+
+
+# a clause denying a change ("Why hasn't the rent gone up?") or about an error raised ("where do errors
+# raised by my validator end up?"), which states no change of an amount
+_NOT_SO = re.compile(r"\b(?:not|never|no)\b|n[’']t\b|\w*(?:error|exception|warning)s?\b", re.IGNORECASE)
+_BLOCK = re.compile(r"\S(?:.|\n(?![ \t]*\n))*")  # a paragraph: lines up to a blank one
+_DID = frozenset({"did"})  # the auxiliary a "why did ..." question writes, no word of what changed
+
+
+def _ends(m: re.Match[str]) -> str:
+    """A verb of sense as `reversed_sense` reads what it is of: its first and last words blanked, the words
+    between kept ("bring the hall charges down": "the hall charges")."""
+    words = m.group().split()
+    return " ".join(words[1:-1]) if len(words) > 2 else " "
+
+
+_SENSE_VERB = re.compile(r"\b(?:bring|brought|put|take|took|go|went|come|came|push|bump)\w*\b", re.I)
+
+
+def _changes(text: str) -> list[Direction]:
+    """The directions of `text` that state a change over time: a marker of the old value ("£25 (was £22)",
+    an arrow, "instead of", "used to ... now"), or "from A to B" with a verb of change (english.CHANGED:
+    not a range, "open from 9 to 5")."""
+    changed = bool(english.CHANGED.search(text))
+    return [d for d in directions(text) if changed or not re.match(r"(?i)(?:from|to|out)\b", text[d.start :])]
+
+
+def _sense(d: Direction) -> int:
+    """Which way a change in figures goes, read on each side's first figure: 1 up, -1 down, 0 where a side
+    holds none, a version or a date (a month named: "30 June (was 15 July)" is earlier, not less)."""
+    values = []
+    for side in (d.old, d.new):
+        found = list(english.FIGURE.finditer(side))  # the first: "22.00 until 2025-12-31" is 22
+        months = set(re.findall(r"[a-z]+", side.lower())) & set(english.MONTHS)
+        if not found or months or found[0].group().count(".") > 1:
+            return 0
+        try:
+            values.append(float(spelled(found[0].group())))
+        except ValueError:
+            return 0
+    return (values[1] > values[0]) - (values[1] < values[0])
 
 
 # A file name or a bare extension: setup.cfg, pyproject.toml, .pre-commit-config.yaml, .pyx (an extension

@@ -321,11 +321,11 @@ class ReversedDirection:
         if found is None or line is None or line >= 1.0:
             return None
         where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
-        old, new = premise.side_named(found.asked.old), premise.side_named(found.asked.new)
-        return (
-            f'the question has it going from "{old}" to "{new}", but the source says the other way round: '
-            f'"{premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()}" ({where})'
-        )
+        quoted = f'"{premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()}" ({where})'
+        if not (going := found.sense):
+            old, new = premise.side_named(found.asked.old), premise.side_named(found.asked.new)
+            going = f'from "{old}" to "{new}"'
+        return f"the question has it going {going}, but the source says the other way round: {quoted}"
 
 
 class ContradictedFigure:
