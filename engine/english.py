@@ -174,11 +174,21 @@ _EMBEDDED = re.compile(
 def stated_part(clause: str) -> str:
     """The part of a question's clause whose figures the folder must state: all of it where it neither
     asks how to do something, requests nor supposes something (OWN_FIGURES); where it requests, the
-    question it embeds (`_EMBEDDED`), unless that is the user's own too; else nothing."""
+    question it embeds (`_EMBEDDED`), unless that is the user's own too, less the user's own case it
+    names (`_INSTANCE`, blanked); else nothing."""
     if not OWN_FIGURES.search(clause):
         return clause
     rest = embedded_question(clause)
-    return rest if rest and not OWN_FIGURES.search(rest) else ""
+    return _INSTANCE.sub(_blank, rest) if rest and not OWN_FIGURES.search(rest) else ""
+
+
+# The user's own case, which a request asks to have judged: a figure in a noun phrase opened by "a", "an" or
+# "my" ("Can you tell me what grade a mark of 68 gets?", "whether my 4,200-word essay is within the limit",
+# "which plan suits a department of 12 teachers", "what a 404 page looks like"); not a figure the phrase's
+# verb goes on to state ("why a follow-up costs £40").
+_INSTANCE = re.compile(
+    rf"\b(?:an?|my)\s+(?:[A-Za-z-]+\s+(?:[A-Za-z-]+\s+)?of\s+)?[$€£]?(?:{FIGURE.pattern})", re.IGNORECASE
+)
 
 
 def embedded_question(clause: str) -> str:

@@ -236,8 +236,13 @@ def test_a_source_states_figures_in_digits_words_and_roman_numerals() -> None:
         "Can you show me what happens if I set it to 30?",
         "Can you make it skip files when they are over 5 GB?",
         "Give me 3 examples.",
+        # the user's own case, which the request asks to have judged
+        "Could you tell me what grade a mark of 68 gets?",
+        "Can you check whether my 4,200-word essay is within the limit?",
+        "Show me what a 404 page looks like.",
     ):
         assert premises(own) == frozenset(), own
+    assert premises("Can you tell me why a follow-up costs £40?") == {"40"}
 
 
 def test_the_model_is_a_logistic_over_standardised_features() -> None:

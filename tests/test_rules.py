@@ -137,7 +137,9 @@ def test_a_change_asked_by_its_sense_alone_is_refused_where_the_figures_go_the_o
         "- Main hall, per hour: standard £25 (was £22), community rate £16 (was £15).\n"
         "- Kitchen, per booking: £18 (was £15).\n"
         "The skatepark reserve contribution was cut from £10,000 to £5,000.\n\n"
-        "The hall is open from 9 to 22 on weekdays. The deadline is 30 June (was 15 July).\n",
+        "The hall is open from 9 to 22 on weekdays. The deadline is 30 June (was 15 July).\n\n"
+        "Minimum Python for the booking app: 3.10 (was 3.9).\n\n"
+        "Waiting time for a booking reply: 10 days (was 3 weeks).\n",
         "/council/minutes.md",
     )
     reversed_ = rules.ReversedDirection()
@@ -159,6 +161,8 @@ def test_a_change_asked_by_its_sense_alone_is_refused_where_the_figures_go_the_o
         "Why was the deadline brought down?",  # a date is no amount
         "Why does the hall raise a ValueError when booked twice?",  # code raises errors
         "Why did the allotment rent go down?",  # nothing retrieved states that change
+        "Why did the minimum Python for the booking app go up?",  # a version, not the decimal 3.1
+        "Why did the waiting time for a booking reply come down?",  # 3 weeks to 10 days: other units
     ):
         assert rules.screen(context(question, minutes), [reversed_]) is None, question
     # the verbs of sense, a closed class: not a word that only looks like one

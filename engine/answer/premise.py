@@ -846,7 +846,7 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
                         continue
                     line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
                     found = Reversed(Direction("", "", 0, 0), flat, hit, line, "down" if sense < 0 else "up")
-                    senses = {_sense(d) for d in _changes(flat)} - {0}
+                    senses = {_sense(d, flat) for d in _changes(flat)} - {0}
                     # said in words, a change is of what its own sentence names ("reduce the hall's deficit"
                     # is no change of the hall's charges); in figures, a list item's is of its paragraph's
                     if (english.WENT_DOWN if sense < 0 else english.WENT_UP).search(flat) and own > len(
@@ -887,19 +887,30 @@ def _changes(text: str) -> list[Direction]:
     return [d for d in directions(text) if changed or not re.match(r"(?i)(?:from|to|out)\b", text[d.start :])]
 
 
-def _sense(d: Direction) -> int:
+def _sense(d: Direction, text: str = "") -> int:
     """Which way a change in figures goes, read on each side's first figure: 1 up, -1 down, 0 where a side
-    holds none, a version or a date (a month named: "30 June (was 15 July)" is earlier, not less)."""
-    values = []
+    holds none, a date (a month named: "30 June (was 15 July)" is earlier, not less), where the two count
+    in other units ("10 days (was 3 weeks)": each figure's unit as `text` writes it, `figure_units`) or
+    where they may be versions as well as decimals and the two readings differ ("3.10 (was 3.9)": a
+    version is up, a decimal down; "£2.50 (was £2.75)" is down either way)."""
+    found = []
     for side in (d.old, d.new):
-        found = list(english.FIGURE.finditer(side))  # the first: "22.00 until 2025-12-31" is 22
+        figure = next(english.FIGURE.finditer(side), None)  # the first: "22.00 until 2025-12-31" is 22
         months = set(re.findall(r"[a-z]+", side.lower())) & set(english.MONTHS)
-        if not found or months or found[0].group().count(".") > 1:
+        if figure is None or months or figure.group().count(".") > 1:
             return 0
-        try:
-            values.append(float(spelled(found[0].group())))
-        except ValueError:
-            return 0
+        found.append(figure.group().replace(",", ""))
+    old, new = found
+    if "." in old and "." in new and len(old.split(".")[1]) != len(new.split(".")[1]):
+        return 0
+    units = figure_units(text)
+    said = [units.get(spelled(f), set()) - {None} for f in found]
+    if said[0] and said[1] and not said[0] & said[1]:
+        return 0
+    try:
+        values = [float(spelled(f)) for f in found]
+    except ValueError:
+        return 0
     return (values[1] > values[0]) - (values[1] < values[0])
 
 
