@@ -139,7 +139,9 @@ def test_a_change_asked_by_its_sense_alone_is_refused_where_the_figures_go_the_o
         "The skatepark reserve contribution was cut from £10,000 to £5,000.\n\n"
         "The hall is open from 9 to 22 on weekdays. The deadline is 30 June (was 15 July).\n\n"
         "Minimum Python for the booking app: 3.10 (was 3.9).\n\n"
-        "Waiting time for a booking reply: 10 days (was 3 weeks).\n",
+        "Waiting time for a booking reply: 10 days (was 3 weeks).\n\n"
+        "Evening sessions were lengthened from 45 to 60 minutes in September.\n\n"
+        "```nginx\nkeepalive_timeout 30;  # was 65\n```\n",
         "/council/minutes.md",
     )
     reversed_ = rules.ReversedDirection()
@@ -147,6 +149,9 @@ def test_a_change_asked_by_its_sense_alone_is_refused_where_the_figures_go_the_o
         ("why did we bring the hall hire charges down in january?", "standard £25 (was £22)"),
         ("Why did the council cut the kitchen charge?", "Kitchen, per booking: £18 (was £15)"),
         ("Can you tell me why the skatepark contribution went up?", "cut from £10,000 to £5,000"),
+        # a side running on to a month is no date; a setting's comment is part of its statement
+        ("Why were the evening sessions shortened?", "lengthened from 45 to 60 minutes in September"),
+        ("Why was the keepalive timeout raised?", "keepalive_timeout 30; # was 65"),
     ):
         refused = rules.screen(context(question, minutes), [reversed_])
         assert refused is not None and refused[0] == "reversed_direction", question

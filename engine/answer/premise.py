@@ -730,6 +730,11 @@ def _alike(a: str, b: str) -> bool:
     return bool(set(content_terms(a)) & set(content_terms(b)))
 
 
+# where a sentence's statements of change part: a semicolon, not one ending a setting before its comment
+# ("keepalive_timeout 30;  # was 65" is one statement)
+_PARTS = re.compile(r";(?![ \t]*(?:#|//))\s")
+
+
 class Reversed(NamedTuple):
     """A direction the question states (`asked`) that a source states the other way round: the sentence
     saying so and the hit it is in, with the sentence's line."""
@@ -769,7 +774,7 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
     for hit in hits:
         for start, end in split_sentences(hit.text):
             sentence = hit.text[start:end]
-            for part in re.split(r";\s", sentence):  # a changelog's line lists changes apart
+            for part in _PARTS.split(sentence):  # a changelog's line lists changes apart
                 flat = " ".join(part.split())  # a side wrapped over a line end is read whole
                 stated = directions(flat)
                 stated += moves_to(flat, stated)
@@ -827,7 +832,8 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
             thing = _thing(
                 _SENSE_VERB.sub(" ", english.WENT_DOWN.sub(_ends, english.WENT_UP.sub(_ends, clause)))
             )
-            asked += [(-1 if down else 1, thing - _DID)] if thing - _DID else []
+            thing = {t for t in thing - _DID if not t[:1].isdigit()}  # "in 2011" says when, not of what
+            asked += [(-1 if down else 1, thing)] if thing else []
     if not asked:
         return None
     for sense, thing in asked:
@@ -840,7 +846,7 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
                 # per hour: £25 (was £22)" under "25/104 Hall hire charges. RESOLVED ...:")
                 block = next((terms for at, terms in reversed(blocks) if at <= start), set())
                 about = len(thing & (block | set(content_terms(hit.heading))))
-                for part in re.split(r";\s", sentence):
+                for part in _PARTS.split(sentence):
                     flat = " ".join(plain(part).split())
                     if not (own := len(thing & set(content_terms(flat)))):
                         continue
@@ -889,15 +895,20 @@ def _changes(text: str) -> list[Direction]:
 
 def _sense(d: Direction, text: str = "") -> int:
     """Which way a change in figures goes, read on each side's first figure: 1 up, -1 down, 0 where a side
-    holds none, a date (a month named: "30 June (was 15 July)" is earlier, not less), where the two count
-    in other units ("10 days (was 3 weeks)": each figure's unit as `text` writes it, `figure_units`) or
-    where they may be versions as well as decimals and the two readings differ ("3.10 (was 3.9)": a
-    version is up, a decimal down; "£2.50 (was £2.75)" is down either way)."""
+    holds none, a date (a month beside the figure: "30 June (was 15 July)" is earlier, not less), where
+    the two count in other units ("10 days (was 3 weeks)": each figure's unit as `text` writes it,
+    `figure_units`) or where they may be versions as well as decimals and the two readings differ ("3.10
+    (was 3.9)": a version is up, a decimal down; "£2.50 (was £2.75)" is down either way)."""
     found = []
     for side in (d.old, d.new):
         figure = next(english.FIGURE.finditer(side), None)  # the first: "22.00 until 2025-12-31" is 22
-        months = set(re.findall(r"[a-z]+", side.lower())) & set(english.MONTHS)
-        if figure is None or months or figure.group().count(".") > 1:
+        if figure is None or figure.group().count(".") > 1:
+            return 0
+        # a date: a month beside the figure ("30 June", "June 30"), not one the side runs on to ("60
+        # minutes in September")
+        beside = re.findall(r"[a-z]+", side[: figure.start()].lower())[-1:]
+        beside += re.findall(r"[a-z]+", side[figure.end() :].lower())[:1]
+        if set(beside) & set(english.MONTHS):
             return 0
         found.append(figure.group().replace(",", ""))
     old, new = found
