@@ -410,16 +410,20 @@ CHANGED = re.compile(
 )
 
 
+# A compound number word, "twenty-four", "sixty four", "thirty-first": its tens and its units
+_TENS_WORDS = "|".join(_CARDINALS[20:] + _TENS)
 _UNITS_WORDS = "|".join(_CARDINALS[1:10] + _ORDINALS[1:10])
-_COMPOUND = re.compile(rf"\b({'|'.join(_CARDINALS[20:] + _TENS)})[- ]({_UNITS_WORDS})\b", re.I)
+_COMPOUND = re.compile(rf"\b({_TENS_WORDS})[- ]({_UNITS_WORDS})\b", re.I)
+
+
+def _compound_value(tens: str, units: str) -> str:
+    return str(int(NUMBER_WORDS[tens.lower()]) + int(NUMBER_WORDS[units.lower()]))
 
 
 def written_figures(text: str) -> set[str]:
     """The figures a text writes in words ("seventeenth", "fifty-two") or Roman numerals ("II"), as digits."""
     found = {NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in NUMBER_WORDS}
-    found |= {
-        str(int(NUMBER_WORDS[t.lower()]) + int(NUMBER_WORDS[u.lower()])) for t, u in _COMPOUND.findall(text)
-    }
+    found |= {_compound_value(t, u) for t, u in _COMPOUND.findall(text)}
     return found | {str(roman(m.group())) for m in ROMAN.finditer(text) if m.group()}
 
 
@@ -442,7 +446,7 @@ def claimed_figures(text: str) -> dict[str, str]:
     as a digit string mapped to the words as written."""
     found: dict[str, str] = {}
     for t, u in _COMPOUND.findall(text):
-        found.setdefault(str(int(NUMBER_WORDS[t.lower()]) + int(NUMBER_WORDS[u.lower()])), f"{t}-{u}")
+        found.setdefault(_compound_value(t, u), f"{t}-{u}")
     compound = {w.lower() for pair in _COMPOUND.findall(text) for w in pair}
     for word in re.findall(r"[A-Za-z]+", text):
         if (w := word.lower()) in CLAIMED_WORDS and w not in compound:
@@ -478,14 +482,14 @@ def worded_figures(question: str) -> dict[str, str]:
 
 
 # A compound number word ("sixty-four", "twenty one") or any word: a question's words as read for figures
-NUMBER_OR_WORD = re.compile(rf"{_COMPOUND.pattern.replace('(', '(?:')}|[A-Za-z]+", re.IGNORECASE)
+NUMBER_OR_WORD = re.compile(rf"\b(?:{_TENS_WORDS})[- ](?:{_UNITS_WORDS})\b|[A-Za-z]+", re.IGNORECASE)
 
 
 def claimed_value(word: str) -> str:
     """The figure a number word (CLAIMED_WORDS) or a compound of one ("sixty-four") states, as digits;
     "" for any other word."""
     if m := _COMPOUND.fullmatch(word):
-        return str(int(NUMBER_WORDS[m.group(1).lower()]) + int(NUMBER_WORDS[m.group(2).lower()]))
+        return _compound_value(m.group(1), m.group(2))
     return CLAIMED_WORDS.get(word.lower(), "")
 
 

@@ -829,14 +829,13 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
             continue
         down, up = english.WENT_DOWN.search(clause), english.WENT_UP.search(clause)
         if bool(down) != bool(up):
-            thing = _thing(
-                _SENSE_VERB.sub(" ", english.WENT_DOWN.sub(_ends, english.WENT_UP.sub(_ends, clause)))
-            )
+            thing = _thing(english.WENT_DOWN.sub(_ends, english.WENT_UP.sub(_ends, clause)))
             thing = {t for t in thing - _DID if not t[:1].isdigit()}  # "in 2011" says when, not of what
             asked += [(-1 if down else 1, thing)] if thing else []
     if not asked:
         return None
     for sense, thing in asked:
+        worded, half = (english.WENT_DOWN if sense < 0 else english.WENT_UP), len(thing) / 2
         said: list[tuple[int, bool, Reversed]] = []  # (words of the thing shared, as asked?, the statement)
         for hit in hits:
             blocks = [(m.start(), set(content_terms(m.group()))) for m in _BLOCK.finditer(hit.text)]
@@ -854,12 +853,11 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
                     found = Reversed(Direction("", "", 0, 0), flat, hit, line, "down" if sense < 0 else "up")
                     senses = {_sense(d, flat) for d in _changes(flat)} - {0}
                     # said in words, a change is of what its own sentence names ("reduce the hall's deficit"
-                    # is no change of the hall's charges); in figures, a list item's is of its paragraph's
-                    if (english.WENT_DOWN if sense < 0 else english.WENT_UP).search(flat) and own > len(
-                        thing
-                    ) / 2:
+                    # is no change of the hall's charges); in figures, a list item's is of its paragraph's;
+                    # either way, of most of what the question's change is of
+                    if worded.search(flat) and own > half:
                         said.append((about, True, found))
-                    elif senses and about > len(thing) / 2:  # of most of what the question's change is of
+                    elif senses and about > half:
                         said.append((about, sense in senses, found))
         if not said or any(as_asked for _, as_asked, _ in said):
             continue
@@ -882,9 +880,6 @@ def _ends(m: re.Match[str]) -> str:
     return " ".join(words[1:-1]) if len(words) > 2 else " "
 
 
-_SENSE_VERB = re.compile(r"\b(?:bring|brought|put|take|took|go|went|come|came|push|bump)\w*\b", re.I)
-
-
 def _changes(text: str) -> list[Direction]:
     """The directions of `text` that state a change over time: a marker of the old value ("£25 (was £22)",
     an arrow, "instead of", "used to ... now"), or "from A to B" with a verb of change (english.CHANGED:
@@ -893,7 +888,7 @@ def _changes(text: str) -> list[Direction]:
     return [d for d in directions(text) if changed or not re.match(r"(?i)(?:from|to|out)\b", text[d.start :])]
 
 
-def _sense(d: Direction, text: str = "") -> int:
+def _sense(d: Direction, text: str) -> int:
     """Which way a change in figures goes, read on each side's first figure: 1 up, -1 down, 0 where a side
     holds none, a date (a month beside the figure: "30 June (was 15 July)" is earlier, not less), where
     the two count in other units ("10 days (was 3 weeks)": each figure's unit as `text` writes it,
