@@ -315,6 +315,26 @@ ASKS_WHETHER = re.compile(
 # A clause about the user's own setup ("I gave --port a default value", "we set it to 5"): what it says of
 # a default is theirs, not the folder's.
 FIRST_PERSON = re.compile(r"\bI\b|\bI'|(?i:\b(?:we|we're|we've|my|our|me)\b)")
+# Where a question sets two things side by side, each with what it says of it ("Why are request objects
+# mutable while response objects are immutable?", "Why do access tokens last a month but refresh tokens
+# fifteen minutes?"): the contrast between its two clauses; not a "while" that opens a time ("while looping
+# over a table", "while in free fall"), nor "but also", "but not". What a source says of one thing parts
+# from what it says of another at the same words, at "unlike" and at a semicolon (CONTRAST_PART).
+CONTRAST = re.compile(
+    r",?\s+\b(?:while|whereas|but|yet)\s+(?!(?:[a-z]+ing|in|on|at|under|still|also|not)\b)", re.IGNORECASE
+)
+CONTRAST_PART = re.compile(r",?\s*\b(?:while|whereas|but|yet|unlike)\b\s*|;\s", re.IGNORECASE)
+# A clause that supposes what it says ("If the KPSS test says it is stationary but the ADF test ..."): the
+# user's case, no premise.
+SUPPOSES = re.compile(r"\b(?:if|suppose|supposing|assuming|imagine)\b", re.IGNORECASE)
+# A word that asks (a clause holding one asks, stating no pairing: "..., but chose what profession?")
+ASKS = re.compile(r"\b(?:what|which|who|whom|whose|where|when|how|why)\b", re.IGNORECASE)
+# A question's opening words, which say what it asks, not what it states ("Why does", "How come", "Since")
+QUESTION_OPENING = re.compile(
+    r"^\W*(?:(?:why|how come|since|given that|now that)\s+)?"
+    r"(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|will|should)\s+)?",
+    re.IGNORECASE,
+)
 # A subordinate clause that states what the rest of the sentence takes as given ("Since X defaults to 500,
 # how do I raise it?"): up to its comma, not a figure's ("£4,500") nor one in brackets ("c(2,2)").
 GIVEN_CLAUSE = re.compile(

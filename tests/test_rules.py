@@ -195,6 +195,71 @@ def test_a_change_asked_by_its_sense_alone_is_refused_where_the_figures_go_the_o
         assert not (english.WENT_DOWN.search(neither) or english.WENT_UP.search(neither)), neither
 
 
+def test_two_things_the_sources_pair_the_other_way_round_are_refused() -> None:
+    """ "Why are request objects mutable while response objects are immutable?" pairs two things with what
+    it says of each: refused where a retrieved statement pairs one thing with what the question says of
+    the other and none pairs them as asked; not a question asking how, supposing, or telling of the
+    user's own, a "while" of time, nor a statement that denies."""
+    docs = passage(
+        "# Wrappers\n\nThe request object is immutable. Modifications are not supported by default.\n\n"
+        "The response object is mutable: change its headers and body at any time.\n\n"
+        "## Reloader\n\n"
+        "- The default stat backend simply checks the mtime of all files in a regular interval.\n"
+        "- The watchdog backend uses filesystem events, and is much faster than stat.\n\n"
+        "Old-style hook wrappers can not return results.\n\n"
+        "A `Pool` is thread-safe: one pool can be shared by every thread.\n"
+        "A `Cursor` is **not** thread-safe.\n\n"
+        "Use a 0.2 µm membrane for small proteins and a 0.45 µm membrane for larger proteins.\n",
+        "/docs/wrappers.md",
+    )
+    (pairing,) = premise.pairings("Why are request objects mutable while response objects are immutable?")
+    assert pairing.clauses == ("request objects mutable", "response objects are immutable")
+    assert (set(pairing.things[0]), set(pairing.things[1])) == ({"request"}, {"respons"})
+    assert (set(pairing.said[0]), set(pairing.said[1])) == ({"mutabl"}, {"immut"})
+    reversed_ = rules.ReversedDirection()
+    for question, said in (
+        ("Why are request objects mutable while response objects are immutable?", "object is"),
+        (
+            "Since request objects are mutable but response objects are immutable, how do I set a header?",
+            "is",
+        ),
+        (
+            "Why does the default stat reloader use filesystem events, whereas the watchdog reloader polls "
+            "file mtimes?",
+            "backend",
+        ),
+        # one side denying what the other says: "isn't" says of the pool that it is not thread-safe
+        ("Why is a Cursor thread-safe whereas a Pool isn't?", "thread-safe"),
+    ):
+        refused = rules.screen(context(question, docs), [reversed_])
+        assert refused is not None and refused[0] == "reversed_direction", question
+        assert "pairs them the other way round" in refused[1] and "wrappers.md:" in refused[1], refused[1]
+        assert said in refused[1]
+    refused = rules.screen(
+        context("Why are request objects mutable while response objects are immutable?", docs), [reversed_]
+    )
+    assert refused is not None
+    assert refused[1].startswith(
+        'the question has "request objects mutable" and "response objects are immutable", but the '
+        "source pairs them the other way round: "
+    ), refused[1]
+    for question in (
+        "Why are request objects immutable while response objects are mutable?",  # as the docs say
+        "Why does the stat reloader check file mtimes while the watchdog reloader uses filesystem events?",
+        "How do I make request objects mutable while response objects stay immutable?",  # the user's own
+        "If request objects are mutable but response objects are immutable, what breaks?",  # supposed
+        "I made my request objects mutable but response objects are immutable, why?",
+        # a denial pairs nothing: old-style wrappers "can not return results"
+        "Why do old-style wrappers get plain values while new-style wrappers return results?",
+        "Why are cache objects mutable while session objects are immutable?",  # nothing retrieved says
+        "Why is a Pool thread-safe whereas a Cursor isn't?",
+        # a statement of both sides: "larger proteins" names the large ones, "0.45" is one figure
+        "Since small proteins need a 0.2 µm membrane but large proteins use 0.45 µm, how do I blot both?",
+    ):
+        assert rules.screen(context(question, docs), [reversed_]) is None, question
+    assert premise.pairings("Why does the reloader restart while serving requests?") == []  # a time
+
+
 def test_a_change_stated_as_a_choice_a_return_a_habit_or_a_destination_is_read_with_its_direction() -> None:
     """ "B instead of A", a comment's "# was A", "went back to B after trying A", "used to ... A ... now B",
     and a source's move to a place alone: read as directions, so a question stating them the other way

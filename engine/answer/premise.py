@@ -20,7 +20,11 @@ checked before any model reads it.
   question about a thing the folders never mention cannot be answered from them.
 
 - A change or a move ("Why was the limit cut from 10 s to 5 s?"): what was retrieved states it the other
-  way round ("raise the limit from 5 to 10 seconds") and never as asked (`reversed_direction`).
+  way round ("raise the limit from 5 to 10 seconds") and never as asked (`reversed_direction`); so for a
+  change asked by its sense alone ("Why did we bring the charges down?", `reversed_sense`) and for two
+  things set side by side, each with what the question says of it ("Why are request objects mutable
+  while response objects are immutable?"), which a source pairs the other way round ("The response
+  object is mutable") more strongly than any states them as asked (`crossed_pairing`).
 
 One more is checked after the answer, against what it shows (`contradicted`):
 
@@ -58,7 +62,16 @@ from engine.answer.answerability import (
     window,
 )
 from engine.events import Hit
-from engine.text import SECTION_NUMBER, STOP, content_terms, fold, question_terms, split_sentences, stem
+from engine.text import (
+    SECTION_NUMBER,
+    STOP,
+    content_terms,
+    fold,
+    question_terms,
+    split_sentences,
+    stem,
+)
+from engine.text import words as words_of
 
 Mentions = Callable[..., bool]  # (spelling, ...) -> does any indexed file hold one of them?
 Together = Callable[..., bool]  # (word, ..., member) -> one file holds the words and defines the member?
@@ -744,6 +757,7 @@ class Reversed(NamedTuple):
     hit: Hit
     line: int
     sense: str = ""  # of a change the question states by its sense alone (`reversed_sense`): "down", "up"
+    pairing: tuple[str, ...] = ()  # the two clauses of a pairing the question states (`crossed_pairing`)
 
 
 def _thing(words: str) -> set[str]:
@@ -769,7 +783,7 @@ def reversed_direction(question: str, hits: Sequence[Hit]) -> Reversed | None:
         if not _alike(d.old, d.new)
     ]
     if not asked:
-        return reversed_sense(question, hits)
+        return reversed_sense(question, hits) or crossed_pairing(question, hits)
     said: list[tuple[int, bool, bool, Reversed]] = []  # (words of the thing shared, as asked?, both sides?)
     for hit in hits:
         for start, end in split_sentences(hit.text):
@@ -850,7 +864,7 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
                     if not (own := len(thing & set(content_terms(flat)))):
                         continue
                     line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
-                    found = Reversed(Direction("", "", 0, 0), flat, hit, line, "down" if sense < 0 else "up")
+                    found = Reversed(_NO_DIRECTION, flat, hit, line, "down" if sense < 0 else "up")
                     senses = {_sense(d, flat) for d in _changes(flat)} - {0}
                     # said in words, a change is of what its own sentence names ("reduce the hall's deficit"
                     # is no change of the hall's charges); in figures, a list item's is of its paragraph's;
@@ -863,6 +877,142 @@ def reversed_sense(question: str, hits: Sequence[Hit]) -> Reversed | None:
             continue
         most = max(shared for shared, _, _ in said)
         return next(found for shared, _, found in said if shared == most)
+    return None
+
+
+class Pairing(NamedTuple):
+    """Two things a question sets side by side, each with what it says of it (`pairings`): the clauses as
+    written, each one's terms that name its thing (`things`) and that say what of it (`said`), and whether
+    it denies what it says (`denied`: "Why does the async client retry while the sync client doesn't?"
+    says of the sync client what it says of the async one, denied)."""
+
+    clauses: tuple[str, str]
+    things: tuple[frozenset[str], frozenset[str]]
+    said: tuple[frozenset[str], frozenset[str]]
+    denied: tuple[bool, bool] = (False, False)
+
+
+def pairings(question: str) -> list[Pairing]:
+    """The pairings a question takes as given: two clauses set against each other (english.CONTRAST:
+    "Why are request objects mutable while response objects are immutable?"), or in a clause stating what
+    the rest takes as given ("Since A is P but B is Q, how do I ...?"), whose terms align on the first
+    one they share: those before it in each clause name its thing ("request", "response"), those after
+    it say what of it ("mutable", "immutable"); where they share none, each clause's first term names its
+    thing ("Why is memcached persistent whereas Redis is ephemeral?"). A second clause that says nothing
+    but a denial ("..., but the api tests don't") denies what the first says. A clause that asks how to do
+    something or whether it is so, supposes it, or tells of the user's own (english.FIRST_PERSON) states
+    no pairing, nor do two whose either asks (english.ASKS: "Maududi was trained as a lawyer, but chose
+    what profession?"); nor does one whose thing takes more than a few words."""
+    found: list[Pairing] = []
+    for written in map(plain, english.clauses(question)):
+        clause = english.embedded_question(written) or written
+        if given := english.GIVEN_CLAUSE.match(clause):
+            clause = clause[: given.end() - 1]
+        elif english.OWN_CHANGE.search(clause) or english.POLAR.search(clause):
+            continue
+        parts = english.CONTRAST.split(clause)
+        if len(parts) != 2 or english.SUPPOSES.search(clause) or english.FIRST_PERSON.search(clause):
+            continue
+        first = english.QUESTION_OPENING.sub("", re.split(r",\s", parts[0])[-1]).strip()
+        second = re.split(r",\s", parts[1])[0].strip(" ?.!")
+        if english.ASKS.search(first) or english.ASKS.search(second):
+            continue  # a clause that asks states nothing ("What cells are at their lowest while ...?")
+        terms = _pair_terms(question_terms(first), first), _pair_terms(question_terms(second), second)
+        denied = english.negated(words_of(first)), english.negated(words_of(second))
+        shared = set(terms[0]) & set(terms[1])
+        things, said = [], []
+        for side in terms:
+            at = next((i for i, t in enumerate(side) if t in shared), 1 if len(side) > 1 else 0)
+            things.append(frozenset(side[:at]) - shared)
+            said.append(frozenset(t for t in side[at:] if not _says_nothing(t)) - shared)
+        if said[0] and not said[1] and denied[1] and not denied[0]:  # "..., but B doesn't"
+            said[1] = said[0]
+        elif any(denied):
+            continue  # what "A is not P while B is Q" says of A is no pairing a source states
+        if all(0 < len(t) <= _THING_WORDS for t in things) and all(said):
+            found.append(Pairing((first, second), (things[0], things[1]), (said[0], said[1]), denied))
+    return found
+
+
+_NO_DIRECTION = Direction("", "", 0, 0)  # what a pairing crossed or a change by its sense alone states
+
+
+def _says_nothing(term: str) -> bool:
+    """Whether a word says nothing of a pairing's thing by itself: a negation ("..., but the api tests
+    don't"), a modal ("may be built")."""
+    return english.negated([term]) or term in english.MODALS
+
+
+_THING_WORDS = 3  # the most words a pairing's thing takes ("the default stat reloader": default, stat)
+
+
+def _pair_terms(terms: list[str], text: str) -> list[str]:
+    """A text's terms as a pairing reads them: its figures whole ("0.45", not "45"; "2,000" as 2000)."""
+    return [t for t in terms if not t.isdigit()] + sorted(figures(text))
+
+
+def _share(terms: set[str], of: frozenset[str]) -> float:
+    return len(terms & of) / len(of)
+
+
+def _denies(part: str, said: frozenset[str]) -> bool:
+    """Whether `part` denies what it says: a negation within english.NEGATION_SCOPE words before one of
+    its words in `said` ("A Pool is not thread-safe", "hook wrappers can not return results"; not "...,
+    so you don't need a wrapper" after them)."""
+    found = words_of(part)
+    return any(
+        english.negated(found[max(0, at - english.NEGATION_SCOPE) : at])
+        for at, w in enumerate(found)
+        if stem(w) in said
+    )
+
+
+def crossed_pairing(question: str, hits: Sequence[Hit]) -> Reversed | None:
+    """A pairing the question takes as given (`pairings`: "request objects are mutable but response
+    objects are immutable") that a retrieved passage states crossed, one thing with what the question
+    says of the other ("The response object is mutable"), or, where one side denies what the other says,
+    a thing with what it says of it the other way ("A Pool is thread-safe" to "Why is a Cursor thread-safe
+    whereas a Pool isn't?"), more strongly than any retrieved passage states it as asked. A passage's
+    statements part at
+    a sentence's end and at a contrast (english.CONTRAST_PART: "while", "whereas", "but", "unlike", a
+    semicolon); one is about a thing where it names most of its words and none of the other's. To cross,
+    it must hold more than half of what the question says of the other side and less than half of what it
+    says of its own (a statement denying it crosses nothing: "Old-style wrappers can not return results");
+    to state the pairing as asked, half is enough: what refuses needs more than what lets an answer
+    through. Of those, the statement holding the most of what the question says decides, crossed or as
+    asked (a passing "two threads reading from the same cursor" does not outweigh "A `Pool` is
+    thread-safe"). A figure counts whole ("0.45", "2,000"), and a word derived from the other thing's name
+    names it ("larger" of "large")."""
+    for pairing in pairings(question):
+        crossed: list[tuple[float, int, Reversed]] = []
+        as_asked = 0.0  # the most of its own side's words a statement of the pairing as asked holds
+        alike = pairing.said[0] == pairing.said[1]  # one side denies what the other says
+        for hit in hits:
+            for start, end in split_sentences(hit.text):
+                sentence = hit.text[start:end]
+                for part in english.CONTRAST_PART.split(sentence):
+                    terms = set(_pair_terms(content_terms(part or ""), part or ""))
+                    # a word derived from one of the thing's names names it too ("larger proteins")
+                    named = terms | {stem(b) for w in words_of(part or "") for b in english.bases(w)}
+                    for mine, other in ((0, 1), (1, 0)):
+                        thing, not_thing = pairing.things[mine], pairing.things[other]
+                        if _share(terms, thing) < 0.5 or named & not_thing:
+                            continue
+                        own, others = _share(terms, pairing.said[mine]), _share(terms, pairing.said[other])
+                        if alike:
+                            differs = _denies(part, pairing.said[mine]) != pairing.denied[mine]
+                            own, others = (0.0, own) if differs else (own, 0.0)
+                        elif others > own and _denies(part, pairing.said[other]):
+                            continue
+                        if own > others and own >= 0.5:
+                            as_asked = max(as_asked, own)
+                        elif others > 0.5 and own < 0.5:
+                            line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
+                            shown = " ".join(plain(part).split())
+                            found = Reversed(_NO_DIRECTION, shown, hit, line, pairing=pairing.clauses)
+                            crossed.append((others, len(terms & (thing | pairing.said[other])), found))
+        if crossed and max(crossed, key=lambda c: c[0])[0] > as_asked:
+            return max(crossed, key=lambda c: c[:2])[2]
     return None
 
 

@@ -23,7 +23,9 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   "forgot", is the user's paraphrase) (premise.unknown_topics);
 - ReversedDirection (before): the question takes a change or a move as given, from A to B ("Why was the
   limit cut from 10 s to 5 s?"), that what was retrieved states the other way round ("raise the limit from
-  5 to 10 seconds") and never as asked (premise.reversed_direction). The refusal quotes the source;
+  5 to 10 seconds") and never as asked (premise.reversed_direction); or a change by its sense alone, or
+  two things set side by side that the sources pair the other way round ("Why are request objects
+  mutable while response objects are immutable?"). The refusal quotes the source;
 - ContradictedFigure (after): what the answer shows says otherwise of a figure the question takes as
   given ("Who developed the theory in 1974?" over "In 1967, Blum developed the theory"): none of its
   quotes, with the lines around them and their heading, states the figure, and one states another of
@@ -300,9 +302,10 @@ class UnknownTopic:
 class ReversedDirection:
     """A change or a move the question takes as given, from A to B ("Why was the limit cut from 10 s to 5
     s?"), that what was retrieved states the other way round, from B to A, and never as asked
-    (premise.reversed_direction). Its feature is 1 where it finds one; it fires above its line (as
-    designed, 0.5), fitted by `citeline calibrate` with the other premise rules. The refusal quotes what
-    the source says."""
+    (premise.reversed_direction); a change by its sense alone (premise.reversed_sense); two things set
+    side by side that a source pairs the other way round (premise.crossed_pairing). Its feature is 1
+    where it finds one; it fires above its line (as designed, 0.5), fitted by `citeline calibrate` with
+    the other premise rules. The refusal quotes what the source says."""
 
     name, key = "reversed_direction", "reversed"
     stage: Stage = "before"
@@ -322,6 +325,12 @@ class ReversedDirection:
             return None
         where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
         quoted = f'"{premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()}" ({where})'
+        if found.pairing:
+            first, second = found.pairing
+            return (
+                f'the question has "{first}" and "{second}", but the source pairs them the other way round: '
+                f"{quoted}"
+            )
         if not (going := found.sense):
             old, new = premise.side_named(found.asked.old), premise.side_named(found.asked.new)
             going = f'from "{old}" to "{new}"'
