@@ -973,9 +973,9 @@ def crossed_pairing(question: str, hits: Sequence[Hit]) -> Reversed | None:
     says of the other ("The response object is mutable"), or, where one side denies what the other says,
     a thing with what it says of it the other way ("A Pool is thread-safe" to "Why is a Cursor thread-safe
     whereas a Pool isn't?"), more strongly than any retrieved passage states it as asked. A passage's
-    statements part at
-    a sentence's end and at a contrast (english.CONTRAST_PART: "while", "whereas", "but", "unlike", a
-    semicolon); one is about a thing where it names most of its words and none of the other's. To cross,
+    statements part at a sentence's end and at a contrast (english.CONTRAST_PART: "while", "whereas",
+    "but", "unlike", a semicolon); one is about a thing where it names at least half of its words and none
+    of the other's. To cross,
     it must hold more than half of what the question says of the other side and less than half of what it
     says of its own (a statement denying it crosses nothing: "Old-style wrappers can not return results");
     to state the pairing as asked, half is enough: what refuses needs more than what lets an answer
