@@ -319,11 +319,32 @@ FIRST_PERSON = re.compile(r"\bI\b|\bI'|(?i:\b(?:we|we're|we've|my|our|me)\b)")
 # mutable while response objects are immutable?", "Why do access tokens last a month but refresh tokens
 # fifteen minutes?"): the contrast between its two clauses; not a "while" that opens a time ("while looping
 # over a table", "while in free fall"), nor "but also", "but not". What a source says of one thing parts
-# from what it says of another at the same words, at "unlike" and at a semicolon (CONTRAST_PART).
+# from what it says of another at the same words and at a semicolon (CONTRAST_PART).
 CONTRAST = re.compile(
     r",?\s+\b(?:while|whereas|but|yet)\s+(?!(?:[a-z]+ing|in|on|at|under|still|also|not)\b)", re.IGNORECASE
 )
-CONTRAST_PART = re.compile(r",?\s*\b(?:while|whereas|but|yet|unlike)\b\s*|;\s", re.IGNORECASE)
+CONTRAST_PART = re.compile(r",?\s*\b(?:while|whereas|but|yet)\b\s*|;\s", re.IGNORECASE)
+# A thing a statement sets its own against in passing, which it says nothing of ("Tuples, unlike lists, are
+# immutable", "Unlike lists, tuples are immutable", "compared with X,"): read without it.
+SET_AGAINST = re.compile(
+    r"(?:^|,)\s*\b(?:unlike|compared\s+(?:with|to)|in\s+contrast\s+(?:with|to)|as\s+opposed\s+to)\b[^,;.]*,?",
+    re.IGNORECASE,
+)
+# A clause with a subject of its own: one opening on a determiner, a name written with a capital or as
+# code ("the api runs on node", "Redis uses...", "bar() returns..."), or holding a verb that carries a
+# statement of its subject, to be, to have, to do or a modal, with its denial ("daggers are two-handed",
+# "the sync client doesn't"). A clause set against another that is neither may be the first's subject
+# doing something more ("Why does the client retry but fail after three tries?").
+OWN_SUBJECT = re.compile(
+    r"^\W*(?:(?i:the|a|an|its|their|our|your|his|her|this|that|these|those|each|every|all|some|both|"
+    r"any|no)\b|[A-Z0-9`]|\S*[_.(])"
+)
+AUXILIARY = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|does|do|did|can|could|will|would|shall|should|may|might|"
+    r"must)(?:n[’']t)?\b|\b(?:isn|aren|wasn|weren|hasn|haven|hadn|doesn|don|didn|can|couldn|won|wouldn|"
+    r"shouldn|mustn)[’']t\b|\bcannot\b",
+    re.IGNORECASE,
+)
 # A clause that supposes what it says ("If the KPSS test says it is stationary but the ADF test ..."): the
 # user's case, no premise.
 SUPPOSES = re.compile(r"\b(?:if|suppose|supposing|assuming|imagine)\b", re.IGNORECASE)

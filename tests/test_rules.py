@@ -258,6 +258,26 @@ def test_two_things_the_sources_pair_the_other_way_round_are_refused() -> None:
     ):
         assert rules.screen(context(question, docs), [reversed_]) is None, question
     assert premise.pairings("Why does the reloader restart while serving requests?") == []  # a time
+    # one subject doing two things is no pairing
+    assert premise.pairings("Why does the client retry but fail after three tries?") == []
+    # a thing set against in passing says nothing of it; a comparative says what its base does; a denial
+    # of what the question says of a thing states no pairing as asked
+    for question, text, refused in (
+        ("Why are lists mutable while tuples are immutable?", "Tuples, unlike lists, are immutable.", False),
+        ("Why are lists mutable while tuples are immutable?", "Unlike lists, tuples are immutable.", False),
+        (
+            "Why is Redis fast while Postgres is slow?",
+            "Postgres is fast for analytics, but Redis is faster for caching.",
+            False,
+        ),
+        (
+            "Why are request objects mutable while response objects are immutable?",
+            "The request object is not mutable. The response object is mutable.",
+            True,
+        ),
+    ):
+        found = rules.screen(context(question, passage(text)), [reversed_])
+        assert (found is not None) == refused, (question, text, found)
 
 
 def test_a_change_stated_as_a_choice_a_return_a_habit_or_a_destination_is_read_with_its_direction() -> None:

@@ -917,7 +917,7 @@ def pairings(question: str) -> list[Pairing]:
         second = re.split(r",\s", parts[1])[0].strip(" ?.!")
         if english.ASKS.search(first) or english.ASKS.search(second):
             continue  # a clause that asks states nothing ("What cells are at their lowest while ...?")
-        terms = _pair_terms(question_terms(first), first), _pair_terms(question_terms(second), second)
+        terms = _pair_terms(first, question_terms), _pair_terms(second, question_terms)
         denied = english.negated(words_of(first)), english.negated(words_of(second))
         shared = set(terms[0]) & set(terms[1])
         things, said = [], []
@@ -929,6 +929,8 @@ def pairings(question: str) -> list[Pairing]:
             said[1] = said[0]
         elif any(denied):
             continue  # what "A is not P while B is Q" says of A is no pairing a source states
+        if not shared and not (english.OWN_SUBJECT.match(second) or english.AUXILIARY.search(second)):
+            continue  # "Why does the client retry but fail after three tries?": one subject, two verbs
         if all(0 < len(t) <= _THING_WORDS for t in things) and all(said):
             found.append(Pairing((first, second), (things[0], things[1]), (said[0], said[1]), denied))
     return found
@@ -946,9 +948,13 @@ def _says_nothing(term: str) -> bool:
 _THING_WORDS = 3  # the most words a pairing's thing takes ("the default stat reloader": default, stat)
 
 
-def _pair_terms(terms: list[str], text: str) -> list[str]:
-    """A text's terms as a pairing reads them: its figures whole ("0.45", not "45"; "2,000" as 2000)."""
-    return [t for t in terms if not t.isdigit()] + sorted(figures(text))
+def _pair_terms(text: str, read: Callable[[str], list[str]] = content_terms) -> list[str]:
+    """A text's terms as a pairing reads them, in their order: its figures whole ("0.45", not "45"; "2,000"
+    as 2000)."""
+    found: list[str] = []
+    for token in text.split():
+        found += [t for t in read(token) if not t.isdigit()] + sorted(figures(token))
+    return found
 
 
 def _share(terms: set[str], of: frozenset[str]) -> float:
@@ -990,25 +996,26 @@ def crossed_pairing(question: str, hits: Sequence[Hit]) -> Reversed | None:
         for hit in hits:
             for start, end in split_sentences(hit.text):
                 sentence = hit.text[start:end]
-                for part in english.CONTRAST_PART.split(sentence):
-                    terms = set(_pair_terms(content_terms(part or ""), part or ""))
-                    # a word derived from one of the thing's names names it too ("larger proteins")
-                    named = terms | {stem(b) for w in words_of(part or "") for b in english.bases(w)}
+                for written in english.CONTRAST_PART.split(sentence):
+                    part = english.SET_AGAINST.sub(" ", written)
+                    terms = set(_pair_terms(part))
+                    # a word derived from another names it too ("larger proteins", "Redis is faster")
+                    named = terms | {stem(b) for w in words_of(part) for b in english.bases(w)}
                     for mine, other in ((0, 1), (1, 0)):
                         thing, not_thing = pairing.things[mine], pairing.things[other]
                         if _share(terms, thing) < 0.5 or named & not_thing:
                             continue
-                        own, others = _share(terms, pairing.said[mine]), _share(terms, pairing.said[other])
+                        own, others = _share(named, pairing.said[mine]), _share(terms, pairing.said[other])
                         if alike:
                             differs = _denies(part, pairing.said[mine]) != pairing.denied[mine]
                             own, others = (0.0, own) if differs else (own, 0.0)
-                        elif others > own and _denies(part, pairing.said[other]):
-                            continue
+                        elif _denies(part, pairing.said[mine] | pairing.said[other]):
+                            continue  # "The request object is not mutable" states neither pairing
                         if own > others and own >= 0.5:
                             as_asked = max(as_asked, own)
                         elif others > 0.5 and own < 0.5:
-                            line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(part))
-                            shown = " ".join(plain(part).split())
+                            line = hit.start_line + hit.text.count("\n", 0, start + sentence.find(written))
+                            shown = " ".join(plain(written).split())
                             found = Reversed(_NO_DIRECTION, shown, hit, line, pairing=pairing.clauses)
                             crossed.append((others, len(terms & (thing | pairing.said[other])), found))
         if crossed and max(crossed, key=lambda c: c[0])[0] > as_asked:
