@@ -340,9 +340,9 @@ OWN_SUBJECT = re.compile(
     r"any|no)\b|[A-Z0-9`]|\S*[_.(])"
 )
 AUXILIARY = re.compile(
-    r"\b(?:is|are|was|were|be|been|has|have|had|does|do|did|can|could|will|would|shall|should|may|might|"
-    r"must)(?:n[’']t)?\b|\b(?:isn|aren|wasn|weren|hasn|haven|hadn|doesn|don|didn|can|couldn|won|wouldn|"
-    r"shouldn|mustn)[’']t\b|\bcannot\b",
+    rf"\b(?:is|are|was|were|be|been|has|have|had|does|do|did|shall|{'|'.join(sorted(MODALS))})(?:n[’']t)?\b"
+    r"|\b(?:isn|aren|wasn|weren|hasn|haven|hadn|doesn|don|didn|can|couldn|won|wouldn|shouldn|mustn)[’']t\b"
+    r"|\bcannot\b",
     re.IGNORECASE,
 )
 # A clause that supposes what it says ("If the KPSS test says it is stationary but the ADF test ..."): the
