@@ -51,9 +51,10 @@ def test_rules_run_in_order_on_a_context_alone() -> None:
         "unknown_name",
         "unknown_topic",
         "reversed_direction",
+        "opposite_stated",
         "contradicted_figure",
     ]
-    assert [r.stage for r in rules.RULES] == ["before"] * 7 + ["after"]
+    assert [r.stage for r in rules.RULES] == ["before"] * 8 + ["after"]
     ctx = context("Where is the tape restore checklist?", listing())
     feats = rules.features(ctx)
     assert feats["missing_document"]["share"] > 0.5  # "tape restore checklist" is most of the question
@@ -278,6 +279,64 @@ def test_two_things_the_sources_pair_the_other_way_round_are_refused() -> None:
     ):
         found = rules.screen(context(question, passage(text)), [reversed_])
         assert (found is not None) == refused, (question, text, found)
+
+
+def test_a_question_saying_the_opposite_of_what_a_source_says_of_the_same_things_is_refused() -> None:
+    """A word of the question whose opposite a retrieved sentence says of the same things, more fully than
+    any sentence says the word as asked (premise.opposite_stated): refused, quoting the sentence."""
+    rule = rules.OppositeStated()
+    for question, text, opposite in (
+        (
+            "What do T cells recognize before antigens have been processed?",
+            "Note.\nT cells recognize a non-self target only after antigens have been processed.",
+            "after",
+        ),
+        ("Why do converters run after the validators?", "Converters are run before validators.", "before"),
+        # an opposite opening its sentence takes its clause: "After A, B" is B after A
+        (
+            "What do complement proteins activate before they bind to the microbe?",
+            "After complement proteins bind to the microbe, they activate their protease activity.",
+            "after",
+        ),
+    ):
+        ctx = context(question, passage(text))
+        assert rules.features(ctx, [rule])["opposite_stated"] == {"margin": 1.0}
+        refused = rules.screen(ctx, [rule])
+        assert refused is not None and refused[0] == "opposite_stated", (question, refused)
+        assert f'but the source says "{opposite}"' in refused[1], refused[1]
+    # the sentence's own line, where it opens after an earlier one
+    question = "What do T cells recognize before antigens have been processed?"
+    cells = passage("Note.\nT cells recognize a non-self target only after antigens have been processed.")
+    refused = rules.screen(context(question, cells), [rule])
+    assert refused is not None and refused[1].endswith('have been processed." (timeouts.md:2)'), refused
+    for question, text in (
+        # as the source says it
+        ("Why do converters run before the validators?", "Converters are run before validators."),
+        # a yes-or-no question is answered either way
+        ("Do converters run after the validators?", "Converters are run before validators."),
+        # the opposite with the things either side swapped says the same
+        (
+            "Why does the reading come after the leaves sit in the dark?",
+            "Leaves sit in the dark for 20 minutes before the reading.",
+        ),
+        # a sentence lacking what the question puts after its word speaks of another thing
+        (
+            "How long should leaves sit in the dark before a reading?",
+            "Leaves were kept dark with clips after the porometer session.",
+        ),
+        # a denied opposite; the question denying its word; the question holding both words
+        ("Why do converters run after validators?", "Converters do not run before validators."),
+        ("Why don't converters run after validators?", "Converters are run before validators."),
+        ("Why do converters run after validators and before hooks?", "Converters are run before validators."),
+        # a sentence stating it as asked outweighs a sentence stating the opposite of less
+        (
+            "Why do converters run after the validators?",
+            "Converters run after the validators. Hooks are run before validators.",
+        ),
+    ):
+        ctx = context(question, passage(text))
+        assert rules.screen(ctx, [rule]) is None, question
+        assert rules.features(ctx, [rule])["opposite_stated"]["margin"] < 0.5, question
 
 
 def test_a_change_stated_as_a_choice_a_return_a_habit_or_a_destination_is_read_with_its_direction() -> None:

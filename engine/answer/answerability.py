@@ -219,7 +219,7 @@ def stems(text: str) -> frozenset[str]:
 
 
 @functools.cache
-def _antonyms() -> dict[str, frozenset[str]]:
+def opposites() -> dict[str, frozenset[str]]:
     """english.ANTONYMS as stems: each stem to the stems of its opposites."""
     found: dict[str, set[str]] = {}
     for a, b in english.ANTONYMS:
@@ -237,8 +237,7 @@ def antonym_quoted(q: Question, quote: str, around: str) -> bool:
     if q.polar:  # "Does it run before the hook?" is answered by "it runs after the hook"
         return False
     here, said = stems(around), stems(quote)
-    opposites = _antonyms()
-    return any(b in said and b not in q.stems for a in q.stems - here for b in opposites.get(a, ()))
+    return any(b in said and b not in q.stems for a in q.stems - here for b in opposites().get(a, ()))
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_]+(?:['’][a-z]+)?|[.,;:!?()\"]")

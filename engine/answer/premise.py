@@ -56,6 +56,8 @@ from engine.answer.answerability import (
     chunk_text,
     clock_parts,
     figures,
+    opposites,
+    polar,
     premises,
     spelled,
     stated_figures,
@@ -1021,6 +1023,118 @@ def crossed_pairing(question: str, hits: Sequence[Hit]) -> Reversed | None:
         if crossed and max(crossed, key=lambda c: c[0])[0] > as_asked:
             return max(crossed, key=lambda c: c[:2])[2]
     return None
+
+
+class Opposed(NamedTuple):
+    """A word the question writes (`asked`) whose opposite a retrieved sentence says (`said`), and by how
+    much more of the weight of the question's other words that sentence holds than any sentence saying the
+    word as asked (`margin`, 0 to 1)."""
+
+    asked: str
+    said: str
+    margin: float
+    sentence: str
+    hit: Hit
+    line: int
+
+
+def _sentences(hits: Sequence[Hit]) -> list[tuple[str, list[str], Hit, int]]:
+    """Each sentence of the hits with its words' stems, in order, and its first line."""
+    found = []
+    for hit in hits:
+        for start, end in split_sentences(hit.text):
+            sentence = hit.text[start:end]
+            lead = len(sentence) - len(sentence.lstrip())
+            line = hit.start_line + hit.text.count("\n", 0, start + lead)
+            found.append((sentence.strip(), [stem(w) for w in words_of(sentence)], hit, line))
+    return found
+
+
+def _converse(
+    sentence: str,
+    said: list[str],
+    others: frozenset[str],
+    before: set[str],
+    after: set[str],
+    rest: dict[str, float],
+) -> bool:
+    """Whether a sentence says the opposite of the question's word with the things on either side of it the
+    other way round ("B after A" for "A before B"): more of the weight of the words the question writes
+    before its word stands after the opposite, and of those after it before. An opposite opening the
+    sentence takes its clause up to the first comma after it ("After A, B": B after A)."""
+    at = next(j for j, w in enumerate(said) if w in others)
+    left, right = set(said[:at]), set(said[at + 1 :])
+    if at == 0 and "," in sentence:
+        opening = len(words_of(sentence.split(",", 1)[0]))
+        left, right = set(said[opening:]), set(said[1:opening])
+    aligned = sum(rest[t] for t in before & left) + sum(rest[t] for t in after & right)
+    swapped = sum(rest[t] for t in before & right) + sum(rest[t] for t in after & left)
+    return swapped > aligned
+
+
+def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], float]) -> Opposed | None:
+    """A word of the question whose opposite (english.ANTONYMS, as `opposites` stems them) a retrieved
+    sentence says of the same things, where that sentence holds more of the question's other words than
+    any retrieved sentence saying it as asked: "What do T cells recognize before antigens have been
+    processed?" over "T cells recognize a target only after antigens have been processed"; "Why do
+    converters run after the validators?" over "Converters are run before validators". SQuAD 2.0's
+    writers made a fifth of its unanswerable questions so ("antonym", Rajpurkar et al., 2018), and a false
+    premise about a program swaps a behaviour the same way.
+
+    The question's other words are weighed by `weigh` (their IDF). The sentence must hold some of the
+    words on each side of the question's word that has any ("leaves sit in the dark before the reading":
+    "leaves ... dark adapted after the porometer session" speaks of another reading). Where it holds them
+    the other way round, its opposite with them swapped says what the question says ("the reading comes
+    after the leaves sit in the dark", `_converse`), and it counts as asked. A sentence holding the word
+    and its opposite says neither; one denying the word it holds ("not after") is not read. Not read: a
+    question asking yes or no (either way answers it), a word the question denies or holds with its
+    opposite ("the first and the last")."""
+    if polar(question):
+        return None
+    written = words_of(question)
+    asked = [stem(w) for w in written]
+    held = set(asked)
+    weights = {t: weigh(t) for t in dict.fromkeys(question_terms(question))}
+    table = opposites()
+    sentences: list[tuple[str, list[str], Hit, int]] | None = None
+    best: Opposed | None = None
+    for i, word in enumerate(asked):
+        others = table.get(word, frozenset())
+        if not others or others & held or word in asked[:i]:
+            continue
+        if english.negated(written[max(0, i - english.NEGATION_SCOPE) : i]):
+            continue
+        rest = {t: w for t, w in weights.items() if t != word and t not in others}
+        total = sum(rest.values())
+        if total <= 0:
+            continue
+        before, after = set(asked[:i]) & set(rest), set(asked[i + 1 :]) & set(rest)
+        if sentences is None:
+            sentences = _sentences(hits)
+        as_asked, crossing = 0.0, None
+        for sentence, said_words, hit, line in sentences:
+            said = set(said_words)
+            if (word in said) == bool(others & said):
+                continue
+            share = sum(w for t, w in rest.items() if t in said) / total
+            if word in said:
+                if not _denies(sentence, frozenset({word})):
+                    as_asked = max(as_asked, share)
+                continue
+            if _denies(sentence, others) or (before and not before & said) or (after and not after & said):
+                continue
+            if before and after and _converse(sentence, said_words, others, before, after, rest):
+                as_asked = max(as_asked, share)  # "B after A" for "A before B": the same thing said
+            elif crossing is None or share > crossing[0]:
+                crossing = (share, sentence, hit, line)
+        if crossing is None or crossing[0] <= as_asked:
+            continue
+        share, sentence, hit, line = crossing
+        if best is None or share - as_asked > best.margin:
+            opposite = next(w for w in words_of(sentence) if stem(w) in others)
+            shown = " ".join(plain(sentence).split())
+            best = Opposed(written[i], opposite, share - as_asked, shown, hit, line)
+    return best
 
 
 # a clause denying a change ("Why hasn't the rent gone up?") or about an error raised ("where do errors

@@ -26,6 +26,9 @@ calibration records and fits) and, at its fitted line, a refusal reason or None:
   5 to 10 seconds") and never as asked (premise.reversed_direction); or a change by its sense alone, or
   two things set side by side that the sources pair the other way round ("Why are request objects
   mutable while response objects are immutable?"). The refusal quotes the source;
+- OppositeStated (before): a retrieved sentence says the opposite of a word of the question ("before"
+  for its "after", english.ANTONYMS) and holds more of the question's other words than any sentence
+  saying it as asked (premise.opposite_stated). The refusal quotes the sentence;
 - ContradictedFigure (after): what the answer shows says otherwise of a figure the question takes as
   given ("Who developed the theory in 1974?" over "In 1967, Blum developed the theory"): none of its
   quotes, with the lines around them and their heading, states the figure, and one states another of
@@ -337,6 +340,40 @@ class ReversedDirection:
         return f"the question has it going {going}, but the source says the other way round: {quoted}"
 
 
+class OppositeStated:
+    """A word of the question whose opposite (english.ANTONYMS) a retrieved sentence says, holding more of
+    the question's other words than any sentence saying the word as asked (premise.opposite_stated): "What
+    do T cells recognize before antigens have been processed?" over "T cells recognize a target only after
+    antigens have been processed". Its feature is that margin, a share of the IDF weight of the question's
+    other words (0 where no sentence says an opposite); it fires above its line (as designed, 0.5: the
+    sentence saying the opposite holds half of the question more than any saying it as asked), fitted by
+    `citeline calibrate` with the other premise rules. The refusal quotes the sentence."""
+
+    name, key = "opposite_stated", "margin"
+    stage: Stage = "before"
+    LINE = 0.5
+
+    def _found(self, ctx: Context) -> premise.Opposed | None:
+        found = ctx.once(
+            self.name,
+            lambda: premise.opposite_stated(ctx.question, ctx.hits, lambda t: gate.idf(t, ctx.doc_freq)),
+        )
+        return found if isinstance(found, premise.Opposed) else None
+
+    def features(self, ctx: Context) -> Features:
+        found = self._found(ctx)
+        return {self.key: found.margin if found else 0.0}
+
+    def decide(self, ctx: Context) -> str | None:
+        line = fitted(self.name, {self.key: self.LINE})[self.key]
+        found = self._found(ctx)
+        if found is None or line is None or found.margin <= line:
+            return None
+        where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
+        quoted = premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()
+        return f'the question says "{found.asked}", but the source says "{found.said}": "{quoted}" ({where})'
+
+
 class ContradictedFigure:
     """A figure the question takes as given that the answer's quotes say otherwise of (premise.contradicted);
     it fires above its line (as designed, on one), fitted by `citeline calibrate` on the answers the check
@@ -387,6 +424,7 @@ RULES: Sequence[Rule] = (
     UnknownName(),
     UnknownTopic(),
     ReversedDirection(),
+    OppositeStated(),
     ContradictedFigure(),
 )
 

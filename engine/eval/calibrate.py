@@ -131,6 +131,7 @@ AFTER_GATE = (
     rules.UnknownName,
     rules.UnknownTopic,
     rules.ReversedDirection,
+    rules.OppositeStated,
 )  # in RULES' order
 FIRES: dict[str, Callable[[dict[str, float], dict[str, float | None]], bool]] = {
     r.name: above(r.key) for r in AFTER_GATE
