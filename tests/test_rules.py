@@ -328,6 +328,11 @@ def test_a_question_saying_the_opposite_of_what_a_source_says_of_the_same_things
         ("Why do converters run after validators?", "Converters do not run before validators."),
         ("Why don't converters run after validators?", "Converters are run before validators."),
         ("Why do converters run after validators and before hooks?", "Converters are run before validators."),
+        # a word in another degree is the word: "the heaviest pieces" says what "heavier" asks
+        (
+            "Why do the heavier pieces go at the bottom of the box?",
+            "Place the heaviest pieces at the bottom of the box and the lighter ones on top.",
+        ),
         # a sentence stating it as asked outweighs a sentence stating the opposite of less
         (
             "Why do converters run after the validators?",

@@ -1038,15 +1038,24 @@ class Opposed(NamedTuple):
     line: int
 
 
-def _sentences(hits: Sequence[Hit]) -> list[tuple[str, list[str], Hit, int]]:
-    """Each sentence of the hits with its words' stems, in order, and its first line."""
+def _family(word: str) -> set[str]:
+    """A word's stem and the stems of the words it may be derived from (english.bases): "heavier",
+    "heaviest" and "heavy" share "heavy"."""
+    return {stem(word)} | {stem(b) for b in english.bases(word)}
+
+
+def _sentences(hits: Sequence[Hit]) -> list[tuple[str, list[str], set[str], Hit, int]]:
+    """Each sentence of the hits with its words' stems, in order, the stems of its words' families
+    (`_family`), and its first line."""
     found = []
     for hit in hits:
         for start, end in split_sentences(hit.text):
             sentence = hit.text[start:end]
             lead = len(sentence) - len(sentence.lstrip())
             line = hit.start_line + hit.text.count("\n", 0, start + lead)
-            found.append((sentence.strip(), [stem(w) for w in words_of(sentence)], hit, line))
+            written = words_of(sentence)
+            families = set().union(*map(_family, written))
+            found.append((sentence.strip(), [stem(w) for w in written], families, hit, line))
     return found
 
 
@@ -1085,8 +1094,9 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
     words on each side of the question's word that has any ("leaves sit in the dark before the reading":
     "leaves ... dark adapted after the porometer session" speaks of another reading). Where it holds them
     the other way round, its opposite with them swapped says what the question says ("the reading comes
-    after the leaves sit in the dark", `_converse`), and it counts as asked. A sentence holding the word
-    and its opposite says neither; one denying the word it holds ("not after") is not read. Not read: a
+    after the leaves sit in the dark", `_converse`), and it counts as asked. A sentence holds the word
+    in any of its degrees ("the heaviest pieces" for "heavier", `_family`); one holding the word and its
+    opposite says neither; one denying the word it holds ("not after") is not read. Not read: a
     question asking yes or no (either way answers it), a word the question denies or holds with its
     opposite ("the first and the last")."""
     if polar(question):
@@ -1096,7 +1106,7 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
     held = set(asked)
     weights = {t: weigh(t) for t in dict.fromkeys(question_terms(question))}
     table = opposites()
-    sentences: list[tuple[str, list[str], Hit, int]] | None = None
+    sentences: list[tuple[str, list[str], set[str], Hit, int]] | None = None
     best: Opposed | None = None
     for i, word in enumerate(asked):
         others = table.get(word, frozenset())
@@ -1112,13 +1122,15 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
         if sentences is None:
             sentences = _sentences(hits)
         as_asked, crossing = 0.0, None
-        for sentence, said_words, hit, line in sentences:
+        own = frozenset(_family(written[i]))
+        for sentence, said_words, families, hit, line in sentences:
             said = set(said_words)
-            if (word in said) == bool(others & said):
+            holds = bool(own & families)  # "the heaviest pieces" says "heavier"
+            if holds == bool(others & said):
                 continue
             share = sum(w for t, w in rest.items() if t in said) / total
-            if word in said:
-                if not _denies(sentence, frozenset({word})):
+            if holds:
+                if not _denies(sentence, own):
                     as_asked = max(as_asked, share)
                 continue
             if _denies(sentence, others) or (before and not before & said) or (after and not after & said):
