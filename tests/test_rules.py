@@ -292,6 +292,12 @@ def test_a_question_saying_the_opposite_of_what_a_source_says_of_the_same_things
             "after",
         ),
         ("Why do converters run after the validators?", "Converters are run before validators.", "before"),
+        # a sentence saying the word of other things states nothing as asked
+        (
+            "Why are retries enabled by default?",
+            "Retries are disabled by default. Request signing is enabled by default.",
+            "disabled",
+        ),
         # an opposite opening its sentence takes its clause: "After A, B" is B after A
         (
             "What do complement proteins activate before they bind to the microbe?",

@@ -1090,9 +1090,11 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
     writers made a fifth of its unanswerable questions so ("antonym", Rajpurkar et al., 2018), and a false
     premise about a program swaps a behaviour the same way.
 
-    The question's other words are weighed by `weigh` (their IDF). The sentence must hold some of the
-    words on each side of the question's word that has any ("leaves sit in the dark before the reading":
-    "leaves ... dark adapted after the porometer session" speaks of another reading). Where it holds them
+    The question's other words are weighed by `weigh` (their IDF). A sentence, crossing or as asked, must
+    hold some of the words on each side of the question's word that has any, else it speaks of other
+    things ("leaves sit in the dark before the reading": "leaves ... dark adapted after the porometer
+    session" is about another reading; "Why are retries enabled by default?": "Signing is enabled by
+    default" says nothing of retries). Where it holds them
     the other way round, its opposite with them swapped says what the question says ("the reading comes
     after the leaves sit in the dark", `_converse`), and it counts as asked. A sentence holds the word
     in any of its degrees ("the heaviest pieces" for "heavier", `_family`); one holding the word and its
@@ -1129,11 +1131,13 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
             if holds == bool(others & said):
                 continue
             share = sum(w for t, w in rest.items() if t in said) / total
+            if (before and not before & said) or (after and not after & said):
+                continue  # of other things
             if holds:
                 if not _denies(sentence, own):
                     as_asked = max(as_asked, share)
                 continue
-            if _denies(sentence, others) or (before and not before & said) or (after and not after & said):
+            if _denies(sentence, others):
                 continue
             if before and after and _converse(sentence, said_words, others, before, after, rest):
                 as_asked = max(as_asked, share)  # "B after A" for "A before B": the same thing said
