@@ -1094,9 +1094,9 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
     hold some of the words on each side of the question's word that has any, else it speaks of other
     things ("leaves sit in the dark before the reading": "leaves ... dark adapted after the porometer
     session" is about another reading; "Why are retries enabled by default?": "Signing is enabled by
-    default" says nothing of retries). Where it holds them
-    the other way round, its opposite with them swapped says what the question says ("the reading comes
-    after the leaves sit in the dark", `_converse`), and it counts as asked. A sentence holds the word
+    default" says nothing of retries). Where it holds them the other way round, its opposite with them
+    swapped says what the question says ("the reading comes after the leaves sit in the dark",
+    `_converse`), and it counts as asked. A sentence holds the word
     in any of its degrees ("the heaviest pieces" for "heavier", `_family`); one holding the word and its
     opposite says neither; one denying the word it holds ("not after") is not read. Not read: a
     question asking yes or no (either way answers it), a word the question denies or holds with its
