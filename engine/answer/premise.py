@@ -1038,10 +1038,11 @@ class Opposed(NamedTuple):
     line: int
 
 
-def _family(word: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def _family(word: str) -> frozenset[str]:
     """A word's stem and the stems of the words it may be derived from (english.bases): "heavier",
     "heaviest" and "heavy" share "heavy"."""
-    return {stem(word)} | {stem(b) for b in english.bases(word)}
+    return frozenset({stem(word)} | {stem(b) for b in english.bases(word)})
 
 
 def _sentences(hits: Sequence[Hit]) -> list[tuple[str, list[str], set[str], Hit, int]]:
@@ -1054,7 +1055,7 @@ def _sentences(hits: Sequence[Hit]) -> list[tuple[str, list[str], set[str], Hit,
             lead = len(sentence) - len(sentence.lstrip())
             line = hit.start_line + hit.text.count("\n", 0, start + lead)
             written = words_of(sentence)
-            families = set().union(*map(_family, written))
+            families: set[str] = set().union(*map(_family, written))
             found.append((sentence.strip(), [stem(w) for w in written], families, hit, line))
     return found
 
@@ -1124,15 +1125,15 @@ def opposite_stated(question: str, hits: Sequence[Hit], weigh: Callable[[str], f
         if sentences is None:
             sentences = _sentences(hits)
         as_asked, crossing = 0.0, None
-        own = frozenset(_family(written[i]))
+        own = _family(written[i])
         for sentence, said_words, families, hit, line in sentences:
             said = set(said_words)
             holds = bool(own & families)  # "the heaviest pieces" says "heavier"
             if holds == bool(others & said):
                 continue
-            share = sum(w for t, w in rest.items() if t in said) / total
             if (before and not before & said) or (after and not after & said):
                 continue  # of other things
+            share = sum(w for t, w in rest.items() if t in said) / total
             if holds:
                 if not _denies(sentence, own):
                     as_asked = max(as_asked, share)

@@ -302,6 +302,17 @@ class UnknownTopic:
         return f"the question asks about {', '.join(rare)}, which no indexed file mentions"
 
 
+def _where(path: str, line: int) -> str:
+    """A source's file name and line, as a refusal cites it ("wrappers.md:68")."""
+    return f"{path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{line}"
+
+
+def _quoted(sentence: str, path: str, line: int) -> str:
+    """A source's sentence as a refusal quotes it, without its list mark or heading marks, and where it
+    stands: '"The response object is mutable" (wrappers.md:68)'."""
+    return f'"{premise.LIST_MARK.sub("", sentence).lstrip("#").strip()}" ({_where(path, line)})'
+
+
 class ReversedDirection:
     """A change or a move the question takes as given, from A to B ("Why was the limit cut from 10 s to 5
     s?"), that what was retrieved states the other way round, from B to A, and never as asked
@@ -326,8 +337,7 @@ class ReversedDirection:
         found = self._found(ctx)
         if found is None or line is None or line >= 1.0:
             return None
-        where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
-        quoted = f'"{premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()}" ({where})'
+        quoted = _quoted(found.sentence, found.hit.path, found.line)
         if found.pairing:
             first, second = found.pairing
             return (
@@ -369,9 +379,8 @@ class OppositeStated:
         found = self._found(ctx)
         if found is None or line is None or found.margin <= line:
             return None
-        where = f"{found.hit.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{found.line}"
-        quoted = premise.LIST_MARK.sub("", found.sentence).lstrip("#").strip()
-        return f'the question says "{found.asked}", but the source says "{found.said}": "{quoted}" ({where})'
+        quoted = _quoted(found.sentence, found.hit.path, found.line)
+        return f'the question says "{found.asked}", but the source says "{found.said}": {quoted}'
 
 
 class ContradictedFigure:
@@ -405,7 +414,7 @@ class ContradictedFigure:
 
         said, i = found
         citation, hit = ctx.shown[i]
-        where = f"{citation.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{citation.start_line}"
+        where = _where(citation.path, citation.start_line)
         says = in_release(shown(plain(citation.quote)), hit)
         title = shown(plain(premise.section_title(citation.quote, hit.text)))
         if any(c.isdigit() for c in title) and title not in says:  # the release or year it sits under
